@@ -1,0 +1,82 @@
+//! The cabling plan: one row per cable, both ends named, TIA-606-style labels; and the same
+//! plan in NetBox's cable bulk-import columns (FACTS §8.3).
+
+use super::{OutputFile, metres};
+use crate::topology::Fabric;
+
+pub const COLUMNS: [&str; 15] = [
+    "cable_id", "label", "a_device", "a_port", "b_device", "b_port", "speed", "media", "length_m",
+    "network", "tier", "plane", "rail", "a_rack", "b_rack",
+];
+
+fn writer() -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new())
+}
+
+fn opt(v: Option<u32>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+pub fn cabling_csv(f: &Fabric) -> OutputFile {
+    let mut w = writer();
+    let _ = w.write_record(COLUMNS);
+    for l in f.links() {
+        let (a, b) = (f.named(&l.a), f.named(&l.b));
+        let _ = w.write_record([
+            l.cable_id.as_str(),
+            &f.label(l),
+            &a.device.name,
+            &a.port_name,
+            &b.device.name,
+            &b.port_name,
+            &l.speed.to_string(),
+            l.media.as_str(),
+            &metres(l.length_m),
+            l.network.as_str(),
+            l.tier.as_str(),
+            &opt(l.plane),
+            &opt(l.rail),
+            a.device.rack.as_deref().unwrap_or(""),
+            b.device.rack.as_deref().unwrap_or(""),
+        ]);
+    }
+    OutputFile::new("cabling.csv", w.into_inner().unwrap_or_default())
+}
+
+pub fn netbox_csv(f: &Fabric) -> OutputFile {
+    let mut w = writer();
+    let _ = w.write_record([
+        "side_a_device",
+        "side_a_type",
+        "side_a_name",
+        "side_b_device",
+        "side_b_type",
+        "side_b_name",
+        "type",
+        "status",
+        "label",
+        "length",
+        "length_unit",
+        "description",
+    ]);
+    for l in f.links() {
+        let (a, b) = (f.named(&l.a), f.named(&l.b));
+        let _ = w.write_record([
+            a.device.name.as_str(),
+            "dcim.interface",
+            &a.port_name,
+            &b.device.name,
+            "dcim.interface",
+            &b.port_name,
+            l.media.as_str(),
+            "planned",
+            &f.label(l),
+            &metres(l.length_m),
+            "m",
+            &l.cable_id,
+        ]);
+    }
+    OutputFile::new("netbox-cables.csv", w.into_inner().unwrap_or_default())
+}

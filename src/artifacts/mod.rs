@@ -1,0 +1,67 @@
+//! Stage 3 (for now): documents derived from the fabric — cabling plan, port maps, BOM, plan,
+//! summary, manifest. Pure: returns file contents; the CLI writes them.
+
+mod bom;
+mod cabling;
+mod plan;
+mod portmap;
+pub mod summary;
+
+use sha2::{Digest, Sha256};
+
+use crate::topology::Fabric;
+
+/// One output file, relative to the output directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputFile {
+    pub path: String,
+    pub bytes: Vec<u8>,
+}
+
+impl OutputFile {
+    fn new(path: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
+        Self {
+            path: path.into(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+/// Metres as printed: `10`, `0.5`.
+pub(crate) fn metres(m: f64) -> String {
+    if (m - m.round()).abs() < 1e-9 {
+        format!("{}", m.round() as i64)
+    } else {
+        format!("{m}")
+    }
+}
+
+/// Every artifact of a fabric, sorted by path, with `manifest.json` last.
+pub fn render_all(f: &Fabric) -> Vec<OutputFile> {
+    let mut files = vec![
+        cabling::cabling_csv(f),
+        cabling::netbox_csv(f),
+        bom::bom_csv(f),
+        plan::plan_json(f),
+        OutputFile::new("summary.json", summary::to_json(&summary::summarize(f))),
+    ];
+    files.extend(portmap::port_maps(f));
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files.push(manifest(&files));
+    files
+}
+
+fn manifest(files: &[OutputFile]) -> OutputFile {
+    let entries: Vec<serde_json::Value> = files
+        .iter()
+        .map(|f| {
+            let digest = Sha256::digest(&f.bytes);
+            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            serde_json::json!({ "path": f.path, "sha256": hex, "bytes": f.bytes.len() })
+        })
+        .collect();
+    let doc = serde_json::json!({ "generator": concat!("railyard ", env!("CARGO_PKG_VERSION")), "files": entries });
+    let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    bytes.push(b'\n');
+    OutputFile::new("manifest.json", bytes)
+}

@@ -1,0 +1,81 @@
+//! `plan.json`: the whole graph (devices with identity, cables with both ends) for other tools.
+
+use serde::Serialize;
+
+use super::OutputFile;
+use crate::topology::{Device, Fabric};
+
+#[derive(Serialize)]
+struct EndOut<'a> {
+    device: &'a str,
+    port: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cage: Option<u16>,
+}
+
+#[derive(Serialize)]
+struct LinkOut<'a> {
+    cable_id: &'a str,
+    label: String,
+    network: &'a str,
+    tier: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plane: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rail: Option<u32>,
+    a: EndOut<'a>,
+    b: EndOut<'a>,
+    speed: String,
+    media: &'a str,
+    length_m: f64,
+}
+
+#[derive(Serialize)]
+struct Plan<'a> {
+    format: &'static str,
+    cluster: &'a str,
+    site: Option<&'a str>,
+    sizing: &'a crate::topology::Sizing,
+    devices: Vec<&'a Device>,
+    links: Vec<LinkOut<'a>>,
+}
+
+pub fn plan_json(f: &Fabric) -> OutputFile {
+    let links = f
+        .links()
+        .map(|l| {
+            let end = |e| {
+                let n = f.named(e);
+                EndOut {
+                    device: &n.device.name,
+                    port: n.port_name,
+                    cage: n.port.cage(),
+                }
+            };
+            LinkOut {
+                cable_id: &l.cable_id,
+                label: f.label(l),
+                network: l.network.as_str(),
+                tier: l.tier.as_str(),
+                plane: l.plane,
+                rail: l.rail,
+                a: end(&l.a),
+                b: end(&l.b),
+                speed: l.speed.to_string(),
+                media: l.media.as_str(),
+                length_m: l.length_m,
+            }
+        })
+        .collect();
+    let plan = Plan {
+        format: "railyard-plan/1",
+        cluster: &f.name,
+        site: f.site.as_deref(),
+        sizing: &f.sizing,
+        devices: f.devices().collect(),
+        links,
+    };
+    let mut bytes = serde_json::to_vec(&plan).unwrap_or_default();
+    bytes.push(b'\n');
+    OutputFile::new("plan.json", bytes)
+}

@@ -1,0 +1,223 @@
+//! Per-switch port maps (CSV and Markdown), every port listed, used or free; and one table of all
+//! node ports.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::{OutputFile, metres};
+use crate::topology::{Device, Fabric, Link, PortId};
+
+struct Row<'a> {
+    port: String,
+    cage: String,
+    speed: String,
+    link: Option<(&'a Link, String, String)>,
+}
+
+pub fn port_maps(f: &Fabric) -> Vec<OutputFile> {
+    // Links per device position, each with the far end resolved once.
+    let mut by_dev: Vec<Vec<(PortId, &Link, bool)>> = vec![Vec::new(); f.device_count()];
+    for l in f.links() {
+        by_dev[f.device_position(&l.a)].push((l.a.port, l, true));
+        by_dev[f.device_position(&l.b)].push((l.b.port, l, false));
+    }
+    let mut out = Vec::new();
+    let mut nodes = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let _ = nodes.write_record([
+        "node",
+        "port",
+        "network",
+        "rail",
+        "plane",
+        "peer_device",
+        "peer_port",
+        "cable_id",
+        "speed",
+    ]);
+    for (i, d) in f.devices().enumerate() {
+        let mut links = std::mem::take(&mut by_dev[i]);
+        links.sort_by_key(|(p, _, _)| *p);
+        if d.role.is_switch() {
+            let rows = switch_rows(f, d, &links);
+            out.push(csv_map(d, &rows));
+            out.push(md_map(f, d, &rows));
+        } else {
+            for (p, l, is_a) in &links {
+                let far = f.named(if *is_a { &l.b } else { &l.a });
+                let _ = nodes.write_record([
+                    d.name.as_str(),
+                    &f.port_name(d, *p),
+                    l.network.as_str(),
+                    &l.rail.map(|r| r.to_string()).unwrap_or_default(),
+                    &l.plane.map(|r| r.to_string()).unwrap_or_default(),
+                    &far.device.name,
+                    &far.port_name,
+                    &l.cable_id,
+                    &l.speed.to_string(),
+                ]);
+            }
+        }
+    }
+    out.push(OutputFile::new(
+        "portmaps/nodes.csv",
+        nodes.into_inner().unwrap_or_default(),
+    ));
+    out
+}
+
+fn switch_rows<'a>(f: &Fabric, d: &Device, links: &[(PortId, &'a Link, bool)]) -> Vec<Row<'a>> {
+    let by_port: BTreeMap<PortId, (&Link, bool)> =
+        links.iter().map(|(p, l, a)| (*p, (*l, *a))).collect();
+    let mut rows = Vec::new();
+    let far = |l: &Link, is_a: bool| {
+        let e = f.named(if is_a { &l.b } else { &l.a });
+        (e.device.name.clone(), e.port_name)
+    };
+    let row_for = |port: PortId, cage: String, speed: String| {
+        let link = by_port.get(&port).map(|(l, a)| {
+            let (dn, pn) = far(l, *a);
+            (*l, dn, pn)
+        });
+        Row {
+            port: f.port_name(d, port),
+            cage,
+            speed,
+            link,
+        }
+    };
+    rows.push(row_for(PortId::Mgmt, String::new(), "1G".into()));
+    let Some(m) = f.switch_model(d) else {
+        return rows;
+    };
+    for g in &m.port_groups {
+        for cage in g.first..g.first + g.count {
+            let lanes = d.cage_lanes.get((cage - 1) as usize).copied().unwrap_or(0);
+            let c16 = u16::try_from(cage).unwrap_or(u16::MAX);
+            if lanes <= 1 {
+                rows.push(row_for(
+                    PortId::Cage { cage: c16 },
+                    cage.to_string(),
+                    g.speed.to_string(),
+                ));
+            } else {
+                let speed = format!("{}G", g.speed.as_gbps() / u32::from(lanes));
+                for lane in 0..lanes {
+                    rows.push(row_for(
+                        PortId::Lane { cage: c16, lane },
+                        cage.to_string(),
+                        speed.clone(),
+                    ));
+                }
+            }
+        }
+    }
+    rows
+}
+
+fn csv_map(d: &Device, rows: &[Row<'_>]) -> OutputFile {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let _ = w.write_record([
+        "port",
+        "cage",
+        "speed",
+        "peer_device",
+        "peer_port",
+        "cable_id",
+        "network",
+        "tier",
+        "media",
+        "length_m",
+    ]);
+    for r in rows {
+        let (pd, pp, id, net, tier, media, len) = match &r.link {
+            Some((l, dn, pn)) => (
+                dn.as_str(),
+                pn.as_str(),
+                l.cable_id.as_str(),
+                l.network.as_str(),
+                l.tier.as_str(),
+                l.media.as_str(),
+                metres(l.length_m),
+            ),
+            None => ("", "", "", "", "", "", String::new()),
+        };
+        let _ = w.write_record([
+            r.port.as_str(),
+            &r.cage,
+            &r.speed,
+            pd,
+            pp,
+            id,
+            net,
+            tier,
+            media,
+            &len,
+        ]);
+    }
+    OutputFile::new(
+        format!("portmaps/{}.csv", d.name),
+        w.into_inner().unwrap_or_default(),
+    )
+}
+
+fn md_map(f: &Fabric, d: &Device, rows: &[Row<'_>]) -> OutputFile {
+    let mut s = String::new();
+    let _ = writeln!(s, "# {}\n", d.name);
+    let _ = writeln!(s, "- Role: {}", d.role.as_str());
+    let _ = writeln!(
+        s,
+        "- Model: {}",
+        f.switch_model(d).map_or(d.model.clone(), |m| format!(
+            "{} ({})",
+            d.model, m.description
+        ))
+    );
+    if let Some(r) = &d.rack {
+        let _ = writeln!(s, "- Rack: {r}");
+    }
+    if !d.rails.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Rails: {}",
+            d.rails
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let used = rows.iter().filter(|r| r.link.is_some()).count();
+    let _ = writeln!(s, "- Ports in use: {used} of {}\n", rows.len());
+    let _ = writeln!(
+        s,
+        "| Port | Cage | Speed | Peer | Peer port | Cable | Tier |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    for r in rows {
+        match &r.link {
+            Some((l, dn, pn)) => {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {dn} | {pn} | {} | {} |",
+                    r.port,
+                    r.cage,
+                    r.speed,
+                    l.cable_id,
+                    l.tier.as_str()
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | — | | | free |",
+                    r.port, r.cage, r.speed
+                );
+            }
+        }
+    }
+    OutputFile::new(format!("portmaps/{}.md", d.name), s)
+}

@@ -1,0 +1,172 @@
+//! The figures a designer checks first: GPUs, switches by role, cables by tier, oversubscription,
+//! bisection bandwidth.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::model::{Network, Role, Tier};
+use crate::topology::Fabric;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub cluster: String,
+    pub gpus: u64,
+    pub nodes: u64,
+    pub scalable_units: u32,
+    pub transport: String,
+    pub layout: String,
+    pub rails: u32,
+    pub planes: u32,
+    pub tiers: u32,
+    pub switches: BTreeMap<&'static str, u64>,
+    pub links: BTreeMap<String, u64>,
+    pub oversubscription: BTreeMap<&'static str, String>,
+    pub bisection_gbps: u64,
+    /// Per plane, for twin-planar fabrics.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub planes_detail: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+fn link_key(network: Network, tier: Tier) -> String {
+    match (network, tier) {
+        (Network::Compute, t) => t.as_str().to_string(),
+        (Network::Oob, _) => "oob".to_string(),
+        (n, t) => format!("{}-{}", n.as_str(), t.as_str()),
+    }
+}
+
+pub fn summarize(f: &Fabric) -> Summary {
+    let s = &f.sizing;
+    let c = &s.compute;
+    let mut switches: BTreeMap<&'static str, u64> =
+        ["leaf", "spine", "core", "storage", "inband", "oob"]
+            .into_iter()
+            .map(|k| (k, 0))
+            .collect();
+    let mut nodes = 0;
+    for d in f.devices() {
+        let key = match d.role {
+            Role::Node => {
+                nodes += 1;
+                continue;
+            }
+            Role::Appliance => continue,
+            Role::Leaf => "leaf",
+            Role::Spine => "spine",
+            Role::Core => "core",
+            Role::StorageLeaf | Role::StorageSpine => "storage",
+            Role::InbandLeaf | Role::InbandSpine => "inband",
+            Role::OobLeaf | Role::OobCore => "oob",
+        };
+        *switches.entry(key).or_default() += 1;
+    }
+    let mut links: BTreeMap<String, u64> = ["node-leaf", "leaf-spine", "spine-core"]
+        .into_iter()
+        .map(|k| (k.to_string(), 0))
+        .collect();
+    let mut per_plane: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+    // Capacity per plane and tier, in Gb/s, for the bisection figure.
+    let mut cap: BTreeMap<(u32, Tier), u64> = BTreeMap::new();
+    for l in f.links() {
+        *links.entry(link_key(l.network, l.tier)).or_default() += 1;
+        if l.network == Network::Compute {
+            let p = l.plane.unwrap_or(1);
+            *cap.entry((p, l.tier)).or_default() += u64::from(l.speed.as_gbps());
+            if c.planes > 1 {
+                *per_plane
+                    .entry(format!("plane{p}"))
+                    .or_default()
+                    .entry(l.tier.as_str().to_string())
+                    .or_default() += 1;
+            }
+        }
+    }
+    // Half the nodes talk to the other half: the narrowest tier's capacity over two, per plane.
+    let bisection_gbps = (1..=c.planes)
+        .map(|p| {
+            let tiers: Vec<u64> = [Tier::NodeLeaf, Tier::LeafSpine, Tier::SpineCore]
+                .into_iter()
+                .filter(|t| *t != Tier::SpineCore || c.tiers == 3)
+                .map(|t| cap.get(&(p, t)).copied().unwrap_or(0))
+                .collect();
+            let narrowest = if c.leaves_per_su * s.sus > 1 {
+                tiers.into_iter().min().unwrap_or(0)
+            } else {
+                tiers[0]
+            };
+            narrowest / 2
+        })
+        .sum();
+    let mut oversubscription = BTreeMap::new();
+    let down = u64::from(c.downlinks_per_leaf) * u64::from(c.port_speed.as_gbps());
+    let up = u64::from(c.uplinks_per_leaf) * u64::from(c.uplink_speed.as_gbps());
+    oversubscription.insert("leaf", ratio(down, up));
+    if c.tiers == 3 {
+        oversubscription.insert("spine", "1:1".to_string());
+    }
+    Summary {
+        cluster: f.name.clone(),
+        gpus: nodes * u64::from(s.gpus_per_node),
+        nodes,
+        scalable_units: s.sus,
+        transport: format!("{:?}", c.transport).to_lowercase(),
+        layout: c.layout.to_string(),
+        rails: c.rails,
+        planes: c.planes,
+        tiers: c.tiers,
+        switches,
+        links,
+        oversubscription,
+        bisection_gbps,
+        planes_detail: per_plane,
+    }
+}
+
+fn ratio(down: u64, up: u64) -> String {
+    if up == 0 {
+        return "n/a".into();
+    }
+    let r = down as f64 / up as f64;
+    if (r - r.round()).abs() < 1e-9 {
+        format!("{}:1", r.round())
+    } else {
+        format!("{r:.2}:1")
+    }
+}
+
+pub fn to_json(s: &Summary) -> Vec<u8> {
+    let mut v = serde_json::to_vec_pretty(s).unwrap_or_default();
+    v.push(b'\n');
+    v
+}
+
+/// A readable table for the terminal.
+pub fn to_table(s: &Summary) -> String {
+    let mut t = String::new();
+    let _ = writeln!(t, "cluster           {}", s.cluster);
+    let _ = writeln!(
+        t,
+        "GPUs / nodes      {} / {} in {} SU(s)",
+        s.gpus, s.nodes, s.scalable_units
+    );
+    let _ = writeln!(
+        t,
+        "compute fabric    {} {}, {} rails, {} plane(s), {}-tier",
+        s.transport, s.layout, s.rails, s.planes, s.tiers
+    );
+    let _ = writeln!(t, "bisection         {} Gb/s", s.bisection_gbps);
+    for (k, v) in &s.oversubscription {
+        let _ = writeln!(t, "oversubscription  {k} {v}");
+    }
+    let _ = writeln!(t, "\nswitches");
+    for (k, v) in &s.switches {
+        let _ = writeln!(t, "  {k:<22}{v:>8}");
+    }
+    let _ = writeln!(t, "\ncables");
+    for (k, v) in &s.links {
+        let _ = writeln!(t, "  {k:<22}{v:>8}");
+    }
+    t
+}

@@ -1,0 +1,18 @@
+use std::sync::OnceLock;
+
+use super::Catalog;
+
+const SWITCHES: &str = include_str!("../../catalog/switches.yaml");
+const NODES: &str = include_str!("../../catalog/nodes.yaml");
+
+/// The catalog shipped inside the binary. Parsed once; a broken built-in file is a bug caught by
+/// the catalog tests, so it panics with the parser's message rather than returning a diagnostic.
+pub fn builtin() -> &'static Catalog {
+    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+    CATALOG.get_or_init(|| {
+        let switches: Catalog =
+            serde_saphyr::from_str(SWITCHES).expect("catalog/switches.yaml is valid");
+        let nodes: Catalog = serde_saphyr::from_str(NODES).expect("catalog/nodes.yaml is valid");
+        switches.extended_with(&nodes)
+    })
+}

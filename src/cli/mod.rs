@@ -1,0 +1,185 @@
+//! The command line: the only place that knows clap, anyhow, miette rendering and the file system
+//! layout of outputs. Exit codes: 0 clean, 1 design errors, 2 unreadable input or usage error.
+
+mod output;
+mod report;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use railyard::diag::{Code, SourceFile};
+
+#[derive(Parser)]
+#[command(
+    name = "railyard",
+    version,
+    about = "GPU-cluster fabric spec → cabling plans, port maps, BOM"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// Source snippets with labels (miette).
+    Human,
+    /// One line per diagnostic: `file:line:col: severity[code]: message`.
+    Short,
+    /// A JSON array, for CI annotations.
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Expand a spec and write cabling plan, port maps, BOM, plan and manifest.
+    Build {
+        /// Spec file; the built-in `lab-small` example when omitted.
+        spec: Option<PathBuf>,
+        /// Output directory (replaced atomically).
+        #[arg(short, long, default_value = "out")]
+        output: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Check a spec and report every problem; writes nothing.
+    Validate {
+        spec: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+    },
+    /// Print the cluster's key figures.
+    Summary {
+        spec: Option<PathBuf>,
+        /// One JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the JSON Schema of the spec (for editor completion).
+    Schema,
+    /// Explain a diagnostic code, e.g. `railyard explain RY0204`; all codes when omitted.
+    Explain { code: Option<String> },
+    /// List the built-in hardware models.
+    Catalog,
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load(spec: Option<&Path>) -> anyhow::Result<SourceFile> {
+    match spec {
+        None => Ok(SourceFile::new(
+            "inventories/lab-small.yaml (built-in)",
+            railyard::LAB_SMALL,
+        )),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("reading spec `{}`", p.display()))?;
+            Ok(SourceFile::new(p.display().to_string(), text))
+        }
+    }
+}
+
+fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
+    match cmd {
+        Command::Build {
+            spec,
+            output,
+            format,
+        } => {
+            let src = load(spec.as_deref())?;
+            let compiled = railyard::compile(&src);
+            report::print(&src, &compiled.diagnostics, format);
+            let Some(fabric) = compiled.fabric else {
+                return Ok(ExitCode::from(1));
+            };
+            let files = railyard::artifacts::render_all(&fabric);
+            output::write_atomically(&output, &files)
+                .with_context(|| format!("writing `{}`", output.display()))?;
+            eprintln!("wrote {} files to {}", files.len(), output.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Validate { spec, format } => {
+            let src = load(spec.as_deref())?;
+            let compiled = railyard::compile(&src);
+            report::print(&src, &compiled.diagnostics, format);
+            if compiled.fabric.is_none() {
+                return Ok(ExitCode::from(1));
+            }
+            if matches!(format, Format::Human | Format::Short) {
+                eprintln!(
+                    "{}: valid ({} warning(s))",
+                    src.name,
+                    compiled.diagnostics.warning_count()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Summary { spec, json } => {
+            let src = load(spec.as_deref())?;
+            let compiled = railyard::compile(&src);
+            let Some(fabric) = compiled.fabric else {
+                report::print(&src, &compiled.diagnostics, Format::Human);
+                return Ok(ExitCode::from(1));
+            };
+            let s = railyard::artifacts::summary::summarize(&fabric);
+            if json {
+                print!(
+                    "{}",
+                    String::from_utf8_lossy(&railyard::artifacts::summary::to_json(&s))
+                );
+            } else {
+                print!("{}", railyard::artifacts::summary::to_table(&s));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Schema => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&railyard::spec::schema())?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { code } => match code {
+            None => {
+                for c in railyard::diag::ALL_CODES {
+                    println!("{}  {}", c.id, c.title);
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            Some(id) => match Code::find(&id) {
+                Some(c) => {
+                    println!("{}: {}\n\n{}", c.id, c.title, c.explain);
+                    Ok(ExitCode::SUCCESS)
+                }
+                None => {
+                    eprintln!("error: no diagnostic code `{id}`; `railyard explain` lists them");
+                    Ok(ExitCode::from(2))
+                }
+            },
+        },
+        Command::Catalog => {
+            let cat = railyard::catalog::builtin();
+            println!("switches:");
+            for (k, m) in &cat.switches {
+                println!("  {k:<12} {}", m.description);
+            }
+            println!("nodes:");
+            for (k, m) in &cat.nodes {
+                println!("  {k:<12} {}", m.description);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Atomic output: everything is written into a temporary sibling directory, which then replaces
+//! the output directory, so a failed run leaves the previous outputs as they were.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use railyard::artifacts::OutputFile;
+
+fn sibling(dir: &Path, tag: &str) -> PathBuf {
+    let name = dir
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    dir.with_file_name(format!(".{name}.{tag}-{}", std::process::id()))
+}
+
+pub fn write_atomically(dir: &Path, files: &[OutputFile]) -> anyhow::Result<()> {
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+    let tmp = sibling(dir, "tmp");
+    let _ = fs::remove_dir_all(&tmp);
+    let result = (|| -> anyhow::Result<()> {
+        for f in files {
+            // Paths come from device names, which the checks restrict to safe characters.
+            let path = tmp.join(&f.path);
+            if let Some(p) = path.parent() {
+                fs::create_dir_all(p)?;
+            }
+            fs::write(&path, &f.bytes).with_context(|| format!("writing `{}`", path.display()))?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    let old = sibling(dir, "old");
+    if dir.exists() {
+        fs::rename(dir, &old).with_context(|| format!("moving aside `{}`", dir.display()))?;
+    }
+    if let Err(e) = fs::rename(&tmp, dir) {
+        let _ = fs::rename(&old, dir);
+        return Err(e).context("replacing the output directory");
+    }
+    let _ = fs::remove_dir_all(&old);
+    Ok(())
+}

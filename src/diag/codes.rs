@@ -1,0 +1,142 @@
+//! Stable diagnostic codes. A code never changes meaning; retired codes are never reused.
+//! `railyard explain RYxxxx` prints the `explain` text.
+
+use serde::{Serialize, Serializer};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Code {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub explain: &'static str,
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id)
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+impl Code {
+    pub fn find(id: &str) -> Option<Code> {
+        ALL_CODES
+            .iter()
+            .copied()
+            .find(|c| c.id.eq_ignore_ascii_case(id))
+    }
+}
+
+macro_rules! codes {
+    ($($name:ident = $id:literal, $title:literal, $explain:literal;)*) => {
+        $(pub const $name: Code = Code { id: $id, title: $title, explain: $explain };)*
+        /// Every code, in numeric order.
+        pub const ALL_CODES: &[Code] = &[$($name),*];
+    };
+}
+
+codes! {
+    YAML_SYNTAX = "RY0001", "YAML syntax error",
+        "The spec is not well-formed YAML. The location points at the first place the parser could not \
+         continue. Fix the indentation, quoting or bracket there and run again.";
+    INVALID_VALUE = "RY0002", "value has the wrong type or form",
+        "A key holds a value of the wrong type (a list where a number is expected, a negative count, \
+         a misspelt enum value). The message names the expected type.";
+    UNKNOWN_KEY = "RY0003", "unknown key",
+        "The spec contains a key that railyard does not know. Unknown keys are errors, not ignored, \
+         because a misspelt key would otherwise silently fall back to a default. The help line names \
+         the closest known key. `railyard schema` prints every allowed key.";
+    UNSUPPORTED_VERSION = "RY0004", "unsupported spec version",
+        "The `version` key names a spec format this railyard does not read. Version 1 is current.";
+    INPUT_LIMIT = "RY0005", "input exceeds the parser's budget",
+        "The document is larger or more deeply nested than any cluster spec needs (or uses alias \
+         expansion excessively). The parser stops to protect against resource exhaustion.";
+    UNKNOWN_SWITCH_MODEL = "RY0101", "unknown switch model",
+        "A switch model is not in the built-in catalog nor in the spec's `catalog.switches`. \
+         `railyard catalog` lists the built-in models; add your own under `catalog.switches`.";
+    UNKNOWN_NODE_MODEL = "RY0102", "unknown node model",
+        "The node model is not in the built-in catalog nor in the spec's `catalog.nodes`.";
+    BAD_CATALOG_ENTRY = "RY0103", "invalid catalog entry",
+        "A hardware model in the catalog is inconsistent: no ports, a breakout that needs more lanes than \
+         the cage has, a node without compute NICs, or a transport the fabric does not use.";
+    TRANSPORT_MISMATCH = "RY0104", "switch model does not speak the fabric's transport",
+        "An InfiniBand switch was chosen for an Ethernet fabric or the other way round.";
+    ZERO_COUNT = "RY0201", "count must be at least 1",
+        "Counts (SUs, nodes per SU, spines, planes, rails per leaf) must be positive.";
+    RAILS_NIC_MISMATCH = "RY0202", "rails differ from the node's compute NICs",
+        "In a rail-optimized fabric every compute NIC of a node is one rail: NIC i goes to the leaf of \
+         rail i. `compute.rails` must equal the number of compute NICs of the node model.";
+    RAILS_PER_LEAF_DIVIDE = "RY0203", "rails per leaf does not divide the rails",
+        "Each leaf serves the same number of rails, so `rails_per_leaf` must divide the rail count \
+         (for 8 rails: 1, 2, 4 or 8).";
+    LEAF_RADIX = "RY0204", "leaf radix exceeded",
+        "The leaf model has too few ports for its downlinks plus the uplinks the oversubscription \
+         ratio requires. The message gives the largest number of nodes per SU that fits; alternatively \
+         use fewer rails per leaf, a larger leaf model, or a higher oversubscription ratio.";
+    BREAKOUT_UNSUPPORTED = "RY0205", "breakout unsupported by the model",
+        "Running a cage at the requested speed needs a breakout the switch model does not list \
+         (for example 4x400G on an 800G OSFP cage).";
+    SPEED_MISMATCH = "RY0206", "speed mismatch between a link's ends",
+        "The two ends of a link would run at different speeds (a NIC that cannot run at the leaf's \
+         port speed, or leaf uplinks at a speed the spine ports are not set to).";
+    OVERSUBSCRIPTION_MISMATCH = "RY0207", "realised oversubscription differs from the declared one",
+        "The uplink count that the ports allow gives a different down:up bandwidth ratio than the \
+         declared `oversubscription`. Change the ratio, the uplink speed or `uplinks_per_leaf`.";
+    UNEQUAL_LINKS = "RY0208", "links per leaf-spine pair unequal",
+        "A Clos fabric spreads every leaf's uplinks evenly over the spines of its group; the uplink \
+         count must be a multiple of the spine count, otherwise some spines carry more of a leaf's \
+         traffic than others and ECMP is uneven.";
+    SPINE_TWO_TIER = "RY0209", "spine radix too small for 2-tier",
+        "A 2-tier fabric needs every leaf connected to every spine, so at most `uplinks per leaf` \
+         spines, each with a port per leaf uplink. Beyond that size use `tiers: 3` (spine groups and \
+         a core tier) or a switch with more ports.";
+    SWITCH_RADIX = "RY0210", "switch radix exceeded",
+        "The declared number of spines or cores has fewer ports than the links that must land on them. \
+         The message gives the largest SU count that fits.";
+    PLANES_NIC_PORTS = "RY0211", "more planes than NIC ports",
+        "A twin-planar fabric connects each compute NIC to both planes, so each NIC needs one port per plane.";
+    BAD_RATIO = "RY0212", "malformed oversubscription ratio",
+        "Write the ratio as `down:up`, e.g. `1:1` (non-blocking) or `3:1`.";
+    POPULATION = "RY0213", "population exceeds the SU",
+        "`populated` lists how many node positions of each SU hold a node; it cannot exceed \
+         `nodes_per_su` nor name more SUs than `count`.";
+    RESERVED_POSITION = "RY0214", "bad reserved node position",
+        "A reserved position (for example the UFM slot of a SuperPOD) must name an existing SU and slot.";
+    NODES_PER_LEAF = "RY0215", "nodes per leaf does not divide nodes per SU",
+        "In a top-of-rack fabric an SU is a whole number of racks, each with its own leaf.";
+    TIERS = "RY0216", "tier setting invalid",
+        "`tiers` is `auto`, 2 or 3; a core switch model is required for 3 tiers.";
+    BAD_SPEED = "RY0217", "malformed speed",
+        "Speeds are written as a number and a unit: `400G`, `100G`, `1G`, `800G`.";
+    DUPLICATE_NAME = "RY0301", "duplicate device name",
+        "Two devices got the same name. Naming patterns must contain every placeholder that tells \
+         devices of that role apart (`{su}`, `{leaf}` or `{rail}`, `{plane}`, `{index}`, `{group}`).";
+    BAD_NAME = "RY0302", "name contains unsafe characters",
+        "Device and cluster names become file names and shell arguments, so they may hold only \
+         letters, digits, `-`, `_` and `.` (no path separators, spaces or shell metacharacters).";
+    BAD_PATTERN = "RY0303", "invalid naming pattern",
+        "A naming pattern uses a placeholder that does not exist for that role, or has an unclosed `{`. \
+         Placeholders: `{cluster}`, `{su}`, `{plane}`, `{rail}`, `{leaf}`, `{group}`, `{index}`, `{node}`; \
+         `{su:02}` pads with zeros.";
+    LABEL_TOO_LONG = "RY0304", "cable label too long",
+        "Cable labels must stay under 100 characters (NetBox limit, and what fits on a label). Shorten \
+         the naming patterns or the rack names.";
+    OOB_SHORTAGE = "RY0401", "OOB port shortage",
+        "The declared out-of-band switches have fewer access ports than the management and BMC ports \
+         that must reach them. Remove `oob.switches_per_su` to size automatically, or raise it.";
+    ACCESS_RADIX = "RY0402", "storage or in-band switch radix exceeded",
+        "A storage or in-band leaf cannot carry even one node's ports plus uplinks at the declared ratio.";
+    MISSING_PORTS = "RY0403", "node model lacks the ports for this network",
+        "A storage or in-band network is configured but the node model has no ports for it.";
+    UNUSED_PORTS = "RY0501", "unused switch ports",
+        "Some switch ports carry no cable. That is often deliberate (room to grow), so this is a \
+         warning; the message says how many ports of which role are free.";
+    PARTIAL_SU = "RY0502", "partially populated SU",
+        "An SU has fewer nodes than positions. Following the NVIDIA design rule, leaves and \
+         leaf-spine cables are still built for the full SU so that it can be filled later without \
+         recabling.";
+}

@@ -1,0 +1,126 @@
+//! Diagnostics as plain data: what is wrong, where, and how to fix it.
+//!
+//! Stages push into a [`Diagnostics`] accumulator and keep going, so a user sees every problem of a
+//! stage at once. Rendering (miette, colours, JSON) happens only at the CLI edge.
+
+pub mod codes;
+mod source;
+
+pub use codes::{ALL_CODES, Code};
+pub use source::{SourceFile, Span};
+
+use serde::Serialize;
+
+/// How bad a finding is. Errors stop the pipeline at the end of the stage; warnings do not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One finding, tied to a place in the spec when there is one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// Where in the spec the problem is; `None` for whole-file findings.
+    pub span: Option<Span>,
+    /// Short text shown at the span.
+    pub label: Option<String>,
+    /// One line saying how to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            span: None,
+            label: None,
+            help: None,
+        }
+    }
+
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Warning,
+            ..Self::error(code, message)
+        }
+    }
+
+    #[must_use]
+    pub fn at(mut self, span: Option<Span>, label: impl Into<String>) -> Self {
+        self.span = span;
+        self.label = Some(label.into());
+        self
+    }
+
+    #[must_use]
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// The accumulator every stage writes into.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Diagnostics in source order (then by code), so output does not depend on check order.
+    pub fn sorted(&self) -> Vec<&Diagnostic> {
+        let mut v: Vec<&Diagnostic> = self.items.iter().collect();
+        v.sort_by_key(|d| {
+            (
+                d.span.map_or(u32::MAX, |s| s.start),
+                d.severity,
+                d.code.id,
+                d.message.clone(),
+            )
+        });
+        v.dedup_by(|a, b| a == b);
+        v
+    }
+}
+
+impl Extend<Diagnostic> for Diagnostics {
+    fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, iter: I) {
+        self.items.extend(iter);
+    }
+}

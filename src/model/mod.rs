@@ -1,0 +1,177 @@
+//! Shared vocabulary used by every stage: speeds, roles, networks, tiers, media.
+
+mod speed;
+
+pub use speed::Speed;
+
+use serde::{Deserialize, Serialize};
+
+/// Which of the cluster's physically separate networks a device or link belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Network {
+    Compute,
+    Storage,
+    Inband,
+    Oob,
+}
+
+impl Network {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Network::Compute => "compute",
+            Network::Storage => "storage",
+            Network::Inband => "inband",
+            Network::Oob => "oob",
+        }
+    }
+}
+
+/// The job of a device in the cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// A GPU server.
+    Node,
+    /// An attached appliance that is not a GPU node (e.g. UFM fabric manager).
+    Appliance,
+    Leaf,
+    Spine,
+    Core,
+    StorageLeaf,
+    StorageSpine,
+    InbandLeaf,
+    InbandSpine,
+    OobLeaf,
+    OobCore,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Node => "node",
+            Role::Appliance => "appliance",
+            Role::Leaf => "leaf",
+            Role::Spine => "spine",
+            Role::Core => "core",
+            Role::StorageLeaf => "storage-leaf",
+            Role::StorageSpine => "storage-spine",
+            Role::InbandLeaf => "inband-leaf",
+            Role::InbandSpine => "inband-spine",
+            Role::OobLeaf => "oob-leaf",
+            Role::OobCore => "oob-core",
+        }
+    }
+
+    pub fn is_switch(self) -> bool {
+        !matches!(self, Role::Node | Role::Appliance)
+    }
+}
+
+/// Where a link sits in its network's hierarchy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tier {
+    /// Node or appliance port to a leaf.
+    NodeLeaf,
+    LeafSpine,
+    SpineCore,
+    /// A management or BMC port to an OOB switch.
+    Mgmt,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::NodeLeaf => "node-leaf",
+            Tier::LeafSpine => "leaf-spine",
+            Tier::SpineCore => "spine-core",
+            Tier::Mgmt => "mgmt",
+        }
+    }
+}
+
+/// Cable media, spelled as NetBox cable types so the cabling plan imports directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Media {
+    /// Passive copper (direct-attach), up to a few metres.
+    DacPassive,
+    /// Multimode fibre (MPO-12 to SR4 optics), up to 50 m at 400G.
+    MmfOm4,
+    /// Single-mode fibre (DR4 optics up to 100 m, FR4 beyond).
+    SmfOs2,
+    /// Twisted pair for 1G management.
+    Cat6,
+}
+
+impl Media {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Media::DacPassive => "dac-passive",
+            Media::MmfOm4 => "mmf-om4",
+            Media::SmfOs2 => "smf-os2",
+            Media::Cat6 => "cat6",
+        }
+    }
+}
+
+/// Physical connector form of a port cage.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Form {
+    Osfp,
+    Qsfp112,
+    QsfpDd,
+    Qsfp56,
+    Qsfp28,
+    Sfp28,
+    Rj45,
+}
+
+impl Form {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Form::Osfp => "OSFP",
+            Form::Qsfp112 => "QSFP112",
+            Form::QsfpDd => "QSFP-DD",
+            Form::Qsfp56 => "QSFP56",
+            Form::Qsfp28 => "QSFP28",
+            Form::Sfp28 => "SFP28",
+            Form::Rj45 => "RJ45",
+        }
+    }
+}
+
+/// Compute fabric transport.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// RoCEv2 over Ethernet.
+    Ethernet,
+    Infiniband,
+}

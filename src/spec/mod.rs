@@ -1,0 +1,51 @@
+//! Stage 1: YAML text → [`ClusterSpec`], the user's words with spans kept.
+//!
+//! Input: one spec file. Output: the typed spec, or diagnostics (syntax, types, unknown keys, version).
+//! Invariant: no I/O here; the CLI reads the file and hands over its text.
+
+pub mod defaults;
+mod keys;
+mod types;
+mod yaml;
+
+pub use types::*;
+pub use yaml::Sp;
+
+use crate::diag::{Diagnostic, Diagnostics, SourceFile, codes};
+
+/// The JSON Schema of the spec, for editors (`# yaml-language-server: $schema=...`).
+pub fn schema() -> serde_json::Value {
+    let schema = schemars::schema_for!(ClusterSpec);
+    serde_json::to_value(schema).unwrap_or(serde_json::Value::Null)
+}
+
+/// Parse a spec. Unknown keys are reported alongside the typed parse so the user sees them all.
+pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
+    let tree = match yaml::parse_tree(&src.text) {
+        Ok(t) => t,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    keys::check_unknown(&tree, &schema(), diags);
+    let spec: ClusterSpec = match yaml::parse_typed(&src.text) {
+        Ok(s) => s,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    if *spec.version != 1 {
+        diags.push(
+            Diagnostic::error(
+                codes::UNSUPPORTED_VERSION,
+                format!("spec version {} is not supported", *spec.version),
+            )
+            .at(spec.version.span, "this railyard reads version 1")
+            .help("set `version: 1`"),
+        );
+        return None;
+    }
+    Some(spec)
+}

@@ -1,0 +1,302 @@
+//! Checks on the spec's naming and catalog entries and on the expanded graph.
+
+use std::collections::BTreeMap;
+
+use super::naming::{Pattern, is_safe_name};
+use super::sizing::Sizing;
+use super::{Fabric, PortId};
+use crate::catalog::Catalog;
+use crate::diag::{Diagnostic, Diagnostics, Span, codes};
+use crate::model::Role;
+use crate::spec::{ClusterSpec, Sp, defaults::Patterns};
+
+/// The parsed naming pattern of every role, with the span it came from.
+pub struct Names {
+    by_role: BTreeMap<Role, (Pattern, Option<Span>)>,
+}
+
+impl Names {
+    pub fn for_role(&self, role: Role) -> &Pattern {
+        &self.by_role[&role].0
+    }
+
+    fn span(&self, role: Role) -> Option<Span> {
+        self.by_role.get(&role).and_then(|p| p.1)
+    }
+}
+
+pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) -> Option<Names> {
+    let n = &spec.naming;
+    let planes = sizing.compute.planes;
+    let three = sizing.compute.tiers == 3;
+    let common = ["cluster", "index"];
+    let table: [(Role, &Option<Sp<String>>, &str, &[&str]); 11] = [
+        (Role::Node, &n.node, Patterns::NODE, &["su", "slot", "node"]),
+        (
+            Role::Appliance,
+            &n.fabric_manager,
+            Patterns::FABRIC_MANAGER,
+            &["su"],
+        ),
+        (
+            Role::Leaf,
+            &n.leaf,
+            Patterns::leaf(planes),
+            &["plane", "su", "leaf", "rail"],
+        ),
+        (
+            Role::Spine,
+            &n.spine,
+            Patterns::spine(planes, three),
+            &["plane", "group"],
+        ),
+        (
+            Role::Core,
+            &n.core,
+            Patterns::core(planes),
+            &["plane", "group"],
+        ),
+        (
+            Role::StorageLeaf,
+            &n.storage_leaf,
+            Patterns::STORAGE_LEAF,
+            &["group"],
+        ),
+        (
+            Role::StorageSpine,
+            &n.storage_spine,
+            Patterns::STORAGE_SPINE,
+            &[],
+        ),
+        (
+            Role::InbandLeaf,
+            &n.inband_leaf,
+            Patterns::INBAND_LEAF,
+            &["group"],
+        ),
+        (
+            Role::InbandSpine,
+            &n.inband_spine,
+            Patterns::INBAND_SPINE,
+            &[],
+        ),
+        (Role::OobLeaf, &n.oob, Patterns::OOB, &["su"]),
+        (Role::OobCore, &n.oob_core, Patterns::OOB_CORE, &[]),
+    ];
+    let mut by_role = BTreeMap::new();
+    let mut ok = true;
+    for (role, given, default, extra) in table {
+        let allowed: Vec<&str> = common.iter().chain(extra).copied().collect();
+        let (text, span) = given
+            .as_ref()
+            .map_or((default, None), |g| (g.value.as_str(), g.span));
+        match Pattern::parse(text, &allowed, span, role.as_str(), diags) {
+            Some(p) => {
+                by_role.insert(role, (p, span));
+            }
+            None => ok = false,
+        }
+    }
+    ok.then_some(Names { by_role })
+}
+
+/// Sanity of the spec's own catalog entries (the built-ins are tested).
+pub fn catalog(own: &Catalog, diags: &mut Diagnostics) {
+    for (name, m) in &own.switches {
+        let mut next = 1;
+        for g in &m.port_groups {
+            let mut problem = None;
+            if g.first != next || g.count == 0 {
+                problem = Some(format!(
+                    "port groups must number cages 1, 2, … without gaps; a group starts at {} (expected {next})",
+                    g.first
+                ));
+            }
+            for b in &g.breakouts {
+                let ok = b.split_once('x').and_then(|(n, s)| {
+                    Some((
+                        n.parse::<u32>().ok()?,
+                        s.parse::<crate::model::Speed>().ok()?,
+                    ))
+                });
+                match ok {
+                    Some((n, s)) if n >= 1 && n * s.as_gbps() <= g.speed.as_gbps() => {}
+                    _ => problem = Some(format!("breakout `{b}` does not fit a {} cage", g.speed)),
+                }
+            }
+            if let Some(p) = problem {
+                diags.push(
+                    Diagnostic::error(
+                        codes::BAD_CATALOG_ENTRY,
+                        format!("switch model `{name}`: {p}"),
+                    )
+                    .help("fix the entry under `catalog.switches`"),
+                );
+            }
+            next = g.first + g.count;
+        }
+        if m.port_groups.is_empty() {
+            diags.push(
+                Diagnostic::error(
+                    codes::BAD_CATALOG_ENTRY,
+                    format!("switch model `{name}` has no port groups"),
+                )
+                .help("list its cages under `port_groups`"),
+            );
+        }
+    }
+    for (name, m) in &own.nodes {
+        if m.compute
+            .iter()
+            .chain(&m.storage)
+            .chain(&m.inband)
+            .any(|p| p.ports.is_empty())
+        {
+            diags.push(
+                Diagnostic::error(
+                    codes::BAD_CATALOG_ENTRY,
+                    format!("node model `{name}` has a NIC without port names"),
+                )
+                .help("give every NIC at least one entry under `ports`"),
+            );
+        }
+    }
+}
+
+fn names_span(spec: &ClusterSpec, names_by_role: &Names, role: Role) -> Option<Span> {
+    names_by_role.span(role).or(spec.name.span)
+}
+
+pub fn fabric(
+    spec: &ClusterSpec,
+    f: &Fabric,
+    names: &Names,
+    double_used: &[(String, PortId)],
+    diags: &mut Diagnostics,
+) {
+    if !is_safe_name(&spec.name.value) {
+        diags.push(
+            Diagnostic::error(
+                codes::BAD_NAME,
+                format!(
+                    "cluster name `{}` contains characters unsafe in file names or shells",
+                    spec.name.value
+                ),
+            )
+            .at(spec.name.span, "unsafe name")
+            .help("use letters, digits, `-`, `_` and `.` only"),
+        );
+    }
+    // Duplicate and unsafe device names, reported once per role.
+    let mut seen: BTreeMap<&str, Role> = BTreeMap::new();
+    let mut dup_roles: BTreeMap<Role, (usize, String)> = BTreeMap::new();
+    let mut unsafe_roles: BTreeMap<Role, String> = BTreeMap::new();
+    for d in f.devices() {
+        if seen.insert(&d.name, d.role).is_some() {
+            let e = dup_roles.entry(d.role).or_insert((0, d.name.clone()));
+            e.0 += 1;
+        }
+        if !is_safe_name(&d.name) {
+            unsafe_roles.entry(d.role).or_insert_with(|| d.name.clone());
+        }
+    }
+    for (role, (count, example)) in dup_roles {
+        diags.push(
+            Diagnostic::error(codes::DUPLICATE_NAME, format!("{count} {} name(s) collide, e.g. `{example}`", role.as_str()))
+                .at(names_span(spec, names, role), "pattern does not tell devices apart")
+                .help("add the placeholders that distinguish devices of this role (`{su}`, `{leaf}`, `{plane}`, `{group}`, `{index}`)"),
+        );
+    }
+    for (role, example) in unsafe_roles {
+        diags.push(
+            Diagnostic::error(
+                codes::BAD_NAME,
+                format!(
+                    "{} name `{example}` contains characters unsafe in file names or shells",
+                    role.as_str()
+                ),
+            )
+            .at(names_span(spec, names, role), "unsafe characters")
+            .help("use letters, digits, `-`, `_` and `.` only"),
+        );
+    }
+    for (dev, port) in double_used.iter().take(5) {
+        diags.push(
+            Diagnostic::error(
+                codes::BAD_CATALOG_ENTRY,
+                format!("port {port:?} of `{dev}` would carry two cables"),
+            )
+            .help("check the port groups of the switch model"),
+        );
+    }
+    // Labels must stay under 100 characters (NetBox `Cable.label`).
+    if let Some(link) = f.links().find(|l| f.label(l).len() >= 100) {
+        diags.push(
+            Diagnostic::error(
+                codes::LABEL_TOO_LONG,
+                format!(
+                    "cable label `{}` is {} characters",
+                    f.label(link),
+                    f.label(link).len()
+                ),
+            )
+            .at(spec.name.span, "names too long")
+            .help("shorten the naming patterns so labels stay under 100 characters"),
+        );
+    }
+    unused_ports(spec, f, diags);
+}
+
+fn unused_ports(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) {
+    // role → (switches, ports in the groups the role uses, model)
+    let mut by_role: BTreeMap<Role, (u32, u32, String)> = BTreeMap::new();
+    for d in f.devices().filter(|d| d.role.is_switch()) {
+        let Some(m) = f.switch_model(d) else { continue };
+        let mut total = 0u32;
+        for g in &m.port_groups {
+            let cages = &d.cage_lanes[(g.first - 1) as usize..(g.first - 1 + g.count) as usize];
+            if cages.iter().all(|l| *l == 0) {
+                continue; // a group the role does not use at all (e.g. OOB uplinks)
+            }
+            let lanes = cages.iter().copied().filter(|l| *l > 0).max().unwrap_or(1);
+            total += g.count * u32::from(lanes);
+        }
+        let e = by_role.entry(d.role).or_insert((0, 0, d.model.clone()));
+        e.0 += 1;
+        e.1 += total;
+    }
+    let mut used: BTreeMap<Role, u32> = BTreeMap::new();
+    for l in f.links() {
+        for end in [&l.a, &l.b] {
+            let d = f.device_of(end);
+            if d.role.is_switch() && end.port != PortId::Mgmt {
+                *used.entry(d.role).or_default() += 1;
+            }
+        }
+    }
+    for (role, (switches, total, model)) in by_role {
+        let u = used.get(&role).copied().unwrap_or(0);
+        if total > u {
+            let span = match role {
+                Role::Leaf => Some(&spec.compute.leaf.model),
+                Role::Spine => Some(&spec.compute.spine.model),
+                Role::Core => spec.compute.core.as_ref().map(|c| &c.model),
+                Role::OobLeaf | Role::OobCore => Some(&spec.oob.model),
+                _ => None,
+            }
+            .and_then(|m| m.span);
+            diags.push(
+                Diagnostic::warning(
+                    codes::UNUSED_PORTS,
+                    format!(
+                        "{} of {total} ports unused on {switches} {} switch(es) (`{model}`)",
+                        total - u,
+                        role.as_str()
+                    ),
+                )
+                .at(span, "spare ports")
+                .help("spare ports are room to grow; use a smaller model if they are not wanted"),
+            );
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Where devices stand and what cable joins them: rack positions, run lengths rounded up to the
+//! lengths cables are sold in, and media by rate and reach (FACTS §8.1).
+
+use super::Device;
+use super::builder::Identity;
+use super::sizing::Sizing;
+use crate::model::{Media, Role, Speed, Tier};
+use crate::spec::ClusterSpec;
+
+/// Lengths cables are ordered in, in metres.
+const LENGTH_CLASSES: [f64; 21] = [
+    0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 100.0, 150.0,
+    200.0, 300.0, 500.0, 1000.0, 2000.0,
+];
+
+/// Row letters: SU 1 is row A, SU 27 row AA; the central network row is N0.
+fn row_name(su: u32) -> String {
+    let mut n = su;
+    let mut s = Vec::new();
+    while n > 0 {
+        let r = (n - 1) % 26;
+        s.push(b'A' + r as u8);
+        n = (n - 1) / 26;
+    }
+    s.reverse();
+    String::from_utf8(s).unwrap_or_default()
+}
+
+/// Rack of a device, when the spec has a rack layout.
+pub fn rack_of(spec: &ClusterSpec, sizing: &Sizing, role: Role, id: &Identity) -> Option<String> {
+    let racks = spec.racks.as_ref()?;
+    let npr = racks.nodes_per_rack.value.max(1);
+    let per_su = sizing.nodes_per_su.div_ceil(npr);
+    let central = |n: u32| format!("N0-{n:02}");
+    Some(match role {
+        Role::Node => format!("{}{:02}", row_name(id.su?), (id.index - 1) / npr + 1),
+        Role::Leaf | Role::OobLeaf => format!("{}{:02}", row_name(id.su?), per_su + 1),
+        Role::Appliance => format!("{}{:02}", row_name(id.su.unwrap_or(1)), per_su + 1),
+        Role::Spine | Role::Core => central(1),
+        Role::StorageLeaf | Role::StorageSpine => central(2),
+        Role::InbandLeaf | Role::InbandSpine => central(3),
+        Role::OobCore => central(4),
+    })
+}
+
+/// (row index, column) of a rack name; row 0 is the central row.
+fn position(rack: &str) -> (f64, f64) {
+    if let Some(col) = rack.strip_prefix("N0-") {
+        return (0.0, col.parse().unwrap_or(1.0));
+    }
+    let split = rack
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(rack.len());
+    let (row, col) = rack.split_at(split);
+    let row = row
+        .bytes()
+        .fold(0u32, |acc, c| acc * 26 + u32::from(c - b'A' + 1));
+    (f64::from(row), col.parse().unwrap_or(1.0))
+}
+
+fn round_up(m: f64) -> f64 {
+    LENGTH_CLASSES
+        .iter()
+        .copied()
+        .find(|c| *c >= m)
+        .unwrap_or(m.ceil())
+}
+
+pub fn length(spec: &ClusterSpec, a: &Device, b: &Device, tier: Tier) -> f64 {
+    if let (Some(r), Some(ra), Some(rb)) = (&spec.racks, &a.rack, &b.rack) {
+        let (ya, xa) = position(ra);
+        let (yb, xb) = position(rb);
+        let run = (ya - yb).abs() * r.row_pitch_m + (xa - xb).abs() * r.rack_width_m + r.slack_m;
+        return round_up(run);
+    }
+    let c = &spec.cabling;
+    round_up(match tier {
+        Tier::NodeLeaf => c.node_leaf_m,
+        Tier::LeafSpine => c.leaf_spine_m,
+        Tier::SpineCore => c.spine_core_m,
+        Tier::Mgmt => c.mgmt_m,
+    })
+}
+
+/// Copper for short runs, multimode to 50 m, single-mode beyond; twisted pair for 1G.
+pub fn media_for(speed: Speed, length_m: f64) -> Media {
+    if speed.as_gbps() <= 1 {
+        Media::Cat6
+    } else if length_m <= 3.0 {
+        Media::DacPassive
+    } else if length_m <= 50.0 {
+        Media::MmfOm4
+    } else {
+        Media::SmfOs2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_and_rounding() {
+        assert_eq!(row_name(1), "A");
+        assert_eq!(row_name(27), "AA");
+        assert_eq!(position("AA03"), (27.0, 3.0));
+        assert_eq!(round_up(3.2), 5.0);
+        assert_eq!(media_for(Speed::gbps(400), 30.0), Media::MmfOm4);
+        assert_eq!(media_for(Speed::gbps(400), 2.0), Media::DacPassive);
+        assert_eq!(media_for(Speed::gbps(1), 2.0), Media::Cat6);
+    }
+}

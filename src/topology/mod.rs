@@ -1,0 +1,272 @@
+//! Stage 2: [`ClusterSpec`] → [`Fabric`], the physical graph of devices, ports and cables.
+//!
+//! Input: the spec and the catalog. Output: every device (nodes, switches of all four networks) and
+//! every cable, with ports chosen by identity. Invariants:
+//! - Names, ports and cable ids derive from identity (plane, SU, slot, rail, leaf, index), never
+//!   from a running counter, so growing the cluster leaves existing assignments unchanged.
+//! - Graph indices never leave this module; downstream stages key on names.
+
+mod access;
+mod builder;
+mod checks;
+mod compute;
+mod media;
+mod naming;
+mod oob;
+mod sizing;
+
+use petgraph::graph::{NodeIndex, UnGraph};
+use serde::Serialize;
+
+use crate::catalog::{Catalog, NodeModel, SwitchModel};
+use crate::diag::Diagnostics;
+use crate::model::{Media, Network, Role, Speed, Tier};
+use crate::spec::ClusterSpec;
+
+pub use naming::is_safe_name;
+pub use sizing::{AccessPlan, ComputePlan, Sizing};
+
+/// A port on a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PortId {
+    /// A switch cage run unsplit (`cage` is the front-panel number).
+    Cage { cage: u16 },
+    /// One logical port of a split cage (`lane` is 0-based).
+    Lane { cage: u16, lane: u8 },
+    /// A node or appliance data port: index into the model's flat port list.
+    Nic(u16),
+    /// The management or BMC port.
+    Mgmt,
+}
+
+impl PortId {
+    pub fn cage(self) -> Option<u16> {
+        match self {
+            PortId::Cage { cage } | PortId::Lane { cage, .. } => Some(cage),
+            _ => None,
+        }
+    }
+}
+
+/// One cable end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct End {
+    device: NodeIndex<u32>,
+    pub port: PortId,
+}
+
+/// A device and its identity. Identity fields are 1-based, as printed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Device {
+    pub name: String,
+    pub role: Role,
+    pub network: Network,
+    pub model: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plane: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub su: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<u32>,
+    /// Position within its role (and SU or group); the slot for nodes.
+    pub index: u32,
+    /// Rails served (leaves of a rail-optimized fabric).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rails: Vec<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rack: Option<String>,
+    /// Lanes each cage is split into (switches only; 0 = unused, shown unsplit).
+    #[serde(skip)]
+    pub cage_lanes: Vec<u8>,
+}
+
+/// A cable. End `a` is the lower tier (node side), `b` the upper.
+#[derive(Clone, Debug)]
+pub struct Link {
+    pub cable_id: String,
+    pub network: Network,
+    pub tier: Tier,
+    pub plane: Option<u32>,
+    /// Rail of a compute node-to-leaf cable (1-based).
+    pub rail: Option<u32>,
+    pub a: End,
+    pub b: End,
+    pub speed: Speed,
+    pub media: Media,
+    pub length_m: f64,
+}
+
+/// The expanded cluster.
+#[derive(Clone, Debug)]
+pub struct Fabric {
+    pub name: String,
+    pub site: Option<String>,
+    pub catalog: Catalog,
+    pub sizing: Sizing,
+    graph: UnGraph<Device, Link, u32>,
+    node_ports: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// A cable end resolved to names, for output.
+#[derive(Clone, Debug)]
+pub struct NamedEnd<'a> {
+    pub device: &'a Device,
+    pub port: PortId,
+    pub port_name: String,
+}
+
+impl Fabric {
+    pub fn devices(&self) -> impl Iterator<Item = &Device> {
+        self.graph.node_weights()
+    }
+
+    pub fn links(&self) -> impl Iterator<Item = &Link> {
+        self.graph.edge_weights()
+    }
+
+    pub fn device_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    pub fn link_count(&self) -> usize {
+        self.graph.edge_count()
+    }
+
+    pub fn device_of(&self, end: &End) -> &Device {
+        &self.graph[end.device]
+    }
+
+    /// Position of an end's device in `devices()` order (stable for one build).
+    pub fn device_position(&self, end: &End) -> usize {
+        end.device.index()
+    }
+
+    pub fn switch_model(&self, d: &Device) -> Option<&SwitchModel> {
+        self.catalog.switches.get(&d.model)
+    }
+
+    pub fn node_model(&self, d: &Device) -> Option<&NodeModel> {
+        self.catalog.nodes.get(&d.model)
+    }
+
+    pub fn named(&self, end: &End) -> NamedEnd<'_> {
+        let device = self.device_of(end);
+        NamedEnd {
+            device,
+            port: end.port,
+            port_name: self.port_name(device, end.port),
+        }
+    }
+
+    /// The name the device's OS gives a port.
+    pub fn port_name(&self, d: &Device, p: PortId) -> String {
+        match p {
+            PortId::Mgmt => match d.role {
+                Role::Node => self
+                    .node_model(d)
+                    .and_then(|m| m.bmc.ports.first().cloned())
+                    .unwrap_or_else(|| "bmc".into()),
+                Role::Appliance => "bmc".into(),
+                _ => self
+                    .switch_model(d)
+                    .map_or_else(|| "mgmt".into(), |m| m.mgmt_port.clone()),
+            },
+            PortId::Nic(i) => match d.role {
+                Role::Appliance => format!("ib{i}"),
+                _ => self
+                    .node_ports
+                    .get(&d.model)
+                    .and_then(|v| v.get(usize::from(i)).cloned())
+                    .unwrap_or_else(|| format!("port{i}")),
+            },
+            PortId::Cage { cage } | PortId::Lane { cage, .. } => {
+                let Some(m) = self.switch_model(d) else {
+                    return format!("{cage}");
+                };
+                let Some(g) = m
+                    .port_groups
+                    .iter()
+                    .find(|g| u32::from(cage) >= g.first && u32::from(cage) < g.first + g.count)
+                else {
+                    return format!("{cage}");
+                };
+                match p {
+                    PortId::Lane { lane, .. } => g
+                        .split_name
+                        .replace("{cage}", &cage.to_string())
+                        .replace("{lane1}", &(u32::from(lane) + 1).to_string())
+                        .replace("{lane}", &lane.to_string()),
+                    _ => g.name.replace("{cage}", &cage.to_string()),
+                }
+            }
+        }
+    }
+
+    /// TIA-606-style label: near end then far end, each `[rack.]device:port`.
+    pub fn label(&self, l: &Link) -> String {
+        let end = |e: &End| {
+            let d = self.device_of(e);
+            let p = self.port_name(d, e.port);
+            match &d.rack {
+                Some(r) => format!("{r}.{}:{p}", d.name),
+                None => format!("{}:{p}", d.name),
+            }
+        };
+        format!("{}/{}", end(&l.a), end(&l.b))
+    }
+
+    /// Neighbours of a device by name (for checks and tests).
+    pub fn neighbours(&self, name: &str) -> Vec<&Device> {
+        let Some(ix) = self
+            .graph
+            .node_indices()
+            .find(|i| self.graph[*i].name == name)
+        else {
+            return Vec::new();
+        };
+        let mut v: Vec<&Device> = self.graph.neighbors(ix).map(|n| &self.graph[n]).collect();
+        v.sort_by(|a, b| a.name.cmp(&b.name));
+        v.dedup_by(|a, b| a.name == b.name);
+        v
+    }
+}
+
+/// Flat port-name list of a node model: compute NIC ports (NIC order, then plane order), storage
+/// ports, in-band ports. `PortId::Nic(i)` indexes into it.
+pub fn flat_node_ports(m: &NodeModel) -> Vec<String> {
+    m.compute
+        .iter()
+        .chain(&m.storage)
+        .chain(&m.inband)
+        .flat_map(|p| p.ports.iter().cloned())
+        .collect()
+}
+
+/// Expand the spec into the fabric graph. Returns `None` when sizing failed; every problem found
+/// is in `diags`.
+pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> Option<Fabric> {
+    let catalog = builtin.extended_with(&spec.catalog);
+    checks::catalog(&spec.catalog, diags);
+    let sizing = sizing::plan(spec, &catalog, diags)?;
+    let names = checks::patterns(spec, &sizing, diags)?;
+    let mut b = builder::Builder::new(spec, &catalog, &sizing, &names);
+    compute::expand(&mut b);
+    access::expand(&mut b);
+    oob::expand(&mut b);
+    let (graph, double_used) = b.finish();
+    let node_ports = catalog
+        .nodes
+        .iter()
+        .map(|(k, m)| (k.clone(), flat_node_ports(m)))
+        .collect();
+    let fabric = Fabric {
+        name: spec.name.value.clone(),
+        site: spec.site.clone(),
+        catalog,
+        sizing,
+        graph,
+        node_ports,
+    };
+    checks::fabric(spec, &fabric, &names, &double_used, diags);
+    Some(fabric)
+}

@@ -1,0 +1,182 @@
+//! Naming patterns: `leaf-su{su:02}-{leaf:02}` → `leaf-su01-03`.
+
+use crate::diag::{Diagnostic, Diagnostics, Span, codes};
+
+#[derive(Clone, Debug)]
+enum Piece {
+    Text(String),
+    Field { name: &'static str, width: usize },
+}
+
+/// A parsed naming pattern.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    pieces: Vec<Piece>,
+}
+
+/// The values a placeholder may take for one device.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fields<'a> {
+    pub cluster: &'a str,
+    pub su: Option<u32>,
+    pub slot: Option<u32>,
+    pub node: Option<u32>,
+    pub plane: Option<u32>,
+    pub leaf: Option<u32>,
+    pub rail: Option<u32>,
+    pub group: Option<u32>,
+    pub index: Option<u32>,
+}
+
+const ALL_FIELDS: [&str; 9] = [
+    "cluster", "su", "slot", "node", "plane", "leaf", "rail", "group", "index",
+];
+
+impl Pattern {
+    /// Parse `text`; `allowed` are the placeholders this role can fill.
+    pub fn parse(
+        text: &str,
+        allowed: &[&str],
+        span: Option<Span>,
+        role: &str,
+        diags: &mut Diagnostics,
+    ) -> Option<Pattern> {
+        let mut pieces = Vec::new();
+        let mut rest = text;
+        let bad = |msg: String, diags: &mut Diagnostics| {
+            diags.push(
+                Diagnostic::error(codes::BAD_PATTERN, msg)
+                    .at(span, "in this pattern")
+                    .help(format!(
+                        "placeholders for a {role}: {}",
+                        allowed
+                            .iter()
+                            .map(|a| format!("`{{{a}}}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+            );
+        };
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                pieces.push(Piece::Text(rest[..open].to_string()));
+            }
+            let Some(close) = rest[open..].find('}') else {
+                bad(
+                    format!("unclosed `{{` in {role} naming pattern `{text}`"),
+                    diags,
+                );
+                return None;
+            };
+            let inner = &rest[open + 1..open + close];
+            let (name, width) = match inner.split_once(':') {
+                Some((n, w)) => match w.parse::<usize>() {
+                    Ok(w) if w <= 9 => (n, w),
+                    _ => {
+                        bad(
+                            format!(
+                                "bad width `{w}` in placeholder `{{{inner}}}`; write e.g. `{{{n}:02}}`"
+                            ),
+                            diags,
+                        );
+                        return None;
+                    }
+                },
+                None => (inner, 0),
+            };
+            let Some(field) = ALL_FIELDS
+                .iter()
+                .find(|f| **f == name)
+                .filter(|f| allowed.contains(f))
+            else {
+                bad(
+                    format!("placeholder `{{{name}}}` is not available in a {role} name"),
+                    diags,
+                );
+                return None;
+            };
+            pieces.push(Piece::Field { name: field, width });
+            rest = &rest[open + close + 1..];
+        }
+        if !rest.is_empty() {
+            pieces.push(Piece::Text(rest.to_string()));
+        }
+        Some(Pattern { pieces })
+    }
+
+    pub fn render(&self, f: &Fields<'_>) -> String {
+        use std::fmt::Write;
+        let mut out = String::with_capacity(24);
+        for p in &self.pieces {
+            match p {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Field {
+                    name: "cluster", ..
+                } => out.push_str(f.cluster),
+                Piece::Field { name, width } => {
+                    let v = match *name {
+                        "su" => f.su,
+                        "slot" => f.slot,
+                        "node" => f.node,
+                        "plane" => f.plane,
+                        "leaf" => f.leaf,
+                        "rail" => f.rail,
+                        "group" => f.group,
+                        _ => f.index,
+                    };
+                    let _ = write!(out, "{:0width$}", v.unwrap_or(0), width = *width);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A safe device name: letters, digits, `-`, `_`, `.`; not starting with `-` or `.`.
+pub fn is_safe_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(['-', '.'])
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_padded_fields() {
+        let mut d = Diagnostics::default();
+        let p = Pattern::parse(
+            "leaf-su{su:02}-{leaf:02}",
+            &["su", "leaf"],
+            None,
+            "leaf",
+            &mut d,
+        )
+        .unwrap();
+        let f = Fields {
+            su: Some(3),
+            leaf: Some(4),
+            ..Fields::default()
+        };
+        assert_eq!(p.render(&f), "leaf-su03-04");
+    }
+
+    #[test]
+    fn rejects_unknown_placeholder() {
+        let mut d = Diagnostics::default();
+        assert!(Pattern::parse("x{rack}", &["su"], None, "leaf", &mut d).is_none());
+        assert!(d.has_errors());
+    }
+
+    #[test]
+    fn unsafe_names() {
+        assert!(is_safe_name("leaf-su01-01"));
+        assert!(!is_safe_name("leaf/01"));
+        assert!(!is_safe_name("leaf 01"));
+        assert!(!is_safe_name("leaf;rm"));
+        assert!(!is_safe_name("-x"));
+    }
+}
