@@ -161,6 +161,9 @@ pub struct FabricManagerSpec {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AccessSpec {
+    /// Ethernet (default) or InfiniBand (e.g. a SuperPOD's IB storage fabric).
+    #[serde(default = "super::defaults::transport")]
+    pub transport: Transport,
     pub leaf: AccessSwitchSpec,
     /// Spines; needed once there is more than one leaf pair.
     #[serde(default)]
@@ -209,6 +212,7 @@ impl InbandSpec {
     pub fn fabric(&self) -> Option<AccessSpec> {
         let leaf = self.leaf.clone()?;
         Some(AccessSpec {
+            transport: Transport::Ethernet,
             leaf,
             spine: self.spine.clone(),
             port_speed: self.port_speed.clone(),

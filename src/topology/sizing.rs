@@ -781,7 +781,8 @@ fn compute_plan(
     };
     let tiers = match tiers_req {
         Some(t) => t,
-        None if two_tier_spines.is_some() && (explicit_spines.is_some() || c.core.is_none()) => 2,
+        // Automatic: 2-tier whenever an even spread exists; a declared core waits for growth.
+        None if two_tier_spines.is_some() => 2,
         None if c.core.is_some() => 3,
         None => 2,
     };
@@ -1074,7 +1075,7 @@ fn access_plan(
     key: &str,
     diags: &mut Diagnostics,
 ) -> Option<AccessPlan> {
-    let leaf = switch_model(cat, &a.leaf.model, Some(Transport::Ethernet), diags)?;
+    let leaf = switch_model(cat, &a.leaf.model, Some(a.transport), diags)?;
     if ports.is_empty() {
         diags.push(
             Diagnostic::error(
@@ -1116,10 +1117,11 @@ fn access_plan(
         );
         return None;
     }
+    // The fastest rate a port of the leaf can run at (a QM9700 cage is 800G but runs 2x400G).
     let fastest = leaf
         .port_groups
         .iter()
-        .map(|g| g.speed)
+        .flat_map(|g| g.breakouts.iter().filter_map(|b| b.split_once('x')?.1.parse::<Speed>().ok()))
         .max()
         .unwrap_or(port_speed);
     let uplink_speed = a.uplink_speed.as_ref().map_or(fastest, |s| s.value);
@@ -1155,7 +1157,7 @@ fn access_plan(
     let leaves = groups * width;
     let (spines, spine_model, spine_down) = match (&a.spine, leaves > width) {
         (Some(s), _) => {
-            let m = switch_model(cat, &s.model, Some(Transport::Ethernet), diags)?;
+            let m = switch_model(cat, &s.model, Some(a.transport), diags)?;
             let sg = lanes(m, &s.model, uplink_speed, "ports", diags)?;
             let grp = &m.port_groups[sg.0];
             let ports_per = grp.count * sg.1;

@@ -1,0 +1,45 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use railyard::diag::SourceFile;
+use railyard::model::{Network, Role, Tier};
+use railyard::topology::Fabric;
+
+pub fn compile_text(name: &str, text: &str) -> Fabric {
+    let c = railyard::compile(&SourceFile::new(name, text));
+    match c.fabric {
+        Some(f) => f,
+        None => {
+            let msgs: Vec<String> = c.diagnostics.sorted().iter().map(|d| format!("{}: {}", d.code.id, d.message)).collect();
+            panic!("{name} did not compile:\n{}", msgs.join("\n"));
+        }
+    }
+}
+
+pub fn inventory(file: &str) -> String {
+    std::fs::read_to_string(format!("{}/inventories/{file}", env!("CARGO_MANIFEST_DIR"))).expect("inventory exists")
+}
+
+pub fn compile_inventory(file: &str) -> Fabric {
+    compile_text(file, &inventory(file))
+}
+
+pub fn count_role(f: &Fabric, role: Role) -> usize {
+    f.devices().filter(|d| d.role == role).count()
+}
+
+pub fn count_links(f: &Fabric, network: Network, tier: Tier) -> usize {
+    f.links().filter(|l| l.network == network && l.tier == tier).count()
+}
+
+/// Links per (leaf, spine) pair of the compute fabric.
+pub fn links_per_pair(f: &Fabric) -> BTreeMap<(String, String), usize> {
+    let mut m = BTreeMap::new();
+    for l in f.links().filter(|l| l.network == Network::Compute && l.tier == Tier::LeafSpine) {
+        let key = (f.device_of(&l.a).name.clone(), f.device_of(&l.b).name.clone());
+        *m.entry(key).or_default() += 1;
+    }
+    m
+}
