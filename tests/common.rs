@@ -12,14 +12,20 @@ pub fn compile_text(name: &str, text: &str) -> Fabric {
     match c.fabric {
         Some(f) => f,
         None => {
-            let msgs: Vec<String> = c.diagnostics.sorted().iter().map(|d| format!("{}: {}", d.code.id, d.message)).collect();
+            let msgs: Vec<String> = c
+                .diagnostics
+                .sorted()
+                .iter()
+                .map(|d| format!("{}: {}", d.code.id, d.message))
+                .collect();
             panic!("{name} did not compile:\n{}", msgs.join("\n"));
         }
     }
 }
 
 pub fn inventory(file: &str) -> String {
-    std::fs::read_to_string(format!("{}/inventories/{file}", env!("CARGO_MANIFEST_DIR"))).expect("inventory exists")
+    std::fs::read_to_string(format!("{}/inventories/{file}", env!("CARGO_MANIFEST_DIR")))
+        .expect("inventory exists")
 }
 
 pub fn compile_inventory(file: &str) -> Fabric {
@@ -31,14 +37,22 @@ pub fn count_role(f: &Fabric, role: Role) -> usize {
 }
 
 pub fn count_links(f: &Fabric, network: Network, tier: Tier) -> usize {
-    f.links().filter(|l| l.network == network && l.tier == tier).count()
+    f.links()
+        .filter(|l| l.network == network && l.tier == tier)
+        .count()
 }
 
 /// Links per (leaf, spine) pair of the compute fabric.
 pub fn links_per_pair(f: &Fabric) -> BTreeMap<(String, String), usize> {
     let mut m = BTreeMap::new();
-    for l in f.links().filter(|l| l.network == Network::Compute && l.tier == Tier::LeafSpine) {
-        let key = (f.device_of(&l.a).name.clone(), f.device_of(&l.b).name.clone());
+    for l in f
+        .links()
+        .filter(|l| l.network == Network::Compute && l.tier == Tier::LeafSpine)
+    {
+        let key = (
+            f.device_of(&l.a).name.clone(),
+            f.device_of(&l.b).name.clone(),
+        );
         *m.entry(key).or_default() += 1;
     }
     m

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use railyard::diag::{ALL_CODES, Diagnostic, Severity, SourceFile};
 
-/// Codes that no spec can trigger, with the reason. `explain_covers_every_code` style coverage
-/// (`every_code_is_pinned`) skips them.
+/// Codes that no spec can trigger, with the reason; `every_code_is_pinned` skips them, and fails
+/// once one of them is produced after all (then pin it with a spec and drop it from here).
 const UNTRIGGERABLE: &[(&str, &str)] = &[
     (
         "RY0005",
@@ -194,11 +194,7 @@ fn pinned_diagnostics() {
 fn explain_covers_every_code() {
     let mut seen = BTreeSet::new();
     for c in ALL_CODES {
-        assert!(
-            !c.explain.trim().is_empty(),
-            "{} has no explain text",
-            c.id
-        );
+        assert!(!c.explain.trim().is_empty(), "{} has no explain text", c.id);
         assert!(!c.title.trim().is_empty(), "{} has no title", c.id);
         assert!(
             c.id.len() == 6
@@ -247,6 +243,31 @@ fn every_code_is_pinned() {
         assert!(
             ALL_CODES.iter().any(|c| c.id == *id),
             "UNTRIGGERABLE lists {id}, which is not a code"
+        );
+        assert!(
+            !found.contains(id),
+            "{id} is listed in UNTRIGGERABLE but a spec produces it now: remove it from the list"
+        );
+    }
+}
+
+/// Every [`SPANLESS_ERRORS`] entry must still be a spanless error, so the list shrinks as the
+/// defects are fixed.
+#[test]
+fn spanless_allow_list_is_current() {
+    for (file, code) in SPANLESS_ERRORS {
+        let path = spec_dir().join(file);
+        let src = SourceFile::new(
+            *file,
+            std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{file} exists")),
+        );
+        let compiled = railyard::compile(&src);
+        assert!(
+            compiled
+                .diagnostics
+                .iter()
+                .any(|d| d.code.id == *code && d.severity == Severity::Error && d.span.is_none()),
+            "{file}: {code} now has a span (or is gone); remove it from SPANLESS_ERRORS"
         );
     }
 }

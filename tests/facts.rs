@@ -9,7 +9,10 @@ use common::*;
 use railyard::model::{Network, Role, Tier};
 
 fn superpod_h100(sus: u32) -> String {
-    inventory("dgx-superpod-h100.yaml").replace("count: 4\n  nodes_per_su", &format!("count: {sus}\n  nodes_per_su"))
+    inventory("dgx-superpod-h100.yaml").replace(
+        "count: 4\n  nodes_per_su",
+        &format!("count: {sus}\n  nodes_per_su"),
+    )
 }
 
 /// FACTS §1.1 Table 4 (DGX H100 SuperPOD, QM9700): SUs → (nodes, GPUs, leaves, spines,
@@ -30,8 +33,16 @@ fn superpod_h100_matches_table_4() {
         assert_eq!(s.gpus, gpus, "{sus} SU GPUs");
         assert_eq!(count_role(&f, Role::Leaf), leaves, "{sus} SU leaves");
         assert_eq!(count_role(&f, Role::Spine), spines, "{sus} SU spines");
-        assert_eq!(count_links(&f, Network::Compute, Tier::NodeLeaf), node_leaf, "{sus} SU node-leaf cables");
-        assert_eq!(count_links(&f, Network::Compute, Tier::LeafSpine), leaf_spine, "{sus} SU leaf-spine cables");
+        assert_eq!(
+            count_links(&f, Network::Compute, Tier::NodeLeaf),
+            node_leaf,
+            "{sus} SU node-leaf cables"
+        );
+        assert_eq!(
+            count_links(&f, Network::Compute, Tier::LeafSpine),
+            leaf_spine,
+            "{sus} SU leaf-spine cables"
+        );
         assert_eq!(count_role(&f, Role::Appliance), 4, "4 UFM appliances");
     }
 }
@@ -44,14 +55,25 @@ fn superpod_h100_links_per_leaf_spine_pair_are_equal() {
         let pairs = links_per_pair(&f);
         let leaves = count_role(&f, Role::Leaf);
         let spines = count_role(&f, Role::Spine);
-        assert_eq!(pairs.len(), leaves * spines, "every leaf reaches every spine ({sus} SU)");
-        assert!(pairs.values().all(|n| *n == per_pair), "{sus} SU: links per pair {:?}", pairs.values().collect::<BTreeSet<_>>());
+        assert_eq!(
+            pairs.len(),
+            leaves * spines,
+            "every leaf reaches every spine ({sus} SU)"
+        );
+        assert!(
+            pairs.values().all(|n| *n == per_pair),
+            "{sus} SU: links per pair {:?}",
+            pairs.values().collect::<BTreeSet<_>>()
+        );
     }
 }
 
 /// FACTS §1.2 larger-scale table (DGX B200, QM9700): SUs → (nodes, GPUs, leaf, spine, core,
 /// node-leaf, leaf-spine, spine-core).
-const B200_TABLE: [(u32, usize, u64, usize, usize, usize, usize, usize, usize); 6] = [
+/// (SUs, nodes, GPUs, leaf, spine, core, node-leaf, leaf-spine, spine-core)
+type B200Row = (u32, usize, u64, usize, usize, usize, usize, usize, usize);
+
+const B200_TABLE: [B200Row; 6] = [
     (2, 64, 512, 16, 8, 0, 512, 512, 0),
     (4, 128, 1024, 32, 16, 0, 1024, 1024, 0),
     (8, 256, 2048, 64, 32, 0, 2048, 2048, 0),
@@ -67,14 +89,34 @@ fn superpod_b200_matches_larger_scale_table() {
         let text = base.replace("count: 16", &format!("count: {sus}"));
         let f = compile_text("b200", &text);
         let s = railyard::artifacts::summary::summarize(&f);
-        assert_eq!((count_role(&f, Role::Node), s.gpus), (nodes, gpus), "{sus} SU nodes/GPUs");
+        assert_eq!(
+            (count_role(&f, Role::Node), s.gpus),
+            (nodes, gpus),
+            "{sus} SU nodes/GPUs"
+        );
         assert_eq!(count_role(&f, Role::Leaf), leaf, "{sus} SU leaves");
         assert_eq!(count_role(&f, Role::Spine), spine, "{sus} SU spines");
         assert_eq!(count_role(&f, Role::Core), core, "{sus} SU cores");
-        assert_eq!(count_links(&f, Network::Compute, Tier::NodeLeaf), nl, "{sus} SU node-leaf");
-        assert_eq!(count_links(&f, Network::Compute, Tier::LeafSpine), ls, "{sus} SU leaf-spine");
-        assert_eq!(count_links(&f, Network::Compute, Tier::SpineCore), sc, "{sus} SU spine-core");
-        assert_eq!(s.tiers, if sus <= 8 { 2 } else { 3 }, "2-tier up to 8 SUs, 3-tier from 16");
+        assert_eq!(
+            count_links(&f, Network::Compute, Tier::NodeLeaf),
+            nl,
+            "{sus} SU node-leaf"
+        );
+        assert_eq!(
+            count_links(&f, Network::Compute, Tier::LeafSpine),
+            ls,
+            "{sus} SU leaf-spine"
+        );
+        assert_eq!(
+            count_links(&f, Network::Compute, Tier::SpineCore),
+            sc,
+            "{sus} SU spine-core"
+        );
+        assert_eq!(
+            s.tiers,
+            if sus <= 8 { 2 } else { 3 },
+            "2-tier up to 8 SUs, 3-tier from 16"
+        );
     }
 }
 
@@ -86,16 +128,39 @@ fn spectrum_x_cloud_three_sus() {
     assert_eq!(count_role(&f, Role::Spine), 8);
     assert_eq!(count_links(&f, Network::Compute, Tier::LeafSpine), 768);
     let mut per_su: BTreeMap<u32, usize> = BTreeMap::new();
-    for l in f.links().filter(|l| l.network == Network::Compute && l.tier == Tier::NodeLeaf) {
+    for l in f
+        .links()
+        .filter(|l| l.network == Network::Compute && l.tier == Tier::NodeLeaf)
+    {
         *per_su.entry(f.device_of(&l.b).su.unwrap_or(0)).or_default() += 1;
     }
-    assert_eq!(per_su.into_values().collect::<Vec<_>>(), vec![256, 256, 256]);
+    assert_eq!(
+        per_su.into_values().collect::<Vec<_>>(),
+        vec![256, 256, 256]
+    );
     // 2 rails per leaf: every leaf serves exactly two rails.
-    assert!(f.devices().filter(|d| d.role == Role::Leaf).all(|d| d.rails.len() == 2));
+    assert!(
+        f.devices()
+            .filter(|d| d.role == Role::Leaf)
+            .all(|d| d.rails.len() == 2)
+    );
     // Optics per FACTS §11.1: switch side OSFP 2x400G twin-port SR4, NIC side QSFP112 SR4.
-    let bom = String::from_utf8(railyard::artifacts::render_all(&f).into_iter().find(|o| o.path == "bom.csv").unwrap().bytes).unwrap();
-    assert!(bom.contains("MMA4Z00-NS,"), "twin-port OSFP on the switch side:\n{bom}");
-    assert!(bom.contains("MMA1Z00-NS400,"), "QSFP112 SR4 on the BlueField-3 side:\n{bom}");
+    let bom = String::from_utf8(
+        railyard::artifacts::render_all(&f)
+            .into_iter()
+            .find(|o| o.path == "bom.csv")
+            .unwrap()
+            .bytes,
+    )
+    .unwrap();
+    assert!(
+        bom.contains("MMA4Z00-NS,"),
+        "twin-port OSFP on the switch side:\n{bom}"
+    );
+    assert!(
+        bom.contains("MMA1Z00-NS400,"),
+        "QSFP112 SR4 on the BlueField-3 side:\n{bom}"
+    );
 }
 
 fn spectrum_x(sus: u32) -> String {
@@ -108,7 +173,10 @@ fn spectrum_x_cloud_four_sus_fills_every_spine_port() {
     assert_eq!(count_links(&f, Network::Compute, Tier::LeafSpine), 1024);
     // SN5600: 64 cages × 2 × 400G = 128 ports per spine; 8 spines × 128 = 1024, all used.
     let mut per_spine: BTreeMap<String, usize> = BTreeMap::new();
-    for l in f.links().filter(|l| l.tier == Tier::LeafSpine && l.network == Network::Compute) {
+    for l in f
+        .links()
+        .filter(|l| l.tier == Tier::LeafSpine && l.network == Network::Compute)
+    {
         *per_spine.entry(f.device_of(&l.b).name.clone()).or_default() += 1;
     }
     assert_eq!(per_spine.len(), 8);
@@ -119,7 +187,12 @@ fn cabling_rows(text: &str) -> BTreeSet<String> {
     let f = compile_text("spx", text);
     let out = railyard::artifacts::render_all(&f);
     let cab = out.into_iter().find(|o| o.path == "cabling.csv").unwrap();
-    String::from_utf8(cab.bytes).unwrap().lines().skip(1).map(str::to_string).collect()
+    String::from_utf8(cab.bytes)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]
@@ -127,13 +200,21 @@ fn growing_spectrum_x_to_four_sus_changes_no_existing_cable() {
     let three = cabling_rows(&spectrum_x(3));
     let four = cabling_rows(&spectrum_x(4));
     let missing: Vec<&String> = three.difference(&four).take(5).collect();
-    assert!(missing.is_empty(), "rows of the 3-SU plan changed or vanished in the 4-SU plan: {missing:#?}");
+    assert!(
+        missing.is_empty(),
+        "rows of the 3-SU plan changed or vanished in the 4-SU plan: {missing:#?}"
+    );
     assert!(four.len() > three.len());
 }
 
 #[test]
 fn builds_are_byte_identical() {
-    for inv in ["spectrum-x-cloud.yaml", "dgx-superpod-h100.yaml", "lab-small.yaml", "mdx-research-cloud.yaml"] {
+    for inv in [
+        "spectrum-x-cloud.yaml",
+        "dgx-superpod-h100.yaml",
+        "lab-small.yaml",
+        "mdx-research-cloud.yaml",
+    ] {
         let a = railyard::artifacts::render_all(&compile_inventory(inv));
         let b = railyard::artifacts::render_all(&compile_inventory(inv));
         assert_eq!(a, b, "{inv}");
@@ -149,7 +230,10 @@ fn lab_small_is_two_spines_two_leaves_four_nodes_two_rails() {
     assert_eq!(count_links(&f, Network::Compute, Tier::NodeLeaf), 8);
     // Every leaf to every spine; rail 1 on leaf 1, rail 2 on leaf 2.
     assert_eq!(links_per_pair(&f).len(), 4);
-    for l in f.links().filter(|l| l.tier == Tier::NodeLeaf && l.network == Network::Compute) {
+    for l in f
+        .links()
+        .filter(|l| l.tier == Tier::NodeLeaf && l.network == Network::Compute)
+    {
         let leaf = f.device_of(&l.b);
         assert_eq!(leaf.rails, vec![l.rail.unwrap()]);
     }
@@ -157,7 +241,12 @@ fn lab_small_is_two_spines_two_leaves_four_nodes_two_rails() {
 
 #[test]
 fn oob_reaches_every_switch_and_node() {
-    for inv in ["spectrum-x-cloud.yaml", "dgx-superpod-h100.yaml", "dgx-b200-16su.yaml", "tor-cluster.yaml"] {
+    for inv in [
+        "spectrum-x-cloud.yaml",
+        "dgx-superpod-h100.yaml",
+        "dgx-b200-16su.yaml",
+        "tor-cluster.yaml",
+    ] {
         let f = compile_inventory(inv);
         let managed: BTreeSet<&str> = f
             .links()
@@ -165,8 +254,15 @@ fn oob_reaches_every_switch_and_node() {
             .map(|l| f.device_of(&l.a).name.as_str())
             .collect();
         // OOB switches are managed through their own uplinks, which are not modelled.
-        for d in f.devices().filter(|d| !matches!(d.role, Role::OobLeaf | Role::OobCore)) {
-            assert!(managed.contains(d.name.as_str()), "{inv}: `{}` has no OOB cable", d.name);
+        for d in f
+            .devices()
+            .filter(|d| !matches!(d.role, Role::OobLeaf | Role::OobCore))
+        {
+            assert!(
+                managed.contains(d.name.as_str()),
+                "{inv}: `{}` has no OOB cable",
+                d.name
+            );
         }
     }
 }
@@ -178,8 +274,14 @@ fn twin_planar_nics_reach_both_planes() {
     assert_eq!(count_role(&f, Role::Leaf), 16);
     assert_eq!(count_role(&f, Role::Spine), 8);
     let mut planes: BTreeMap<(String, u32), BTreeSet<u32>> = BTreeMap::new();
-    for l in f.links().filter(|l| l.tier == Tier::NodeLeaf && l.network == Network::Compute) {
-        planes.entry((f.device_of(&l.a).name.clone(), l.rail.unwrap())).or_default().insert(l.plane.unwrap());
+    for l in f
+        .links()
+        .filter(|l| l.tier == Tier::NodeLeaf && l.network == Network::Compute)
+    {
+        planes
+            .entry((f.device_of(&l.a).name.clone(), l.rail.unwrap()))
+            .or_default()
+            .insert(l.plane.unwrap());
     }
     assert_eq!(planes.len(), 64 * 8);
     assert!(planes.values().all(|p| p.len() == 2));
@@ -193,8 +295,14 @@ fn twin_planar_nics_reach_both_planes() {
 fn top_of_rack_puts_all_nics_of_a_node_on_one_leaf() {
     let f = compile_inventory("tor-cluster.yaml");
     let mut leaves: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for l in f.links().filter(|l| l.tier == Tier::NodeLeaf && l.network == Network::Compute) {
-        leaves.entry(f.device_of(&l.a).name.clone()).or_default().insert(f.device_of(&l.b).name.clone());
+    for l in f
+        .links()
+        .filter(|l| l.tier == Tier::NodeLeaf && l.network == Network::Compute)
+    {
+        leaves
+            .entry(f.device_of(&l.a).name.clone())
+            .or_default()
+            .insert(f.device_of(&l.b).name.clone());
     }
     assert_eq!(leaves.len(), 64);
     assert!(leaves.values().all(|s| s.len() == 1));
@@ -207,7 +315,9 @@ fn labels_are_short_and_name_both_ends() {
         for l in f.links() {
             let label = f.label(l);
             assert!(label.len() < 100, "{label}");
-            assert!(label.contains(&f.device_of(&l.a).name) && label.contains(&f.device_of(&l.b).name));
+            assert!(
+                label.contains(&f.device_of(&l.a).name) && label.contains(&f.device_of(&l.b).name)
+            );
         }
     }
 }

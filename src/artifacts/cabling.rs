@@ -1,7 +1,7 @@
 //! The cabling plan: one row per cable, both ends named, TIA-606-style labels; and the same
 //! plan in NetBox's cable bulk-import columns (FACTS §8.3).
 
-use super::{OutputFile, metres};
+use super::{LinkNames, OutputFile, metres};
 use crate::topology::Fabric;
 
 pub const COLUMNS: [&str; 15] = [
@@ -19,18 +19,18 @@ fn opt(v: Option<u32>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-pub fn cabling_csv(f: &Fabric) -> OutputFile {
+pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
     let mut w = writer();
     let _ = w.write_record(COLUMNS);
-    for l in f.links() {
-        let (a, b) = (f.named(&l.a), f.named(&l.b));
+    for (i, l) in f.links().enumerate() {
+        let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
         let _ = w.write_record([
             l.cable_id.as_str(),
-            &f.label(l),
-            &a.device.name,
-            &a.port_name,
-            &b.device.name,
-            &b.port_name,
+            &n.label[i],
+            &a.name,
+            &n.a_port[i],
+            &b.name,
+            &n.b_port[i],
             &l.speed.to_string(),
             l.media.as_str(),
             &metres(l.length_m),
@@ -38,14 +38,14 @@ pub fn cabling_csv(f: &Fabric) -> OutputFile {
             l.tier.as_str(),
             &opt(l.plane),
             &opt(l.rail),
-            a.device.rack.as_deref().unwrap_or(""),
-            b.device.rack.as_deref().unwrap_or(""),
+            a.rack.as_deref().unwrap_or(""),
+            b.rack.as_deref().unwrap_or(""),
         ]);
     }
     OutputFile::new("cabling.csv", w.into_inner().unwrap_or_default())
 }
 
-pub fn netbox_csv(f: &Fabric) -> OutputFile {
+pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
     let mut w = writer();
     let _ = w.write_record([
         "side_a_device",
@@ -61,18 +61,18 @@ pub fn netbox_csv(f: &Fabric) -> OutputFile {
         "length_unit",
         "description",
     ]);
-    for l in f.links() {
-        let (a, b) = (f.named(&l.a), f.named(&l.b));
+    for (i, l) in f.links().enumerate() {
+        let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
         let _ = w.write_record([
-            a.device.name.as_str(),
+            a.name.as_str(),
             "dcim.interface",
-            &a.port_name,
-            &b.device.name,
+            &n.a_port[i],
+            &b.name,
             "dcim.interface",
-            &b.port_name,
+            &n.b_port[i],
             l.media.as_str(),
             "planned",
-            &f.label(l),
+            &n.label[i],
             &metres(l.length_m),
             "m",
             &l.cable_id,

@@ -36,16 +36,56 @@ pub(crate) fn metres(m: f64) -> String {
     }
 }
 
-/// Every artifact of a fabric, sorted by path, with `manifest.json` last.
+/// Port names and labels of every cable, resolved once and shared by every artifact
+/// (index = position in `Fabric::links()`).
+pub(crate) struct LinkNames {
+    pub a_port: Vec<String>,
+    pub b_port: Vec<String>,
+    pub label: Vec<String>,
+}
+
+impl LinkNames {
+    fn new(f: &Fabric) -> Self {
+        let n = f.link_count();
+        let (mut a_port, mut b_port, mut label) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for l in f.links() {
+            let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
+            let (ap, bp) = (f.port_name(a, l.a.port), f.port_name(b, l.b.port));
+            label.push(crate::topology::label_of(a, &ap, b, &bp));
+            a_port.push(ap);
+            b_port.push(bp);
+        }
+        Self {
+            a_port,
+            b_port,
+            label,
+        }
+    }
+}
+
+/// Every artifact of a fabric, sorted by path, with `manifest.json` last. The two halves render
+/// on two threads; the result does not depend on which finishes first.
 pub fn render_all(f: &Fabric) -> Vec<OutputFile> {
-    let mut files = vec![
-        cabling::cabling_csv(f),
-        cabling::netbox_csv(f),
-        bom::bom_csv(f),
-        plan::plan_json(f),
-        OutputFile::new("summary.json", summary::to_json(&summary::summarize(f))),
-    ];
-    files.extend(portmap::port_maps(f));
+    let names = LinkNames::new(f);
+    let (mut files, maps) = std::thread::scope(|s| {
+        let maps = s.spawn(|| {
+            let mut v = portmap::port_maps(f, &names);
+            v.push(plan::plan_json(f, &names));
+            v
+        });
+        let files = vec![
+            cabling::cabling_csv(f, &names),
+            cabling::netbox_csv(f, &names),
+            bom::bom_csv(f),
+            OutputFile::new("summary.json", summary::to_json(&summary::summarize(f))),
+        ];
+        (files, maps.join().unwrap_or_default())
+    });
+    files.extend(maps);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files.push(manifest(&files));
     files

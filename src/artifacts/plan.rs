@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::OutputFile;
+use super::{LinkNames, OutputFile};
 use crate::topology::{Device, Fabric};
 
 #[derive(Serialize)]
@@ -40,27 +40,25 @@ struct Plan<'a> {
     links: Vec<LinkOut<'a>>,
 }
 
-pub fn plan_json(f: &Fabric) -> OutputFile {
+pub fn plan_json(f: &Fabric, n: &LinkNames) -> OutputFile {
     let links = f
         .links()
-        .map(|l| {
-            let end = |e| {
-                let n = f.named(e);
-                EndOut {
-                    device: &n.device.name,
-                    port: n.port_name,
-                    cage: n.port.cage(),
-                }
+        .enumerate()
+        .map(|(i, l)| {
+            let end = |e: &crate::topology::End, port: &str| EndOut {
+                device: &f.device_of(e).name,
+                port: port.to_string(),
+                cage: e.port.cage(),
             };
             LinkOut {
                 cable_id: &l.cable_id,
-                label: f.label(l),
+                label: n.label[i].clone(),
                 network: l.network.as_str(),
                 tier: l.tier.as_str(),
                 plane: l.plane,
                 rail: l.rail,
-                a: end(&l.a),
-                b: end(&l.b),
+                a: end(&l.a, &n.a_port[i]),
+                b: end(&l.b, &n.b_port[i]),
                 speed: l.speed.to_string(),
                 media: l.media.as_str(),
                 length_m: l.length_m,

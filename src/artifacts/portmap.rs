@@ -4,23 +4,36 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::{OutputFile, metres};
+use super::{LinkNames, OutputFile, metres};
 use crate::topology::{Device, Fabric, Link, PortId};
 
 struct Row<'a> {
     port: String,
     cage: String,
     speed: String,
-    link: Option<(&'a Link, String, String)>,
+    /// The cable and its far end (device, port).
+    link: Option<(&'a Link, &'a str, &'a str)>,
 }
 
-pub fn port_maps(f: &Fabric) -> Vec<OutputFile> {
-    // Links per device position, each with the far end resolved once.
-    let mut by_dev: Vec<Vec<(PortId, &Link, bool)>> = vec![Vec::new(); f.device_count()];
-    for l in f.links() {
-        by_dev[f.device_position(&l.a)].push((l.a.port, l, true));
-        by_dev[f.device_position(&l.b)].push((l.b.port, l, false));
+/// A cable seen from one of its ends: (port here, link index, is this the `a` end).
+type Attached = (PortId, usize, bool);
+
+pub fn port_maps(f: &Fabric, n: &LinkNames) -> Vec<OutputFile> {
+    let links: Vec<&Link> = f.links().collect();
+    let mut by_dev: Vec<Vec<Attached>> = vec![Vec::new(); f.device_count()];
+    for (i, l) in links.iter().enumerate() {
+        by_dev[f.device_position(&l.a)].push((l.a.port, i, true));
+        by_dev[f.device_position(&l.b)].push((l.b.port, i, false));
     }
+    // The far end of link `i` seen from end `a` (or `b`).
+    let far = |i: usize, is_a: bool| -> (&str, &str) {
+        let l = links[i];
+        if is_a {
+            (f.device_of(&l.b).name.as_str(), n.b_port[i].as_str())
+        } else {
+            (f.device_of(&l.a).name.as_str(), n.a_port[i].as_str())
+        }
+    };
     let mut out = Vec::new();
     let mut nodes = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
@@ -36,24 +49,42 @@ pub fn port_maps(f: &Fabric) -> Vec<OutputFile> {
         "cable_id",
         "speed",
     ]);
-    for (i, d) in f.devices().enumerate() {
-        let mut links = std::mem::take(&mut by_dev[i]);
-        links.sort_by_key(|(p, _, _)| *p);
+    for (di, d) in f.devices().enumerate() {
+        let mut attached = std::mem::take(&mut by_dev[di]);
+        attached.sort_by_key(|(p, _, _)| *p);
         if d.role.is_switch() {
-            let rows = switch_rows(f, d, &links);
+            let by_port: BTreeMap<PortId, Row<'_>> = attached
+                .iter()
+                .map(|(p, i, is_a)| {
+                    let (fd, fp) = far(*i, *is_a);
+                    let here = if *is_a { &n.a_port[*i] } else { &n.b_port[*i] };
+                    (
+                        *p,
+                        Row {
+                            port: here.clone(),
+                            cage: String::new(),
+                            speed: String::new(),
+                            link: Some((links[*i], fd, fp)),
+                        },
+                    )
+                })
+                .collect();
+            let rows = switch_rows(f, d, by_port);
             out.push(csv_map(d, &rows));
             out.push(md_map(f, d, &rows));
         } else {
-            for (p, l, is_a) in &links {
-                let far = f.named(if *is_a { &l.b } else { &l.a });
+            for (_, i, is_a) in &attached {
+                let l = links[*i];
+                let (fd, fp) = far(*i, *is_a);
+                let here = if *is_a { &n.a_port[*i] } else { &n.b_port[*i] };
                 let _ = nodes.write_record([
                     d.name.as_str(),
-                    &f.port_name(d, *p),
+                    here,
                     l.network.as_str(),
                     &l.rail.map(|r| r.to_string()).unwrap_or_default(),
                     &l.plane.map(|r| r.to_string()).unwrap_or_default(),
-                    &far.device.name,
-                    &far.port_name,
+                    fd,
+                    fp,
                     &l.cable_id,
                     &l.speed.to_string(),
                 ]);
@@ -67,31 +98,25 @@ pub fn port_maps(f: &Fabric) -> Vec<OutputFile> {
     out
 }
 
-fn switch_rows<'a>(f: &Fabric, d: &Device, links: &[(PortId, &'a Link, bool)]) -> Vec<Row<'a>> {
-    let by_port: BTreeMap<PortId, (&Link, bool)> =
-        links.iter().map(|(p, l, a)| (*p, (*l, *a))).collect();
+/// Every port of a switch in front-panel order, the management port first; `used` holds the
+/// rows of ports that carry a cable.
+fn switch_rows<'a>(f: &Fabric, d: &Device, mut used: BTreeMap<PortId, Row<'a>>) -> Vec<Row<'a>> {
     let mut rows = Vec::new();
-    let far = |l: &Link, is_a: bool| {
-        let e = f.named(if is_a { &l.b } else { &l.a });
-        (e.device.name.clone(), e.port_name)
-    };
-    let row_for = |port: PortId, cage: String, speed: String| {
-        let link = by_port.get(&port).map(|(l, a)| {
-            let (dn, pn) = far(l, *a);
-            (*l, dn, pn)
-        });
-        Row {
+    let mut row_for = |port: PortId, cage: String, speed: String| match used.remove(&port) {
+        Some(r) => Row { cage, speed, ..r },
+        None => Row {
             port: f.port_name(d, port),
             cage,
             speed,
-            link,
-        }
+            link: None,
+        },
     };
     rows.push(row_for(PortId::Mgmt, String::new(), "1G".into()));
     let Some(m) = f.switch_model(d) else {
         return rows;
     };
     for g in &m.port_groups {
+        let full = g.speed.to_string();
         for cage in g.first..g.first + g.count {
             let lanes = d.cage_lanes.get((cage - 1) as usize).copied().unwrap_or(0);
             let c16 = u16::try_from(cage).unwrap_or(u16::MAX);
@@ -99,7 +124,7 @@ fn switch_rows<'a>(f: &Fabric, d: &Device, links: &[(PortId, &'a Link, bool)]) -
                 rows.push(row_for(
                     PortId::Cage { cage: c16 },
                     cage.to_string(),
-                    g.speed.to_string(),
+                    full.clone(),
                 ));
             } else {
                 let speed = format!("{}G", g.speed.as_gbps() / u32::from(lanes));
@@ -135,8 +160,8 @@ fn csv_map(d: &Device, rows: &[Row<'_>]) -> OutputFile {
     for r in rows {
         let (pd, pp, id, net, tier, media, len) = match &r.link {
             Some((l, dn, pn)) => (
-                dn.as_str(),
-                pn.as_str(),
+                *dn,
+                *pn,
                 l.cable_id.as_str(),
                 l.network.as_str(),
                 l.tier.as_str(),

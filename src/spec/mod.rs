@@ -24,7 +24,7 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
     let tree = match yaml::parse_tree(&src.text) {
         Ok(t) => t,
         Err(d) => {
-            diags.push(d);
+            diags.push(*d);
             return None;
         }
     };
@@ -32,7 +32,7 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
     let spec: ClusterSpec = match yaml::parse_typed(&src.text) {
         Ok(s) => s,
         Err(d) => {
-            diags.push(d);
+            diags.push(*d);
             return None;
         }
     };

@@ -196,13 +196,13 @@ fn first_line(s: &str) -> String {
 }
 
 /// Parse into the spanned tree, reporting YAML syntax errors.
-pub fn parse_tree(text: &str) -> Result<Sp<Node>, Diagnostic> {
+pub fn parse_tree(text: &str) -> Result<Sp<Node>, Box<Diagnostic>> {
     serde_saphyr::from_str_with_options(text, options())
-        .map_err(|e| error_diagnostic(text, &e, true))
+        .map_err(|e| Box::new(error_diagnostic(text, &e, true)))
 }
 
 /// Parse into a typed value, reporting type and form errors.
-pub fn parse_typed<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, Diagnostic> {
+pub fn parse_typed<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, Box<Diagnostic>> {
     serde_saphyr::from_str_with_options(text, options())
-        .map_err(|e| error_diagnostic(text, &e, false))
+        .map_err(|e| Box::new(error_diagnostic(text, &e, false)))
 }

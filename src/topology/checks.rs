@@ -25,12 +25,15 @@ impl Names {
     }
 }
 
+/// A role, the spec's pattern for it, the default, and the placeholders beyond the common ones.
+type RoleNaming<'a> = (Role, &'a Option<Sp<String>>, &'a str, &'a [&'a str]);
+
 pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) -> Option<Names> {
     let n = &spec.naming;
     let planes = sizing.compute.planes;
     let three = sizing.compute.tiers == 3;
     let common = ["cluster", "index"];
-    let table: [(Role, &Option<Sp<String>>, &str, &[&str]); 11] = [
+    let table: [RoleNaming<'_>; 11] = [
         (Role::Node, &n.node, Patterns::NODE, &["su", "slot", "node"]),
         (
             Role::Appliance,

@@ -204,15 +204,13 @@ impl Fabric {
 
     /// TIA-606-style label: near end then far end, each `[rack.]device:port`.
     pub fn label(&self, l: &Link) -> String {
-        let end = |e: &End| {
-            let d = self.device_of(e);
-            let p = self.port_name(d, e.port);
-            match &d.rack {
-                Some(r) => format!("{r}.{}:{p}", d.name),
-                None => format!("{}:{p}", d.name),
-            }
-        };
-        format!("{}/{}", end(&l.a), end(&l.b))
+        let (a, b) = (self.device_of(&l.a), self.device_of(&l.b));
+        label_of(
+            a,
+            &self.port_name(a, l.a.port),
+            b,
+            &self.port_name(b, l.b.port),
+        )
     }
 
     /// Neighbours of a device by name (for checks and tests).
@@ -229,6 +227,15 @@ impl Fabric {
         v.dedup_by(|a, b| a.name == b.name);
         v
     }
+}
+
+/// The label of a cable between two named ports.
+pub fn label_of(a: &Device, a_port: &str, b: &Device, b_port: &str) -> String {
+    let end = |d: &Device, p: &str| match &d.rack {
+        Some(r) => format!("{r}.{}:{p}", d.name),
+        None => format!("{}:{p}", d.name),
+    };
+    format!("{}/{}", end(a, a_port), end(b, b_port))
 }
 
 /// Flat port-name list of a node model: compute NIC ports (NIC order, then plane order), storage

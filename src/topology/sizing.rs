@@ -177,7 +177,11 @@ fn uplinks_for(down: u32, sd: Speed, r: &Ratio, su: Speed) -> Result<u32, u32> {
     let num = u64::from(down) * u64::from(sd.as_gbps()) * r.up;
     let den = r.down * u64::from(su.as_gbps());
     let ceil = u32::try_from(num.div_ceil(den)).unwrap_or(u32::MAX);
-    if num % den == 0 { Ok(ceil) } else { Err(ceil) }
+    if num.is_multiple_of(den) {
+        Ok(ceil)
+    } else {
+        Err(ceil)
+    }
 }
 
 fn nonzero(v: &Sp<u32>, what: &str, diags: &mut Diagnostics) -> Option<u32> {
@@ -321,7 +325,7 @@ fn place(
 /// ports each while every lower switch reaches every one with the same number of links.
 fn even_count(total: u32, ports: u32, per_lower: u32) -> Option<u32> {
     let min = total.div_ceil(ports.max(1)).max(2.min(per_lower)).max(1);
-    (min..=per_lower).find(|s| per_lower % s == 0)
+    (min..=per_lower).find(|s| per_lower.is_multiple_of(*s))
 }
 
 pub(super) fn node_model<'c>(
@@ -699,14 +703,11 @@ fn compute_plan(
             }
             k
         }
-        None => match (1..=unit_count)
+        None => (1..=unit_count)
             .rev()
-            .filter(|k| unit_count % k == 0)
+            .filter(|k| unit_count.is_multiple_of(*k))
             .find(|k| fit(*k, unit_lanes).is_some())
-        {
-            Some(k) => k,
-            None => 1,
-        },
+            .unwrap_or(1),
     };
     let Some((down, up, leaf_down, leaf_up)) = fit(per_leaf, unit_lanes) else {
         // Say what does fit.
@@ -1046,7 +1047,7 @@ fn leaf_capacity(m: &SwitchModel, g: (usize, u32)) -> u32 {
 
 fn divisors(n: u32) -> String {
     (1..=n)
-        .filter(|d| n % d == 0)
+        .filter(|d| n.is_multiple_of(*d))
         .map(|d| d.to_string())
         .collect::<Vec<_>>()
         .join(", ")
@@ -1121,7 +1122,11 @@ fn access_plan(
     let fastest = leaf
         .port_groups
         .iter()
-        .flat_map(|g| g.breakouts.iter().filter_map(|b| b.split_once('x')?.1.parse::<Speed>().ok()))
+        .flat_map(|g| {
+            g.breakouts
+                .iter()
+                .filter_map(|b| b.split_once('x')?.1.parse::<Speed>().ok())
+        })
         .max()
         .unwrap_or(port_speed);
     let uplink_speed = a.uplink_speed.as_ref().map_or(fastest, |s| s.value);
@@ -1210,7 +1215,7 @@ fn access_plan(
         leaf_down,
         leaf_up,
         spines,
-        links_per_leaf_spine: if spines > 0 { up / spines } else { 0 },
+        links_per_leaf_spine: up.checked_div(spines).unwrap_or(0),
         spine_down,
     })
 }

@@ -1,0 +1,93 @@
+//! Scale benchmark: synthetic rail-optimized fabrics at 2k, 16k and 131k GPUs.
+//!
+//! Measures, per size: parse + expand + validate, rendering of every artifact (cabling plan,
+//! port maps, BOM, plan, summary, manifest), and writing them to a temporary directory; plus the
+//! process's peak resident memory. Run with `cargo bench --bench scale`. Figures are printed, not
+//! asserted: speed is tracked here, never in tests.
+
+use std::time::Instant;
+
+use railyard::diag::SourceFile;
+
+/// Spectrum-X style: XE9680-class nodes (8 × 400G), SN5600 leaves with 2 rails each, SN5600
+/// spines and cores; 3-tier with spine groups of 4 SUs beyond the 2-tier limit (32 SUs).
+fn spec(sus: u32) -> String {
+    let tiers = if sus > 32 {
+        "  tiers: 3\n  core: {model: sn5600}\n"
+    } else {
+        ""
+    };
+    // A converged storage/in-band fabric up to 64 SUs; beyond that it would need a third tier,
+    // which access fabrics do not have yet, so the largest size measures compute and OOB only.
+    let storage = if sus <= 64 {
+        "storage: {leaf: {model: sn5600}, spine: {model: sn5600}}\ninband: {converged_with_storage: true}\n"
+    } else {
+        ""
+    };
+    format!(
+        "name: bench-{sus}\nscalable_units: {{count: {sus}, nodes_per_su: 32, node_model: xe9680-bf3}}\n\
+         compute:\n  leaf: {{model: sn5600, rails_per_leaf: 2}}\n  spine: {{model: sn5600, sus_per_group: 4}}\n{tiers}\
+         {storage}"
+    )
+}
+
+fn peak_rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn main() {
+    let sizes: Vec<u32> = match std::env::args().nth(1).filter(|a| !a.starts_with('-')) {
+        Some(s) => s.split(',').filter_map(|x| x.parse().ok()).collect(),
+        None => vec![8, 64, 512],
+    };
+    println!(
+        "{:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9}",
+        "GPUs",
+        "SUs",
+        "devices",
+        "cables",
+        "compile_s",
+        "render_s",
+        "write_s",
+        "total_s",
+        "peak_MiB"
+    );
+    for sus in sizes {
+        let src = SourceFile::new("bench.yaml", spec(sus));
+        let t0 = Instant::now();
+        let compiled = railyard::compile(&src);
+        let Some(fabric) = compiled.fabric else {
+            for d in compiled.diagnostics.sorted() {
+                eprintln!("{}: {}", d.code.id, d.message);
+            }
+            panic!("bench spec for {sus} SUs did not compile");
+        };
+        let t1 = Instant::now();
+        let files = railyard::artifacts::render_all(&fabric);
+        let t2 = Instant::now();
+        let dir = std::env::temp_dir().join(format!("railyard-bench-{}-{sus}", std::process::id()));
+        for f in &files {
+            let p = dir.join(&f.path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, &f.bytes).unwrap();
+        }
+        let t3 = Instant::now();
+        let _ = std::fs::remove_dir_all(&dir);
+        let gpus = u64::from(sus) * 32 * 8;
+        println!(
+            "{gpus:>8} {sus:>7} {:>9} {:>9} {:>10.3} {:>9.3} {:>9.3} {:>9.3} {:>9.0}",
+            fabric.device_count(),
+            fabric.link_count(),
+            (t1 - t0).as_secs_f64(),
+            (t2 - t1).as_secs_f64(),
+            (t3 - t2).as_secs_f64(),
+            (t3 - t0).as_secs_f64(),
+            peak_rss_mib()
+        );
+    }
+}

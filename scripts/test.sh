@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The project's test command (README). Installs what it needs on a fresh Debian machine, then
+# checks formatting, lints and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v cc >/dev/null || need_apt+=(build-essential)
+command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+if [ ${#need_apt[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+fi
+if ! command -v cargo >/dev/null; then
+  echo "cargo not found: install the Rust toolchain (rustup) first" >&2
+  exit 2
+fi
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+cargo fmt --all -- --check
+cargo clippy --all-targets --locked -- -D warnings
+cargo test --locked --all-targets
+# The benchmark must at least build and run its smallest size.
+cargo bench --bench scale --locked -- 8

@@ -1,0 +1,194 @@
+//! The command line as a user runs it: exit codes, default example, atomic output.
+
+use std::path::Path;
+use std::process::Command;
+
+fn railyard(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs")
+}
+
+fn inv(name: &str) -> String {
+    format!("{}/inventories/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn build_without_arguments_uses_the_built_in_example() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = railyard(dir.path(), &["build"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [
+        "cabling.csv",
+        "bom.csv",
+        "plan.json",
+        "manifest.json",
+        "portmaps/leaf-su01-01.csv",
+        "portmaps/leaf-su01-01.md",
+    ] {
+        assert!(dir.path().join("out").join(f).is_file(), "missing {f}");
+    }
+    let cabling = std::fs::read_to_string(dir.path().join("out/cabling.csv")).unwrap();
+    assert!(
+        cabling.starts_with("cable_id,label,a_device,a_port,b_device,b_port,speed,media,length_m")
+    );
+}
+
+#[test]
+fn manifest_lists_every_file_with_its_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(railyard(dir.path(), &["build", "-o", "o"]).status.success());
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("o/manifest.json")).unwrap())
+            .unwrap();
+    let files = m["files"].as_array().unwrap();
+    let mut on_disk = 0;
+    for entry in walk(&dir.path().join("o")) {
+        if entry.ends_with("manifest.json") {
+            continue;
+        }
+        on_disk += 1;
+        let rel = entry
+            .strip_prefix(dir.path().join("o"))
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let listed = files
+            .iter()
+            .find(|f| f["path"] == rel.as_str())
+            .unwrap_or_else(|| panic!("{rel} not in manifest"));
+        let bytes = std::fs::read(&entry).unwrap();
+        use sha2::Digest;
+        let hex: String = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(listed["sha256"], hex.as_str(), "{rel}");
+    }
+    assert_eq!(on_disk, files.len());
+}
+
+fn walk(p: &Path) -> Vec<std::path::PathBuf> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(p).unwrap() {
+        let e = e.unwrap().path();
+        if e.is_dir() {
+            v.extend(walk(&e))
+        } else {
+            v.push(e)
+        }
+    }
+    v
+}
+
+#[test]
+fn a_failed_build_leaves_earlier_outputs_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(railyard(dir.path(), &["build", "-o", "o"]).status.success());
+    let before = std::fs::read(dir.path().join("o/cabling.csv")).unwrap();
+    std::fs::write(dir.path().join("bad.yaml"), "name: x\nscalable_units: {count: 0, nodes_per_su: 4, node_model: dgx-h100}\ncompute: {leaf: {model: sn5600}, spine: {model: sn5600}}\n").unwrap();
+    let out = railyard(dir.path(), &["build", "bad.yaml", "-o", "o"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read(dir.path().join("o/cabling.csv")).unwrap(),
+        before
+    );
+    // No temporary directories left beside it.
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".o."))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        railyard(dir.path(), &["validate", &inv("spectrum-x-cloud.yaml")])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        railyard(dir.path(), &["validate", "does-not-exist.yaml"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(railyard(dir.path(), &["frobnicate"]).status.code(), Some(2));
+    std::fs::write(dir.path().join("bad.yaml"), "name: x\nscalable_unitz: 3\n").unwrap();
+    let out = railyard(dir.path(), &["validate", "bad.yaml", "--format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.yaml:2:1: error[RY0003]: unknown key `scalable_unitz`"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `scalable_units`"), "{err}");
+}
+
+#[test]
+fn summary_json_has_the_documented_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = railyard(
+        dir.path(),
+        &["summary", &inv("dgx-b200-16su.yaml"), "--json"],
+    );
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["gpus"], 4096);
+    assert_eq!(v["nodes"], 512);
+    for k in ["leaf", "spine", "core", "storage", "inband", "oob"] {
+        assert!(v["switches"][k].is_u64(), "switches.{k}");
+    }
+    for k in ["node-leaf", "leaf-spine", "spine-core"] {
+        assert_eq!(v["links"][k], 4096, "links.{k}");
+    }
+    assert_eq!(v["oversubscription"]["leaf"], "1:1");
+    // Non-blocking: half of 4096 × 400G.
+    assert_eq!(v["bisection_gbps"], 4096 * 400 / 2);
+    let table = railyard(dir.path(), &["summary", &inv("dgx-b200-16su.yaml")]);
+    assert!(String::from_utf8_lossy(&table.stdout).contains("GPUs / nodes      4096 / 512"));
+}
+
+#[test]
+fn schema_and_explain() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = railyard(dir.path(), &["schema"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["properties"]["scalable_units"].is_object());
+    let out = railyard(dir.path(), &["explain", "RY0204"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("leaf radix exceeded"));
+    assert_eq!(
+        railyard(dir.path(), &["explain", "RY9999"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn two_cli_builds_are_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = inv("dgx-superpod-h100.yaml");
+    assert!(
+        railyard(dir.path(), &["build", &spec, "-o", "a"])
+            .status
+            .success()
+    );
+    assert!(
+        railyard(dir.path(), &["build", &spec, "-o", "b"])
+            .status
+            .success()
+    );
+    let a = std::fs::read(dir.path().join("a/manifest.json")).unwrap();
+    let b = std::fs::read(dir.path().join("b/manifest.json")).unwrap();
+    assert_eq!(a, b);
+}
