@@ -18,22 +18,10 @@ use railyard::diag::{ALL_CODES, Diagnostic, Severity, SourceFile};
 
 /// Codes that no spec can trigger, with the reason; `every_code_is_pinned` skips them, and fails
 /// once one of them is produced after all (then pin it with a spec and drop it from here).
-const UNTRIGGERABLE: &[(&str, &str)] = &[
-    (
-        "RY0005",
-        "input budget: needs a huge or alias-bomb document; not worth pinning as a fixture",
-    ),
-    (
-        "RY0217",
-        "never raised: a malformed speed is rejected by the typed parse as RY0002 \
-         (see 20-malformed-speed.yaml)",
-    ),
-    (
-        "RY0502",
-        "never raised: a partially populated SU (`populated` below `nodes_per_su`) compiles \
-         without any diagnostic (see 35-partial-su.yaml)",
-    ),
-];
+const UNTRIGGERABLE: &[(&str, &str)] = &[(
+    "RY0005",
+    "input budget: needs a huge or alias-bomb document; not worth pinning as a fixture",
+)];
 
 /// Errors that are known to come without a span although they concern something the user wrote,
 /// as (spec file, code). Each one is a reported defect; remove the entry once it is fixed.

@@ -110,8 +110,9 @@ codes! {
         "In a top-of-rack fabric an SU is a whole number of racks, each with its own leaf.";
     TIERS = "RY0216", "tier setting invalid",
         "`tiers` is `auto`, 2 or 3; a core switch model is required for 3 tiers.";
-    BAD_SPEED = "RY0217", "malformed speed",
-        "Speeds are written as a number and a unit: `400G`, `100G`, `1G`, `800G`.";
+    COUNT_TOO_LARGE = "RY0218", "count too large",
+        "The spec asks for more node positions than any cluster has (over four million). Usually a typo \
+         in `scalable_units.count` or `nodes_per_su`.";
     DUPLICATE_NAME = "RY0301", "duplicate device name",
         "Two devices got the same name. Naming patterns must contain every placeholder that tells \
          devices of that role apart (`{su}`, `{leaf}` or `{rail}`, `{plane}`, `{index}`, `{group}`).";
@@ -135,8 +136,4 @@ codes! {
     UNUSED_PORTS = "RY0501", "unused switch ports",
         "Some switch ports carry no cable. That is often deliberate (room to grow), so this is a \
          warning; the message says how many ports of which role are free.";
-    PARTIAL_SU = "RY0502", "partially populated SU",
-        "An SU has fewer nodes than positions. Following the NVIDIA design rule, leaves and \
-         leaf-spine cables are still built for the full SU so that it can be filled later without \
-         recabling.";
 }

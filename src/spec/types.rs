@@ -10,7 +10,8 @@ use crate::model::{Speed, Transport};
 
 /// A GPU cluster: its scalable units and the networks that join them.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct ClusterSpec {
     /// Spec format version; 1 is current.
     #[serde(default = "super::defaults::version")]
@@ -47,7 +48,8 @@ pub struct ClusterSpec {
 
 /// Scalable units: the repeated building block of nodes and their leaves.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct SuSpec {
     /// Number of SUs.
     pub count: Sp<u32>,
@@ -72,7 +74,8 @@ pub enum Layout {
 
 /// The GPU-to-GPU fabric.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct ComputeSpec {
     #[serde(default = "super::defaults::transport")]
     pub transport: Transport,
@@ -106,7 +109,8 @@ pub struct ComputeSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct LeafSpec {
     pub model: Sp<String>,
     /// Rails served by one leaf (rail-optimized); default: as many as fit at the declared ratio.
@@ -121,7 +125,8 @@ pub struct LeafSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct SpineSpec {
     pub model: Sp<String>,
     /// Spines per plane (2-tier) or per spine group (3-tier); default: the fewest that connect
@@ -137,7 +142,8 @@ pub struct SpineSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct CoreSpec {
     pub model: Sp<String>,
     /// Cores per plane; default: the fewest that connect every spine evenly.
@@ -146,7 +152,8 @@ pub struct CoreSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct FabricManagerSpec {
     /// Appliances, each with one compute port (on rails 1..count of the position).
     pub count: Sp<u32>,
@@ -159,7 +166,8 @@ pub struct FabricManagerSpec {
 
 /// A storage or in-band Ethernet fabric: node ports to leaf pairs, leaves to spines.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct AccessSpec {
     /// Ethernet (default) or InfiniBand (e.g. a SuperPOD's IB storage fabric).
     #[serde(default = "super::defaults::transport")]
@@ -179,7 +187,8 @@ pub struct AccessSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct AccessSwitchSpec {
     pub model: Sp<String>,
     /// Switch count; default: sized from the node count.
@@ -189,7 +198,8 @@ pub struct AccessSwitchSpec {
 
 /// In-band management: converged onto the storage fabric, or a fabric of its own.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct InbandSpec {
     /// Carry in-band management on the storage fabric instead of switches of its own.
     #[serde(default)]
@@ -223,7 +233,8 @@ impl InbandSpec {
 }
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct OobSpec {
     #[serde(default = "super::defaults::oob_model")]
     pub model: Sp<String>,
@@ -244,7 +255,8 @@ impl Default for OobSpec {
 /// Naming patterns. Placeholders: `{cluster}`, `{su}`, `{slot}`, `{node}`, `{plane}`, `{leaf}`,
 /// `{rail}`, `{group}`, `{index}`; `{su:02}` pads to two digits. Defaults in `defaults.rs`.
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct NamingSpec {
     #[serde(default)]
     pub node: Option<Sp<String>>,
@@ -273,7 +285,8 @@ pub struct NamingSpec {
 /// Rack layout: node racks per SU in a row, the SU's network rack at the row's end, spine and
 /// core racks in a network row of their own.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct RackSpec {
     pub nodes_per_rack: Sp<u32>,
     /// Rack width in metres (cable run per rack position).
@@ -289,7 +302,8 @@ pub struct RackSpec {
 
 /// Cable lengths by tier when no rack layout is given, in metres.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
 pub struct CablingSpec {
     #[serde(default = "super::defaults::len_node_leaf")]
     pub node_leaf_m: f64,

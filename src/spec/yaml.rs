@@ -188,9 +188,19 @@ fn error_diagnostic(text: &str, e: &serde_saphyr::Error, syntax: bool) -> Diagno
     Diagnostic::error(code, message).at(span, label).help(help)
 }
 
-/// serde-saphyr appends a rendered snippet to some messages; keep the sentence only.
+/// serde-saphyr prefixes `error: line N column M:` (we print the place ourselves) and may append
+/// a snippet or library advice; keep the sentence only.
 fn first_line(s: &str) -> String {
     let line = s.lines().next().unwrap_or(s).trim();
+    let line = line.strip_prefix("error: ").unwrap_or(line);
+    let line = match line.strip_prefix("line ") {
+        Some(rest) => rest.split_once(": ").map_or(rest, |(_, msg)| msg),
+        None => line,
+    };
+    let line = line
+        .split(", set DuplicateKeyPolicy")
+        .next()
+        .unwrap_or(line);
     let line = line.split(" at line ").next().unwrap_or(line);
     line.trim_end_matches('.').to_string()
 }

@@ -355,6 +355,18 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
     let sus = nonzero(&su.count, "`scalable_units.count`", diags);
     let nps = nonzero(&su.nodes_per_su, "`scalable_units.nodes_per_su`", diags);
     let node = node_model(cat, &su.node_model, diags);
+    // Far beyond any real cluster; keeps every product below in range.
+    const MAX_POSITIONS: u64 = 1 << 22;
+    if let (Some(a), Some(b)) = (sus, nps)
+        && u64::from(a) * u64::from(b) > MAX_POSITIONS
+    {
+        diags.push(
+            Diagnostic::error(codes::COUNT_TOO_LARGE, format!("{a} SUs × {b} nodes per SU is more than railyard plans ({MAX_POSITIONS} node positions)"))
+                .at(su.count.span, "too large")
+                .help("check `scalable_units.count` and `nodes_per_su`"),
+        );
+        return None;
+    }
     let compute = match (sus, nps, node) {
         (Some(sus), Some(nps), Some(node)) => compute_plan(spec, cat, node, sus, nps, diags),
         _ => None,
