@@ -102,7 +102,7 @@ pub fn summarize(f: &Fabric) -> Summary {
     let mut oversubscription = BTreeMap::new();
     let down = u64::from(c.downlinks_per_leaf) * u64::from(c.port_speed.as_gbps());
     let up = u64::from(c.uplinks_per_leaf) * u64::from(c.uplink_speed.as_gbps());
-    oversubscription.insert("leaf", ratio(down, up));
+    oversubscription.insert("leaf", crate::topology::fmt_ratio(down, up));
     if c.tiers == 3 {
         oversubscription.insert("spine", "1:1".to_string());
     }
@@ -121,18 +121,6 @@ pub fn summarize(f: &Fabric) -> Summary {
         oversubscription,
         bisection_gbps,
         planes_detail: per_plane,
-    }
-}
-
-fn ratio(down: u64, up: u64) -> String {
-    if up == 0 {
-        return "n/a".into();
-    }
-    let r = down as f64 / up as f64;
-    if (r - r.round()).abs() < 1e-9 {
-        format!("{}:1", r.round())
-    } else {
-        format!("{r:.2}:1")
     }
 }
 

@@ -24,7 +24,7 @@ use crate::model::{Media, Network, Role, Speed, Tier};
 use crate::spec::ClusterSpec;
 
 pub use naming::is_safe_name;
-pub use sizing::{AccessPlan, ComputePlan, Sizing};
+pub use sizing::{AccessPlan, ComputePlan, Sizing, fmt_ratio};
 
 /// A port on a device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

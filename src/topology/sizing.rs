@@ -1065,7 +1065,8 @@ fn divisors(n: u32) -> String {
         .join(", ")
 }
 
-fn fmt_ratio(down: u64, up: u64) -> String {
+/// A down:up bandwidth ratio as printed (`1:1`, `1.33:1`).
+pub fn fmt_ratio(down: u64, up: u64) -> String {
     if up == 0 {
         return "∞:1".into();
     }
