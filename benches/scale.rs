@@ -1,8 +1,9 @@
 //! Scale benchmark: synthetic rail-optimized fabrics at 2k, 16k and 131k GPUs.
 //!
-//! Measures, per size: parse + expand + validate, rendering of every artifact (cabling plan,
-//! port maps, BOM, plan, summary, manifest), and writing them to a temporary directory; plus the
-//! process's peak resident memory. Run with `cargo bench --bench scale`. Figures are printed, not
+//! Measures, per size: compile (parse, expand, validate, allocate, intent, checks), rendering
+//! every switch config and intent dump (with configs/s and MB/s), rendering the fabric artifacts
+//! (cabling plan, port maps, BOM, plan, summary, manifest), and writing all of it to a temporary
+//! directory; plus the process's peak resident memory. Run with `cargo bench --bench scale`. Figures are printed, not
 //! asserted: speed is tracked here, never in tests.
 
 use std::time::Instant;
@@ -27,7 +28,8 @@ fn spec(sus: u32) -> String {
     format!(
         "name: bench-{sus}\nscalable_units: {{count: {sus}, nodes_per_su: 32, node_model: xe9680-bf3}}\n\
          compute:\n  leaf: {{model: sn5600, rails_per_leaf: 2}}\n  spine: {{model: sn5600, sus_per_group: 4}}\n{tiers}\
-         {storage}"
+         {storage}addressing: {{oob_subnet: 20}}
+"
     )
 }
 
@@ -46,13 +48,17 @@ fn main() {
         None => vec![8, 64, 512],
     };
     println!(
-        "{:>8} {:>7} {:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9}",
+        "{:>8} {:>5} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
         "GPUs",
         "SUs",
         "devices",
         "cables",
         "compile_s",
-        "render_s",
+        "configs",
+        "config_s",
+        "cfg/s",
+        "cfg_MB/s",
+        "artifact_s",
         "write_s",
         "total_s",
         "peak_MiB"
@@ -68,8 +74,20 @@ fn main() {
             panic!("bench spec for {sus} SUs did not compile");
         };
         let t1 = Instant::now();
-        let files = railyard::artifacts::render_all(&fabric);
+        let configs = railyard::render::render_all(
+            compiled.intents.as_ref().expect("intents"),
+            &railyard::render::Templates::default(),
+        )
+        .expect("render");
+        let t_cfg = Instant::now();
+        let n_cfg = configs
+            .iter()
+            .filter(|f| f.path.starts_with("configs/"))
+            .count();
+        let cfg_bytes: usize = configs.iter().map(|f| f.bytes.len()).sum();
+        let files = railyard::artifacts::render_all(&fabric, configs);
         let t2 = Instant::now();
+        let cfg_s = (t_cfg - t1).as_secs_f64();
         let dir = std::env::temp_dir().join(format!("railyard-bench-{}-{sus}", std::process::id()));
         for f in &files {
             let p = dir.join(&f.path);
@@ -80,11 +98,15 @@ fn main() {
         let _ = std::fs::remove_dir_all(&dir);
         let gpus = u64::from(sus) * 32 * 8;
         println!(
-            "{gpus:>8} {sus:>7} {:>9} {:>9} {:>10.3} {:>9.3} {:>9.3} {:>9.3} {:>9.0}",
+            "{gpus:>8} {sus:>5} {:>8} {:>8} {:>9.3} {:>8} {:>9.3} {:>8.0} {:>8.1} {:>9.3} {:>8.3} {:>8.3} {:>8.0}",
             fabric.device_count(),
             fabric.link_count(),
             (t1 - t0).as_secs_f64(),
-            (t2 - t1).as_secs_f64(),
+            n_cfg,
+            cfg_s,
+            n_cfg as f64 / cfg_s,
+            cfg_bytes as f64 / 1e6 / cfg_s,
+            (t2 - t_cfg).as_secs_f64(),
             (t3 - t2).as_secs_f64(),
             (t3 - t0).as_secs_f64(),
             peak_rss_mib()

@@ -7,8 +7,15 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v cc >/dev/null || need_apt+=(build-essential)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
-if [ ${#need_apt[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+# Real FRR checks every generated FRR configuration (vtysh -C); Debian's package, not a mock.
+[ -x /usr/bin/vtysh ] || need_apt+=(frr)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+  else
+    echo "missing Debian packages: ${need_apt[*]} (run as root, or install them: apt-get install ${need_apt[*]})" >&2
+    exit 2
+  fi
 fi
 if ! command -v cargo >/dev/null; then
   echo "cargo not found: install the Rust toolchain (rustup) first" >&2

@@ -5,34 +5,86 @@
 //! [`artifacts`] (cabling plan, port maps, BOM, plan, summary). Every stage reports problems into
 //! [`diag::Diagnostics`] and keeps going, so a user sees every problem of a stage at once.
 
+pub mod addressing;
 pub mod artifacts;
 pub mod catalog;
 pub mod diag;
+pub mod intent;
 pub mod model;
+pub mod render;
 pub mod spec;
 pub mod topology;
 
 use diag::{Diagnostics, SourceFile};
 
-/// The result of compiling a spec: the fabric when every stage succeeded, and all diagnostics.
+/// The result of compiling a spec: every stage's value when all stages succeeded, and all
+/// diagnostics.
 pub struct Compiled {
     pub fabric: Option<topology::Fabric>,
+    pub allocation: Option<addressing::Allocation>,
+    pub intents: Option<intent::Intents>,
     pub diagnostics: Diagnostics,
 }
 
-/// Run the pure stages on one spec file: parse, expand, check.
+/// Run the pure stages on one spec file: parse, expand, allocate, build intent, check. Each stage
+/// reports every problem it finds; the pipeline stops at the first stage with errors.
 pub fn compile(src: &SourceFile) -> Compiled {
     let mut diagnostics = Diagnostics::default();
-    let fabric = spec::parse(src, &mut diagnostics)
-        .and_then(|s| topology::build(&s, catalog::builtin(), &mut diagnostics));
-    let fabric = if diagnostics.has_errors() {
-        None
-    } else {
-        fabric
+    let mut out = Compiled {
+        fabric: None,
+        allocation: None,
+        intents: None,
+        diagnostics: Diagnostics::default(),
     };
-    Compiled {
-        fabric,
-        diagnostics,
+    let Some(spec) = spec::parse(src, &mut diagnostics) else {
+        out.diagnostics = diagnostics;
+        return out;
+    };
+    let fabric = topology::build(&spec, catalog::builtin(), &mut diagnostics);
+    if let Some(fabric) = fabric.filter(|_| !diagnostics.has_errors()) {
+        let alloc = addressing::allocate(&spec, &fabric, &mut diagnostics);
+        if !diagnostics.has_errors() {
+            let intents = intent::build(&spec, &fabric, &alloc, &mut diagnostics);
+            if !diagnostics.has_errors() {
+                out.intents = Some(intents);
+                out.allocation = Some(alloc);
+                out.fabric = Some(fabric);
+            }
+        }
+    }
+    out.diagnostics = diagnostics;
+    out
+}
+
+/// One output file, relative to the output directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputFile {
+    pub path: String,
+    pub bytes: Vec<u8>,
+}
+
+impl OutputFile {
+    pub fn new(path: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
+        Self {
+            path: path.into(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+impl Compiled {
+    /// Every output file of a successful compile: switch configs, intent dumps, subnet-manager
+    /// files and the fabric artifacts, sorted by path, `manifest.json` last. `None` when the
+    /// compile failed.
+    pub fn outputs(
+        &self,
+        templates: &render::Templates,
+    ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
+        let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
+        Some(
+            render::render_all(intents, templates)
+                .map(|configs| artifacts::render_all(fabric, configs)),
+        )
     }
 }
 

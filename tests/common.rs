@@ -23,6 +23,32 @@ pub fn compile_text(name: &str, text: &str) -> Fabric {
     }
 }
 
+/// Every output file of a spec (configs, intent, artifacts, manifest).
+pub fn outputs(text: &str) -> Vec<railyard::OutputFile> {
+    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+    match c.outputs(&railyard::render::Templates::default()) {
+        Some(Ok(files)) => files,
+        Some(Err(e)) => panic!("render failed: {e}"),
+        None => panic!(
+            "spec did not compile: {:?}",
+            c.diagnostics
+                .sorted()
+                .iter()
+                .map(|d| format!("{}: {}", d.code.id, d.message))
+                .collect::<Vec<_>>()
+        ),
+    }
+}
+
+/// One output file's text.
+pub fn file(files: &[railyard::OutputFile], path: &str) -> String {
+    let f = files
+        .iter()
+        .find(|f| f.path == path)
+        .unwrap_or_else(|| panic!("no output `{path}`"));
+    String::from_utf8(f.bytes.clone()).expect("utf-8")
+}
+
 pub fn inventory(file: &str) -> String {
     std::fs::read_to_string(format!("{}/inventories/{file}", env!("CARGO_MANIFEST_DIR")))
         .expect("inventory exists")

@@ -146,7 +146,7 @@ fn spectrum_x_cloud_three_sus() {
     );
     // Optics per FACTS §11.1: switch side OSFP 2x400G twin-port SR4, NIC side QSFP112 SR4.
     let bom = String::from_utf8(
-        railyard::artifacts::render_all(&f)
+        railyard::artifacts::render_all(&f, Vec::new())
             .into_iter()
             .find(|o| o.path == "bom.csv")
             .unwrap()
@@ -185,7 +185,7 @@ fn spectrum_x_cloud_four_sus_fills_every_spine_port() {
 
 fn cabling_rows(text: &str) -> BTreeSet<String> {
     let f = compile_text("spx", text);
-    let out = railyard::artifacts::render_all(&f);
+    let out = railyard::artifacts::render_all(&f, Vec::new());
     let cab = out.into_iter().find(|o| o.path == "cabling.csv").unwrap();
     String::from_utf8(cab.bytes)
         .unwrap()
@@ -215,8 +215,8 @@ fn builds_are_byte_identical() {
         "lab-small.yaml",
         "mdx-research-cloud.yaml",
     ] {
-        let a = railyard::artifacts::render_all(&compile_inventory(inv));
-        let b = railyard::artifacts::render_all(&compile_inventory(inv));
+        let a = outputs(&inventory(inv));
+        let b = outputs(&inventory(inv));
         assert_eq!(a, b, "{inv}");
     }
 }

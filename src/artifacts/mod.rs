@@ -11,21 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::topology::Fabric;
 
-/// One output file, relative to the output directory.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutputFile {
-    pub path: String,
-    pub bytes: Vec<u8>,
-}
-
-impl OutputFile {
-    fn new(path: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        Self {
-            path: path.into(),
-            bytes: bytes.into(),
-        }
-    }
-}
+pub use crate::OutputFile;
 
 /// Metres as printed: `10`, `0.5`.
 pub(crate) fn metres(m: f64) -> String {
@@ -67,9 +53,10 @@ impl LinkNames {
     }
 }
 
-/// Every artifact of a fabric, sorted by path, with `manifest.json` last. The two halves render
-/// on two threads; the result does not depend on which finishes first.
-pub fn render_all(f: &Fabric) -> Vec<OutputFile> {
+/// Every artifact of a fabric plus the already rendered `configs` (switch configs, intent dumps),
+/// sorted by path, with `manifest.json` last. The two halves render on two threads; the result
+/// does not depend on which finishes first.
+pub fn render_all(f: &Fabric, configs: Vec<OutputFile>) -> Vec<OutputFile> {
     let names = LinkNames::new(f);
     let (mut files, maps) = std::thread::scope(|s| {
         let maps = s.spawn(|| {
@@ -86,6 +73,7 @@ pub fn render_all(f: &Fabric) -> Vec<OutputFile> {
         (files, maps.join().unwrap_or_default())
     });
     files.extend(maps);
+    files.extend(configs);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files.push(manifest(&files));
     files

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Form, Speed, Transport};
+use crate::model::{Form, Platform, Speed, Transport};
 
 pub use builtin::builtin;
 
@@ -48,6 +48,12 @@ pub struct SwitchModel {
     pub ru: u32,
     /// Name of the dedicated management (OOB) port.
     pub mgmt_port: String,
+    /// Switch ASIC (`spectrum-4`), which decides features such as adaptive routing.
+    #[serde(default)]
+    pub asic: Option<String>,
+    /// Network OS the model ships with; a spec may choose another under `platforms`.
+    #[serde(default)]
+    pub os: Option<Platform>,
     /// Data port groups, in front-panel order.
     pub port_groups: Vec<PortGroup>,
     /// Where the figures come from.

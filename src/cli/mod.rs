@@ -3,6 +3,7 @@
 
 mod output;
 mod report;
+mod templates;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -44,6 +45,10 @@ enum Command {
         output: PathBuf,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
+        /// Directory of templates overriding the built-in ones file by file
+        /// (`DIR/frr/bgp.j2` replaces `frr/bgp.j2`).
+        #[arg(long, value_name = "DIR")]
+        templates: Option<PathBuf>,
     },
     /// Check a spec and report every problem; writes nothing.
     Validate {
@@ -97,14 +102,16 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             spec,
             output,
             format,
+            templates,
         } => {
+            let templates = templates::load(templates.as_deref())?;
             let src = load(spec.as_deref())?;
             let compiled = railyard::compile(&src);
             report::print(&src, &compiled.diagnostics, format);
-            let Some(fabric) = compiled.fabric else {
+            let Some(files) = compiled.outputs(&templates) else {
                 return Ok(ExitCode::from(1));
             };
-            let files = railyard::artifacts::render_all(&fabric);
+            let files = files?;
             output::write_atomically(&output, &files)
                 .with_context(|| format!("writing `{}`", output.display()))?;
             eprintln!("wrote {} files to {}", files.len(), output.display());

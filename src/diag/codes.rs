@@ -65,6 +65,10 @@ codes! {
          the cage has, a node without compute NICs, or a transport the fabric does not use.";
     TRANSPORT_MISMATCH = "RY0104", "switch model does not speak the fabric's transport",
         "An InfiniBand switch was chosen for an Ethernet fabric or the other way round.";
+    PLATFORM_ON_INFINIBAND = "RY0105", "network OS named for InfiniBand switches",
+        "`platforms` names an OS for a role whose fabric is InfiniBand. InfiniBand switches take no \
+         per-switch configuration from railyard; the subnet manager (OpenSM/UFM) configures them, and \
+         railyard writes its `opensm.conf` and root-switch list instead.";
     ZERO_COUNT = "RY0201", "count must be at least 1",
         "Counts (SUs, nodes per SU, spines, planes, rails per leaf) must be positive.";
     RAILS_NIC_MISMATCH = "RY0202", "rails differ from the node's compute NICs",
@@ -136,4 +140,41 @@ codes! {
     UNUSED_PORTS = "RY0501", "unused switch ports",
         "Some switch ports carry no cable. That is often deliberate (room to grow), so this is a \
          warning; the message says how many ports of which role are free.";
+    BAD_POOL = "RY0601", "invalid address pool",
+        "An address pool is not a prefix in CIDR form (`10.0.0.0/16`), has host bits set, is the wrong \
+         address family for its key, or a management subnet length does not fit the pool.";
+    POOLS_OVERLAP = "RY0602", "address pools overlap",
+        "Two pools share addresses, so two interfaces could get the same address. Every pool (loopbacks, \
+         fabric links, VTEPs, GPU, storage, in-band, OOB) must be disjoint.";
+    POOL_TOO_SMALL = "RY0603", "address pool too small",
+        "A pool cannot hold every block the fabric needs. Blocks are placed by identity (SU, leaf, \
+         port), so the pool must cover the highest identity, not just the count. The message says \
+         how many addresses are needed and the smallest prefix that fits.";
+    ASN_EXHAUSTED = "RY0604", "ASN range exhausted",
+        "The chosen private ASN range cannot give every leaf, spine group and core tier its own ASN. \
+         Use `bgp.asn_scheme: private-4byte` (RFC 6996, 94 million ASNs) or `bgp.reuse_leaf_asns: true` \
+         (RFC 7938 §5.2.2).";
+    ASN_COLLISION = "RY0605", "external peer ASN collides with the fabric",
+        "An external BGP peer uses an ASN that railyard gives to a fabric switch (or one outside the \
+         valid range). eBGP loop prevention would drop the routes. Pick another ASN for the peer.";
+    BAD_QOS = "RY0606", "invalid RoCE QoS value",
+        "A RoCE QoS value is out of range (DSCP 0-63, priority 0-7, probability 1-100, weight 1-99), \
+         RoCE and CNP share a DSCP or priority, the ECN minimum is not below the maximum, or the MTU is \
+         outside 1500-9216.";
+    BGP_SESSION_MISMATCH = "RY0701", "BGP session ends disagree",
+        "The two ends of a planned BGP session do not agree on the peer's ASN, address or interface. \
+         This is a railyard bug or the result of an override; the session would not come up.";
+    MTU_MISMATCH = "RY0702", "MTU differs across a link or is too small",
+        "Both ends of a link must use the same MTU, and a fabric that carries VXLAN needs at least \
+         50 bytes above the host MTU.";
+    ROUTER_ID_DUPLICATE = "RY0703", "duplicate router-id",
+        "Two switches got the same BGP router-id; BGP drops sessions between them and confuses \
+         troubleshooting. Check the loopback pool and overrides.";
+    QOS_MISMATCH = "RY0704", "QoS differs across a fabric link",
+        "The two ends of a fabric link do not run the same RoCE class (trust, DSCP, priority, PFC): \
+         RoCE would lose its lossless class on one hop.";
+    AR_UNSUPPORTED = "RY0705", "adaptive routing unsupported here",
+        "`roce.adaptive_routing: enabled` was asked for switches whose ASIC, OS or port speed cannot \
+         run it (FACTS: Spectrum-4 with Cumulus NVUE, 200G and 400G routed ports). Those switches \
+         are rendered without it.";
 }

@@ -1,7 +1,9 @@
 //! Shared vocabulary used by every stage: speeds, roles, networks, tiers, media.
 
+mod platform;
 mod speed;
 
+pub use platform::{Platform, adaptive_routing_support};
 pub use speed::Speed;
 
 use serde::{Deserialize, Serialize};

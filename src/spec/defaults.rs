@@ -83,3 +83,76 @@ impl Patterns {
         }
     }
 }
+
+pub fn yes() -> bool {
+    true
+}
+pub fn loopbacks() -> Sp<String> {
+    Sp::new("10.0.0.0/16".into())
+}
+pub fn fabric_links() -> Sp<String> {
+    Sp::new("unnumbered".into())
+}
+/// GPU NIC /31s: room for 131,072 GPUs' ports in /24 leaf blocks (2,048 leaves).
+pub fn gpu_pool() -> Sp<String> {
+    Sp::new("10.64.0.0/10".into())
+}
+pub fn storage_pool() -> Sp<String> {
+    Sp::new("10.32.0.0/11".into())
+}
+pub fn inband_pool() -> Sp<String> {
+    Sp::new("10.16.0.0/12".into())
+}
+/// 4,096 management /24s: 16 central roles plus one per SU.
+pub fn oob_pool() -> Sp<String> {
+    Sp::new("172.16.0.0/12".into())
+}
+pub fn oob_subnet() -> Sp<u8> {
+    Sp::new(24)
+}
+/// FACTS §1.7: BFD 3 × 300 ms on the underlay.
+pub fn bfd_interval() -> Sp<u32> {
+    Sp::new(300)
+}
+pub fn bfd_multiplier() -> Sp<u32> {
+    Sp::new(3)
+}
+/// FACTS §2.1: RoCE DSCP 26 → priority 3 (PFC); CNP DSCP 48 → priority 6 strict.
+pub fn roce_dscp() -> Sp<u8> {
+    Sp::new(26)
+}
+pub fn roce_priority() -> Sp<u8> {
+    Sp::new(3)
+}
+pub fn cnp_dscp() -> Sp<u8> {
+    Sp::new(48)
+}
+pub fn cnp_priority() -> Sp<u8> {
+    Sp::new(6)
+}
+/// FACTS §2.1/§2.2: NVIDIA default ECN 150,000–1,500,000 bytes, probability 100.
+pub fn ecn_min() -> Sp<u32> {
+    Sp::new(150_000)
+}
+pub fn ecn_max() -> Sp<u32> {
+    Sp::new(1_500_000)
+}
+pub fn ecn_probability() -> Sp<u8> {
+    Sp::new(100)
+}
+/// FACTS §2.1: ETS TC3 (RoCE) DWRR 50 %, TC0 50 %.
+pub fn roce_weight() -> Sp<u8> {
+    Sp::new(50)
+}
+/// FACTS §2.3: PFC watchdog 200/200 ms, action drop.
+pub fn pfcwd_ms() -> Sp<u32> {
+    Sp::new(200)
+}
+/// FACTS §2.1: lossless switch MTU 9216 (Cumulus).
+pub fn mtu() -> Sp<u32> {
+    Sp::new(9216)
+}
+/// FACTS §2.1: host MTU 9000 (RoCE path MTU is 4096 within it).
+pub fn host_mtu() -> Sp<u32> {
+    Sp::new(9000)
+}

@@ -6,6 +6,7 @@
 pub mod defaults;
 mod keys;
 mod types;
+mod validate;
 mod yaml;
 
 pub use types::*;
@@ -47,5 +48,11 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
         );
         return None;
     }
+    validate::roce(&spec, diags);
     Some(spec)
+}
+
+/// A value as YAML (intent dumps, NVUE startup files): the one YAML writer of the crate.
+pub fn to_yaml<T: serde::Serialize>(value: &T) -> String {
+    serde_saphyr::to_string(value).unwrap_or_default()
 }

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::yaml::Sp;
 use crate::catalog::Catalog;
-use crate::model::{Speed, Transport};
+use crate::model::{Platform, Speed, Transport};
 
 /// A GPU cluster: its scalable units and the networks that join them.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -44,6 +44,17 @@ pub struct ClusterSpec {
     /// Extra or replacement hardware models.
     #[serde(default)]
     pub catalog: Catalog,
+    /// Network OS per switch role.
+    #[serde(default)]
+    pub platforms: PlatformSpec,
+    #[serde(default)]
+    pub addressing: AddressingSpec,
+    #[serde(default)]
+    pub bgp: BgpSpec,
+    #[serde(default)]
+    pub roce: RoceSpec,
+    #[serde(default)]
+    pub services: ServicesSpec,
 }
 
 /// Scalable units: the repeated building block of nodes and their leaves.
@@ -324,4 +335,267 @@ impl Default for CablingSpec {
             mgmt_m: super::defaults::len_mgmt(),
         }
     }
+}
+
+/// Network OS per switch role. A role not named here runs its model's default OS (catalog `os`).
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct PlatformSpec {
+    /// Every switch not named below.
+    #[serde(default)]
+    pub default: Option<Sp<Platform>>,
+    #[serde(default)]
+    pub leaf: Option<Sp<Platform>>,
+    #[serde(default)]
+    pub spine: Option<Sp<Platform>>,
+    #[serde(default)]
+    pub core: Option<Sp<Platform>>,
+    /// Storage leaves and spines.
+    #[serde(default)]
+    pub storage: Option<Sp<Platform>>,
+    /// In-band leaves and spines.
+    #[serde(default)]
+    pub inband: Option<Sp<Platform>>,
+}
+
+impl PlatformSpec {
+    /// The spec's choice for a switch role (its own key, else `default`).
+    pub fn for_role(&self, role: crate::model::Role) -> Option<&Sp<Platform>> {
+        use crate::model::Role;
+        let own = match role {
+            Role::Leaf => self.leaf.as_ref(),
+            Role::Spine => self.spine.as_ref(),
+            Role::Core => self.core.as_ref(),
+            Role::StorageLeaf | Role::StorageSpine => self.storage.as_ref(),
+            Role::InbandLeaf | Role::InbandSpine => self.inband.as_ref(),
+            Role::OobLeaf | Role::OobCore | Role::Node | Role::Appliance => None,
+        };
+        own.or(self.default.as_ref())
+    }
+}
+
+/// Address pools (IPv4 unless the key says `_v6`). Every allocation is an offset computed from a
+/// device's or port's identity, so growing the cluster never renumbers what exists.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct AddressingSpec {
+    /// Switch loopbacks (/32 each; router-id and BGP source).
+    #[serde(default = "super::defaults::loopbacks")]
+    pub loopbacks: Sp<String>,
+    #[serde(default)]
+    pub loopbacks_v6: Option<Sp<String>>,
+    /// Leaf-spine and spine-core links: `unnumbered` (BGP over IPv6 link-local, RFC 5549; no IPv4
+    /// on fabric links) or a pool carved into /31s.
+    #[serde(default = "super::defaults::fabric_links")]
+    pub fabric_links: Sp<String>,
+    /// IPv6 /127s on fabric links (numbered IPv6 sessions are not used; addresses only).
+    #[serde(default)]
+    pub fabric_links_v6: Option<Sp<String>>,
+    /// VXLAN tunnel endpoints of the leaves (/32 each); needed once tenants use EVPN.
+    #[serde(default)]
+    pub vteps: Option<Sp<String>>,
+    /// GPU NIC ports: a routed /31 per NIC port, one aggregate block per leaf.
+    #[serde(default = "super::defaults::gpu_pool")]
+    pub gpu: Sp<String>,
+    #[serde(default)]
+    pub gpu_v6: Option<Sp<String>>,
+    /// Storage NIC ports: a routed /31 per port, one aggregate block per storage leaf.
+    #[serde(default = "super::defaults::storage_pool")]
+    pub storage: Sp<String>,
+    /// In-band NIC ports: a routed /31 per port, one aggregate block per in-band leaf.
+    #[serde(default = "super::defaults::inband_pool")]
+    pub inband: Sp<String>,
+    /// Management addresses: one subnet per SU (its leaves, OOB switches and BMCs) and one per
+    /// central role (spines, cores, storage, in-band, fabric managers).
+    #[serde(default = "super::defaults::oob_pool")]
+    pub oob: Sp<String>,
+    /// Prefix length of each management subnet.
+    #[serde(default = "super::defaults::oob_subnet")]
+    pub oob_subnet: Sp<u8>,
+}
+
+impl Default for AddressingSpec {
+    fn default() -> Self {
+        Self {
+            loopbacks: super::defaults::loopbacks(),
+            loopbacks_v6: None,
+            fabric_links: super::defaults::fabric_links(),
+            fabric_links_v6: None,
+            vteps: None,
+            gpu: super::defaults::gpu_pool(),
+            gpu_v6: None,
+            storage: super::defaults::storage_pool(),
+            inband: super::defaults::inband_pool(),
+            oob: super::defaults::oob_pool(),
+            oob_subnet: super::defaults::oob_subnet(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum AsnScheme {
+    /// RFC 6996 4-byte private range 4200000000–4294967294.
+    #[default]
+    #[serde(rename = "private-4byte")]
+    Private4Byte,
+    /// RFC 6996 2-byte private range 64512–65534 (1023 ASNs).
+    #[serde(rename = "private-2byte")]
+    Private2Byte,
+}
+
+/// The eBGP underlay (RFC 7938): one ASN per leaf, one per spine group, one for the cores.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct BgpSpec {
+    #[serde(default)]
+    pub asn_scheme: Sp<AsnScheme>,
+    /// Give the leaves of every SU the same ASNs (RFC 7938 §5.2.2) and accept them back with
+    /// allowas-in; saves ASNs in large fabrics.
+    #[serde(default)]
+    pub reuse_leaf_asns: Sp<bool>,
+    /// BFD on every underlay session.
+    #[serde(default = "super::defaults::yes")]
+    pub bfd: bool,
+    #[serde(default = "super::defaults::bfd_interval")]
+    pub bfd_interval_ms: Sp<u32>,
+    #[serde(default = "super::defaults::bfd_multiplier")]
+    pub bfd_multiplier: Sp<u32>,
+    /// Peers outside the fabric (border routers, firewalls): checked against the fabric's ASNs.
+    #[serde(default)]
+    pub external_peers: Vec<ExternalPeer>,
+}
+
+impl Default for BgpSpec {
+    fn default() -> Self {
+        Self {
+            asn_scheme: Sp::default(),
+            reuse_leaf_asns: Sp::default(),
+            bfd: true,
+            bfd_interval_ms: super::defaults::bfd_interval(),
+            bfd_multiplier: super::defaults::bfd_multiplier(),
+            external_peers: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct ExternalPeer {
+    pub name: String,
+    pub asn: Sp<u64>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RoceMode {
+    /// PFC on the RoCE priority plus ECN (the NVIDIA default).
+    #[default]
+    Lossless,
+    /// ECN only, no PFC.
+    Lossy,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Toggle {
+    /// On where the platform, ASIC and port speed support it.
+    #[default]
+    Auto,
+    Enabled,
+    Disabled,
+}
+
+/// RoCEv2 QoS of the Ethernet compute fabric (FACTS §2), and the fabric MTU.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct RoceSpec {
+    #[serde(default)]
+    pub mode: RoceMode,
+    /// DSCP of RoCE data (26 = AF31).
+    #[serde(default = "super::defaults::roce_dscp")]
+    pub dscp: Sp<u8>,
+    /// Switch priority (and traffic class) of RoCE data; PFC runs on it in lossless mode.
+    #[serde(default = "super::defaults::roce_priority")]
+    pub priority: Sp<u8>,
+    /// DSCP of congestion notification packets (48 = CS6).
+    #[serde(default = "super::defaults::cnp_dscp")]
+    pub cnp_dscp: Sp<u8>,
+    /// Strict priority of CNPs.
+    #[serde(default = "super::defaults::cnp_priority")]
+    pub cnp_priority: Sp<u8>,
+    /// ECN marking starts at this queue depth (bytes).
+    #[serde(default = "super::defaults::ecn_min")]
+    pub ecn_min_bytes: Sp<u32>,
+    /// ECN marks with `ecn_probability` percent at this depth (bytes).
+    #[serde(default = "super::defaults::ecn_max")]
+    pub ecn_max_bytes: Sp<u32>,
+    #[serde(default = "super::defaults::ecn_probability")]
+    pub ecn_probability: Sp<u8>,
+    /// DWRR weight (percent) of the RoCE class; the default class gets the rest.
+    #[serde(default = "super::defaults::roce_weight")]
+    pub roce_weight: Sp<u8>,
+    /// PFC watchdog on lossless ports.
+    #[serde(default = "super::defaults::yes")]
+    pub pfc_watchdog: bool,
+    #[serde(default = "super::defaults::pfcwd_ms")]
+    pub pfc_watchdog_detection_ms: Sp<u32>,
+    #[serde(default = "super::defaults::pfcwd_ms")]
+    pub pfc_watchdog_restoration_ms: Sp<u32>,
+    /// Switch MTU of fabric and GPU ports.
+    #[serde(default = "super::defaults::mtu")]
+    pub mtu: Sp<u32>,
+    /// MTU of the nodes' compute NICs.
+    #[serde(default = "super::defaults::host_mtu")]
+    pub host_mtu: Sp<u32>,
+    /// Adaptive routing on fabric-facing routed ports (Spectrum-4, NVUE, 200G/400G).
+    #[serde(default)]
+    pub adaptive_routing: Sp<Toggle>,
+}
+
+impl Default for RoceSpec {
+    fn default() -> Self {
+        Self {
+            mode: RoceMode::default(),
+            dscp: super::defaults::roce_dscp(),
+            priority: super::defaults::roce_priority(),
+            cnp_dscp: super::defaults::cnp_dscp(),
+            cnp_priority: super::defaults::cnp_priority(),
+            ecn_min_bytes: super::defaults::ecn_min(),
+            ecn_max_bytes: super::defaults::ecn_max(),
+            ecn_probability: super::defaults::ecn_probability(),
+            roce_weight: super::defaults::roce_weight(),
+            pfc_watchdog: true,
+            pfc_watchdog_detection_ms: super::defaults::pfcwd_ms(),
+            pfc_watchdog_restoration_ms: super::defaults::pfcwd_ms(),
+            mtu: super::defaults::mtu(),
+            host_mtu: super::defaults::host_mtu(),
+            adaptive_routing: Sp::default(),
+        }
+    }
+}
+
+/// Management-plane services every switch is pointed at. No secrets: SNMP communities and users
+/// are supplied at push time from the environment, never from the spec.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct ServicesSpec {
+    #[serde(default)]
+    pub ntp: Vec<Sp<String>>,
+    #[serde(default)]
+    pub syslog: Vec<Sp<String>>,
+    #[serde(default)]
+    pub dns: Vec<Sp<String>>,
+    /// SNMP trap receivers.
+    #[serde(default)]
+    pub snmp_traps: Vec<Sp<String>>,
+    /// Domain name appended to device names.
+    #[serde(default)]
+    pub domain: Option<String>,
 }

@@ -84,6 +84,7 @@ impl<'a> Builder<'a> {
             .get(model)
             .map_or_else(Vec::new, |m| vec![0u8; m.total_cages() as usize]);
         let rack = media::rack_of(self.spec, self.sizing, role, &id);
+        let platform = super::platforms::choose(self.spec, self.catalog, role, model);
         self.graph.add_node(Device {
             name,
             role,
@@ -95,6 +96,7 @@ impl<'a> Builder<'a> {
             index: id.index,
             rails: id.rails,
             rack,
+            platform,
             cage_lanes,
         })
     }

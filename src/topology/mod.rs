@@ -13,6 +13,7 @@ mod compute;
 mod media;
 mod naming;
 mod oob;
+mod platforms;
 mod sizing;
 
 use petgraph::graph::{NodeIndex, UnGraph};
@@ -20,11 +21,11 @@ use serde::Serialize;
 
 use crate::catalog::{Catalog, NodeModel, SwitchModel};
 use crate::diag::Diagnostics;
-use crate::model::{Media, Network, Role, Speed, Tier};
+use crate::model::{Media, Network, Platform, Role, Speed, Tier, Transport};
 use crate::spec::ClusterSpec;
 
 pub use naming::is_safe_name;
-pub use sizing::{AccessPlan, ComputePlan, Sizing, fmt_ratio};
+pub use sizing::{AccessPlan, CageRun, ComputePlan, Sizing, fmt_ratio};
 
 /// A port on a device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -75,6 +76,9 @@ pub struct Device {
     pub rails: Vec<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rack: Option<String>,
+    /// Network OS (switches on Ethernet networks only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform: Option<Platform>,
     /// Lanes each cage is split into (switches only; 0 = unused, shown unsplit).
     #[serde(skip)]
     pub cage_lanes: Vec<u8>,
@@ -167,9 +171,12 @@ impl Fabric {
                     .and_then(|m| m.bmc.ports.first().cloned())
                     .unwrap_or_else(|| "bmc".into()),
                 Role::Appliance => "bmc".into(),
-                _ => self
-                    .switch_model(d)
-                    .map_or_else(|| "mgmt".into(), |m| m.mgmt_port.clone()),
+                _ => {
+                    let own = self
+                        .switch_model(d)
+                        .map_or_else(|| "mgmt".to_string(), |m| m.mgmt_port.clone());
+                    d.platform.map_or(own.clone(), |p| p.mgmt_port(&own))
+                }
             },
             PortId::Nic(i) => match d.role {
                 Role::Appliance => format!("ib{i}"),
@@ -190,6 +197,20 @@ impl Fabric {
                 else {
                     return format!("{cage}");
                 };
+                if let Some(name) = d.platform.and_then(|pl| {
+                    let lanes = d
+                        .cage_lanes
+                        .get(usize::from(cage) - 1)
+                        .copied()
+                        .unwrap_or(1);
+                    let lane = match p {
+                        PortId::Lane { lane, .. } => u32::from(lane),
+                        _ => 0,
+                    };
+                    pl.port_name(g.form, u32::from(cage), lane, u32::from(lanes.max(1)))
+                }) {
+                    return name;
+                }
                 match p {
                     PortId::Lane { lane, .. } => g
                         .split_name
@@ -211,6 +232,18 @@ impl Fabric {
             b,
             &self.port_name(b, l.b.port),
         )
+    }
+
+    /// The transport of the network a switch role belongs to; `None` when that network is absent.
+    pub fn transport_of(&self, role: Role) -> Option<Transport> {
+        let s = &self.sizing;
+        match role {
+            Role::Leaf | Role::Spine | Role::Core => Some(s.compute.transport),
+            Role::StorageLeaf | Role::StorageSpine => s.storage.as_ref().map(|a| a.transport),
+            Role::InbandLeaf | Role::InbandSpine => s.inband.as_ref().map(|a| a.transport),
+            Role::OobLeaf | Role::OobCore => Some(Transport::Ethernet),
+            Role::Node | Role::Appliance => None,
+        }
     }
 
     /// Neighbours of a device by name (for checks and tests).
@@ -254,6 +287,7 @@ pub fn flat_node_ports(m: &NodeModel) -> Vec<String> {
 pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> Option<Fabric> {
     let catalog = builtin.extended_with(&spec.catalog);
     checks::catalog(&spec.catalog, diags);
+    platforms::check(spec, diags);
     let sizing = sizing::plan(spec, &catalog, diags)?;
     let names = checks::patterns(spec, &sizing, diags)?;
     let mut b = builder::Builder::new(spec, &catalog, &sizing, &names);

@@ -113,6 +113,7 @@ impl ComputePlan {
 #[derive(Clone, Debug, Serialize)]
 pub struct AccessPlan {
     pub network: Network,
+    pub transport: Transport,
     pub leaf_model: String,
     pub spine_model: Option<String>,
     /// Flat node-port indices carried by this network.
@@ -1215,6 +1216,7 @@ fn access_plan(
     };
     Some(AccessPlan {
         network,
+        transport: a.transport,
         leaf_model: a.leaf.model.value.clone(),
         spine_model,
         node_ports: ports.to_vec(),

@@ -1,0 +1,471 @@
+//! Stage 3: [`Fabric`] → [`Allocation`]: loopbacks, VTEPs, point-to-point and host-port
+//! addresses, management addresses and ASNs.
+//!
+//! Input: the fabric graph and the spec's `addressing` and `bgp` keys. Output: addresses and ASNs
+//! keyed by device name and by link position. Invariant: every value is an offset computed from
+//! identity (SU, leaf, port, plane, group) and design constants, never from iteration order, so
+//! adding an SU, node or port leaves every existing value unchanged.
+
+mod asn;
+mod ordinal;
+mod pool;
+
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+
+use ipnet::IpNet;
+use serde::Serialize;
+
+pub use asn::{PRIVATE_2BYTE, PRIVATE_4BYTE};
+pub use ordinal::Shape;
+pub use pool::Pool;
+
+use crate::diag::Diagnostics;
+use crate::model::{Role, Tier, Transport};
+use crate::spec::{ClusterSpec, Sp};
+use crate::topology::{CageRun, Device, Fabric, PortId};
+use pool::{Family, pow2};
+
+/// What one device gets.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct DeviceAlloc {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asn: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loopback: Option<IpNet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loopback_v6: Option<IpNet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vtep: Option<IpNet>,
+    /// Management (or BMC) address with its subnet's prefix length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mgmt: Option<IpNet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mgmt_gateway: Option<Ipv4Addr>,
+    /// The leaf's block of host-port /31s, advertised as one aggregate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_block: Option<IpNet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_block_v6: Option<IpNet>,
+}
+
+/// Addresses of one cable's two ends (`a` = lower tier, as in the graph).
+#[derive(Clone, Debug, Default)]
+pub struct LinkAlloc {
+    pub a: Option<IpNet>,
+    pub b: Option<IpNet>,
+    pub a6: Option<IpNet>,
+    pub b6: Option<IpNet>,
+}
+
+/// Every address and ASN of the cluster.
+#[derive(Clone, Debug, Default)]
+pub struct Allocation {
+    pub devices: BTreeMap<String, DeviceAlloc>,
+    /// One entry per link, in `Fabric::links()` order.
+    pub links: Vec<LinkAlloc>,
+    /// Fabric links carry no IPv4 (BGP unnumbered, RFC 5549).
+    pub unnumbered: bool,
+    pub reuse_leaf_asns: bool,
+}
+
+struct Pools {
+    loopbacks: Option<Pool>,
+    loopbacks_v6: Option<Pool>,
+    fabric: Option<Pool>,
+    fabric_v6: Option<Pool>,
+    vteps: Option<Pool>,
+    gpu: Option<Pool>,
+    gpu_v6: Option<Pool>,
+    storage: Option<Pool>,
+    inband: Option<Pool>,
+    oob: Option<Pool>,
+}
+
+fn parse_pools(spec: &ClusterSpec, diags: &mut Diagnostics) -> (Pools, bool) {
+    let a = &spec.addressing;
+    let v4 = |k, v: &Sp<String>, d: &mut Diagnostics| Pool::parse(k, v, Family::V4, d);
+    let v6 = |k, v: &Option<Sp<String>>, d: &mut Diagnostics| {
+        v.as_ref().and_then(|v| Pool::parse(k, v, Family::V6, d))
+    };
+    let unnumbered = a.fabric_links.value.trim() == "unnumbered";
+    let pools = Pools {
+        loopbacks: v4("loopbacks", &a.loopbacks, diags),
+        loopbacks_v6: v6("loopbacks_v6", &a.loopbacks_v6, diags),
+        fabric: if unnumbered {
+            None
+        } else {
+            v4("fabric_links", &a.fabric_links, diags)
+        },
+        fabric_v6: v6("fabric_links_v6", &a.fabric_links_v6, diags),
+        vteps: a.vteps.as_ref().and_then(|v| v4("vteps", v, diags)),
+        gpu: v4("gpu", &a.gpu, diags),
+        gpu_v6: v6("gpu_v6", &a.gpu_v6, diags),
+        storage: v4("storage", &a.storage, diags),
+        inband: v4("inband", &a.inband, diags),
+        oob: v4("oob", &a.oob, diags),
+    };
+    let all: Vec<&Pool> = [
+        &pools.loopbacks,
+        &pools.loopbacks_v6,
+        &pools.fabric,
+        &pools.fabric_v6,
+        &pools.vteps,
+        &pools.gpu,
+        &pools.gpu_v6,
+        &pools.storage,
+        &pools.inband,
+        &pools.oob,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    pool::check_disjoint(&all, diags);
+    (pools, unnumbered)
+}
+
+/// Zones of the loopback and VTEP pools: the pool is cut into 8 equal parts, one per role.
+fn loopback_zone(role: Role) -> Option<u128> {
+    Some(match role {
+        Role::Leaf => 0,
+        Role::Spine => 1,
+        Role::Core => 2,
+        Role::StorageLeaf => 3,
+        Role::StorageSpine => 4,
+        Role::InbandLeaf => 5,
+        Role::InbandSpine => 6,
+        _ => return None,
+    })
+}
+
+/// Management zones: one subnet per central role, then one per SU from subnet 16 on.
+fn mgmt_zone(d: &Device) -> u128 {
+    match d.role {
+        Role::Spine => 1,
+        Role::Core => 2,
+        Role::StorageLeaf => 3,
+        Role::StorageSpine => 4,
+        Role::InbandLeaf => 5,
+        Role::InbandSpine => 6,
+        Role::OobCore => 7,
+        Role::Appliance => 8,
+        Role::Leaf | Role::OobLeaf | Role::Node => 15 + u128::from(d.su.unwrap_or(1)),
+    }
+}
+
+/// Tracks, per pool, the addresses the highest identity needs, for one diagnostic per pool.
+#[derive(Default)]
+struct Need(BTreeMap<&'static str, (u128, String)>);
+
+impl Need {
+    fn note(&mut self, pool: &Pool, need: u128, what: &str) {
+        let e = self.0.entry(pool.key).or_insert((0, String::new()));
+        if need > e.0 {
+            *e = (need, what.to_string());
+        }
+    }
+}
+
+struct Ctx<'a> {
+    f: &'a Fabric,
+    mgmt_len: u8,
+    mgmt_span: Option<crate::diag::Span>,
+    shape: Shape,
+    pools: &'a Pools,
+    need: Need,
+}
+
+impl<'a> Ctx<'a> {
+    /// The leaf downlink run (host ports) and host pools of a leaf role.
+    fn host_side(&self, role: Role) -> Option<(CageRun, &'a Pool, Option<&'a Pool>)> {
+        let s = &self.f.sizing;
+        let pools: &'a Pools = self.pools;
+        match role {
+            Role::Leaf if s.compute.transport == Transport::Ethernet => Some((
+                s.compute.leaf_down,
+                pools.gpu.as_ref()?,
+                pools.gpu_v6.as_ref(),
+            )),
+            Role::StorageLeaf if self.f.transport_of(role) == Some(Transport::Ethernet) => {
+                Some((s.storage.as_ref()?.leaf_down, pools.storage.as_ref()?, None))
+            }
+            Role::InbandLeaf => Some((s.inband.as_ref()?.leaf_down, pools.inband.as_ref()?, None)),
+            _ => None,
+        }
+    }
+
+    /// The downlink run of an upper-tier switch and its zone in the fabric-link pools.
+    fn upper_side(&self, role: Role) -> Option<(CageRun, u128)> {
+        let s = &self.f.sizing;
+        if self.f.transport_of(role) != Some(Transport::Ethernet) {
+            return None;
+        }
+        match role {
+            Role::Spine => Some((s.compute.spine_down, 0)),
+            Role::Core => Some((s.compute.core_down?, 1)),
+            Role::StorageSpine => Some((s.storage.as_ref()?.spine_down?, 2)),
+            Role::InbandSpine => Some((s.inband.as_ref()?.spine_down?, 3)),
+            _ => None,
+        }
+    }
+
+    fn block(&mut self, p: &Pool, index: u128, size: u128, what: &str) -> Option<IpNet> {
+        self.need.note(p, (index + 1) * size, what);
+        p.at(index * size, p.len_for(size))
+    }
+
+    fn device(&mut self, d: &Device, asns: &asn::AsnPlan, diags: &mut Diagnostics) -> DeviceAlloc {
+        let mut out = DeviceAlloc::default();
+        let ord = u128::from(self.shape.ordinal(d));
+        let pools = self.pools;
+        if let Some(z) = loopback_zone(d.role)
+            && self.f.transport_of(d.role) == Some(Transport::Ethernet)
+        {
+            for (p, slot, what) in [
+                (
+                    &pools.loopbacks,
+                    &mut out.loopback,
+                    "one loopback per switch",
+                ),
+                (
+                    &pools.loopbacks_v6,
+                    &mut out.loopback_v6,
+                    "one loopback per switch",
+                ),
+            ] {
+                if let Some(p) = p {
+                    let zone = p.size() / 8;
+                    let len = p.len_for(1);
+                    self.need.note(p, (ord + 2) * 8, what);
+                    *slot = (ord + 1 < zone)
+                        .then(|| p.at(z * zone + ord + 1, len))
+                        .flatten();
+                }
+            }
+            if matches!(d.role, Role::Leaf)
+                && let Some(p) = &pools.vteps
+            {
+                self.need.note(p, ord + 2, "one VTEP per leaf");
+                out.vtep = p.at(ord + 1, 32);
+            }
+            let key = asn::AsnKey {
+                network: d.network,
+                role: d.role,
+                ordinal: self.shape.ordinal(d),
+                ordinal_in_su: self.shape.ordinal_in_su(d),
+                spine_group: self.shape.spine_group(d),
+            };
+            match asns.asn(&key) {
+                Ok(a) => out.asn = Some(a),
+                Err((what, need, have)) => diags.push(asns.exhausted(what, need, have)),
+            }
+        }
+        if let Some((run, p, p6)) = self.host_side(d.role) {
+            let size = pow2(2 * u128::from(run.capacity()));
+            out.host_block = self.block(p, ord, size, "a block of host-port /31s per leaf");
+            if let Some(p6) = p6 {
+                out.host_block_v6 =
+                    self.block(p6, ord, size, "a block of host-port /127s per leaf");
+            }
+        }
+        out
+    }
+
+    fn mgmt(&mut self, d: &Device, out: &mut DeviceAlloc, diags: &mut Diagnostics) {
+        let Some(p) = self.pools.oob.as_ref() else {
+            return;
+        };
+        let len = self.mgmt_len;
+        if u32::from(len) > 30 || len < p.net.prefix_len() {
+            return; // reported once in `allocate`
+        }
+        let zone_size = 1u128 << (32 - u32::from(len));
+        let sh = self.shape;
+        let per_su_leaves = u128::from(sh.leaves_per_su * sh.planes);
+        let offset = match d.role {
+            Role::OobLeaf => 2 + u128::from(d.index - 1),
+            Role::Leaf => 2 + u128::from(sh.oob_per_su) + u128::from(sh.ordinal_in_su(d)),
+            Role::Node => 2 + u128::from(sh.oob_per_su) + per_su_leaves + u128::from(d.index - 1),
+            _ => 2 + u128::from(sh.ordinal(d)),
+        };
+        let zone = mgmt_zone(d);
+        if offset + 1 >= zone_size {
+            diags.push(
+                crate::diag::Diagnostic::error(
+                    crate::diag::codes::POOL_TOO_SMALL,
+                    format!(
+                        "a /{len} management subnet holds {} hosts; `{}` needs offset {offset}",
+                        zone_size - 2,
+                        d.name
+                    ),
+                )
+                .at(self.mgmt_span, "subnet too small")
+                .help(format!(
+                    "set `addressing.oob_subnet` to {} or less",
+                    p.len_for(pow2(offset + 2)).max(p.net.prefix_len())
+                )),
+            );
+            return;
+        }
+        self.need.note(
+            p,
+            (zone + 1) * zone_size,
+            "one management subnet per SU and central role",
+        );
+        out.mgmt = p.at(zone * zone_size + offset, len);
+        out.mgmt_gateway = p.at(zone * zone_size + 1, 32).and_then(|n| match n {
+            IpNet::V4(n) => Some(n.addr()),
+            IpNet::V6(_) => None,
+        });
+    }
+}
+
+/// The position of a port in a cage run (0-based), if it belongs to the run.
+fn run_position(run: &CageRun, port: PortId) -> Option<u128> {
+    let (cage, lane) = match port {
+        PortId::Cage { cage } => (u32::from(cage), 0),
+        PortId::Lane { cage, lane } => (u32::from(cage), u32::from(lane)),
+        _ => return None,
+    };
+    if cage < run.first || cage >= run.first + run.cages || lane >= run.lanes {
+        return None;
+    }
+    Some(u128::from((cage - run.first) * run.lanes + lane))
+}
+
+/// Allocate every address and ASN. Problems (bad or overlapping pools, exhausted ranges) go to
+/// `diags`; what could not be placed is left `None`.
+pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allocation {
+    let (pools, unnumbered) = parse_pools(spec, diags);
+    let asns = asn::AsnPlan::new(spec);
+    let mut cx = Ctx {
+        f,
+        mgmt_len: *spec.addressing.oob_subnet,
+        mgmt_span: spec.addressing.oob_subnet.span,
+        shape: Shape::of(&f.sizing),
+        pools: &pools,
+        need: Need::default(),
+    };
+    if let Some(p) = &pools.oob {
+        let len = *spec.addressing.oob_subnet;
+        if len > 30 || len < p.net.prefix_len() {
+            diags.push(
+                crate::diag::Diagnostic::error(
+                    crate::diag::codes::BAD_POOL,
+                    format!(
+                        "`addressing.oob_subnet` /{len} does not fit `addressing.oob` ({})",
+                        p.net
+                    ),
+                )
+                .at(spec.addressing.oob_subnet.span, "bad subnet length")
+                .help(format!(
+                    "use a length between {} and 30",
+                    p.net.prefix_len()
+                )),
+            );
+        }
+    }
+    let mut devices = BTreeMap::new();
+    for d in f.devices() {
+        let mut a = if d.role.is_switch() {
+            cx.device(d, &asns, diags)
+        } else {
+            DeviceAlloc::default()
+        };
+        cx.mgmt(d, &mut a, diags);
+        devices.insert(d.name.clone(), a);
+    }
+    let mut links = Vec::with_capacity(f.link_count());
+    for l in f.links() {
+        let up = f.device_of(&l.b);
+        let mut la = LinkAlloc::default();
+        match l.tier {
+            Tier::NodeLeaf => {
+                if let Some((run, _, _)) = cx.host_side(up.role)
+                    && let Some(pos) = run_position(&run, l.b.port)
+                {
+                    let leaf = &devices[&up.name];
+                    if let Some(block) = leaf.host_block {
+                        (la.a, la.b) = pair(block, pos, 31);
+                    }
+                    if let Some(block) = leaf.host_block_v6 {
+                        (la.a6, la.b6) = pair(block, pos, 127);
+                    }
+                }
+            }
+            Tier::LeafSpine | Tier::SpineCore => {
+                if let Some((run, zone)) = cx.upper_side(up.role)
+                    && let Some(pos) = run_position(&run, l.b.port)
+                {
+                    let ord = u128::from(cx.shape.ordinal(up));
+                    let size = pow2(2 * u128::from(run.capacity()));
+                    for (p, v6) in [(&pools.fabric, false), (&pools.fabric_v6, true)] {
+                        let Some(p) = p else { continue };
+                        let zone_size = p.size() / 4;
+                        cx.need.note(
+                            p,
+                            4 * (ord + 1) * size,
+                            "a block of /31s per spine and core",
+                        );
+                        if (ord + 1) * size > zone_size {
+                            continue;
+                        }
+                        let Some(block) = p.at(zone * zone_size + ord * size, p.len_for(size))
+                        else {
+                            continue;
+                        };
+                        // The upper end takes the even address, the lower end the odd one.
+                        let (even, odd) = pair(block, pos, if v6 { 127 } else { 31 });
+                        if v6 {
+                            (la.b6, la.a6) = (even, odd);
+                        } else {
+                            (la.b, la.a) = (even, odd);
+                        }
+                    }
+                }
+            }
+            Tier::Mgmt => {}
+        }
+        links.push(la);
+    }
+    for (key, (need, what)) in &cx.need.0 {
+        let pool = [
+            &pools.loopbacks,
+            &pools.loopbacks_v6,
+            &pools.fabric,
+            &pools.fabric_v6,
+            &pools.vteps,
+            &pools.gpu,
+            &pools.gpu_v6,
+            &pools.storage,
+            &pools.inband,
+            &pools.oob,
+        ]
+        .into_iter()
+        .flatten()
+        .find(|p| p.key == *key);
+        if let Some(p) = pool {
+            p.require(*need, what, diags);
+        }
+    }
+    let mut fabric_asns: Vec<u64> = devices.values().filter_map(|d| d.asn).collect();
+    fabric_asns.sort_unstable();
+    fabric_asns.dedup();
+    asn::check_external(spec, &fabric_asns, diags);
+    Allocation {
+        devices,
+        links,
+        unnumbered,
+        reuse_leaf_asns: asns.reuses_leaf_asns(),
+    }
+}
+
+/// The /31 (or /127) at position `pos` of a block: (even address, odd address).
+fn pair(block: IpNet, pos: u128, len: u8) -> (Option<IpNet>, Option<IpNet>) {
+    let p = Pool {
+        net: block,
+        key: "block",
+        span: None,
+    };
+    (p.at(2 * pos, len), p.at(2 * pos + 1, len))
+}

@@ -1,0 +1,64 @@
+//! Stable ordinals: a device's position computed from its identity (plane, SU, group, index) and
+//! design constants that do not change when the cluster grows (leaves per SU, planes, spines per
+//! group). Adding an SU appends ordinals; it never shifts existing ones.
+
+use crate::model::Role;
+use crate::topology::{Device, Sizing};
+
+/// The per-design constants ordinals are built from.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub planes: u32,
+    pub leaves_per_su: u32,
+    pub spines_per_group: u32,
+    pub oob_per_su: u32,
+}
+
+impl Shape {
+    pub fn of(s: &Sizing) -> Self {
+        Self {
+            planes: s.compute.planes.max(1),
+            leaves_per_su: s.compute.leaves_per_su,
+            spines_per_group: s.compute.spines_per_group,
+            oob_per_su: s.oob.per_su,
+        }
+    }
+
+    fn plane(&self, d: &Device) -> u32 {
+        d.plane.unwrap_or(1) - 1
+    }
+
+    /// Position among the devices of its role across the whole cluster (0-based).
+    pub fn ordinal(&self, d: &Device) -> u64 {
+        let (p, planes) = (u64::from(self.plane(d)), u64::from(self.planes));
+        let i = u64::from(d.index.max(1) - 1);
+        match d.role {
+            Role::Leaf => {
+                let su = u64::from(d.su.unwrap_or(1) - 1);
+                (su * u64::from(self.leaves_per_su) + i) * planes + p
+            }
+            Role::Spine => {
+                let g = u64::from(d.group.unwrap_or(1) - 1);
+                (g * u64::from(self.spines_per_group) + i) * planes + p
+            }
+            Role::Core => i * planes + p,
+            Role::OobLeaf => {
+                let su = u64::from(d.su.unwrap_or(1) - 1);
+                su * u64::from(self.oob_per_su) + i
+            }
+            _ => i,
+        }
+    }
+
+    /// Position within its SU (leaves, for ASN reuse and management offsets).
+    pub fn ordinal_in_su(&self, d: &Device) -> u64 {
+        let (p, planes) = (u64::from(self.plane(d)), u64::from(self.planes));
+        u64::from(d.index.max(1) - 1) * planes + p
+    }
+
+    /// The spine group's position (spine ASNs): group-major, then plane.
+    pub fn spine_group(&self, d: &Device) -> u64 {
+        let g = u64::from(d.group.unwrap_or(1) - 1);
+        g * u64::from(self.planes) + u64::from(self.plane(d))
+    }
+}

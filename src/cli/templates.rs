@@ -1,0 +1,46 @@
+//! `--templates DIR`: read override templates from disk (the render stage does no I/O).
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use railyard::render::Templates;
+
+fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading template directory `{}`", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, root, t)?;
+            continue;
+        }
+        let name = p
+            .strip_prefix(root)
+            .unwrap_or(&p)
+            .to_string_lossy()
+            .replace('\\', "/");
+        if !Templates::is_builtin(&name) {
+            bail!(
+                "`{}` overrides no built-in template (known: {})",
+                p.display(),
+                Templates::builtin_names().collect::<Vec<_>>().join(", ")
+            );
+        }
+        let text = std::fs::read_to_string(&p)
+            .with_context(|| format!("reading template `{}`", p.display()))?;
+        t.overrides.insert(name, text);
+    }
+    Ok(())
+}
+
+/// The templates to render with: built-ins, replaced file by file from `dir`.
+pub fn load(dir: Option<&Path>) -> anyhow::Result<Templates> {
+    let mut t = Templates::default();
+    if let Some(dir) = dir {
+        walk(dir, dir, &mut t)?;
+    }
+    Ok(t)
+}

@@ -1,0 +1,244 @@
+//! Cross-device checks on the intent: both ends of every BGP session agree; MTU and the RoCE
+//! class match across every fabric link; router-ids are unique; the MTU leaves room for VXLAN.
+
+use std::collections::BTreeMap;
+
+use super::device::{DeviceIntent, Interface, InterfaceKind};
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::spec::ClusterSpec;
+
+/// VXLAN over IPv4 adds 50 bytes (outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8).
+const VXLAN_OVERHEAD: u32 = 50;
+
+fn find<'a>(
+    devs: &'a BTreeMap<String, DeviceIntent>,
+    dev: &str,
+    port: &str,
+) -> Option<(&'a DeviceIntent, &'a Interface)> {
+    let d = devs.get(dev)?;
+    let i = d.interfaces.iter().find(|i| i.name == port)?;
+    Some((d, i))
+}
+
+pub fn run(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
+    sessions(devs, diags);
+    links(spec, devs, diags);
+    router_ids(spec, devs, diags);
+}
+
+fn sessions(devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
+    for d in devs.values() {
+        let Some(bgp) = &d.bgp else { continue };
+        for n in &bgp.neighbors {
+            let mismatch = |why: String| {
+                Diagnostic::error(
+                    codes::BGP_SESSION_MISMATCH,
+                    format!(
+                        "BGP session {}:{} ↔ {}:{}: {why}",
+                        d.hostname, n.interface, n.peer_device, n.peer_port
+                    ),
+                )
+                .help("the session would not come up; check overrides of either device")
+            };
+            let Some((peer, pif)) = find(devs, &n.peer_device, &n.peer_port) else {
+                diags.push(mismatch("the far end has no such interface".into()));
+                continue;
+            };
+            let Some(pbgp) = &peer.bgp else {
+                diags.push(mismatch("the far end runs no BGP".into()));
+                continue;
+            };
+            if pbgp.asn != n.remote_asn {
+                diags.push(mismatch(format!(
+                    "expects ASN {} but the peer has ASN {}",
+                    n.remote_asn, pbgp.asn
+                )));
+            }
+            let back = pbgp.neighbors.iter().find(|m| m.interface == n.peer_port);
+            match back {
+                None => diags.push(mismatch("the far end has no session back".into())),
+                Some(m) => {
+                    if m.remote_asn != bgp.asn {
+                        diags.push(mismatch(format!(
+                            "the peer expects ASN {} but this end has ASN {}",
+                            m.remote_asn, bgp.asn
+                        )));
+                    }
+                    if m.peer_device != d.hostname || m.peer_port != n.interface {
+                        diags.push(mismatch("the far end's session points elsewhere".into()));
+                    }
+                }
+            }
+            if bgp.unnumbered != pbgp.unnumbered {
+                diags.push(mismatch("one end is unnumbered, the other numbered".into()));
+            } else if let Some(addr) = n.address
+                && pif.ipv4.map(|p| p.addr()) != Some(addr)
+            {
+                diags.push(mismatch(format!(
+                    "neighbor address {addr} is not the far end's interface address"
+                )));
+            }
+        }
+    }
+}
+
+/// Findings that repeat on many links of the same kind are reported once, with a count and the
+/// first link as an example, so a fabric-wide mistake is one diagnostic, not thousands.
+#[derive(Default)]
+struct Tally(BTreeMap<(&'static str, String), (u32, String, Option<crate::diag::Span>)>);
+
+impl Tally {
+    fn add(
+        &mut self,
+        kind: &'static str,
+        detail: String,
+        link: String,
+        span: Option<crate::diag::Span>,
+    ) {
+        let e = self.0.entry((kind, detail)).or_insert((0, link, span));
+        e.0 += 1;
+    }
+}
+
+fn links(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
+    let vxlan = spec.addressing.vteps.is_some();
+    let host_mtu = *spec.roce.host_mtu;
+    let mut tally = Tally::default();
+    for d in devs.values() {
+        for i in d
+            .interfaces
+            .iter()
+            .filter(|i| i.kind == InterfaceKind::Fabric)
+        {
+            if vxlan && i.mtu < host_mtu + VXLAN_OVERHEAD {
+                tally.add(
+                    "vxlan",
+                    format!(
+                        "MTU {} on `{}` fabric ports is too small for VXLAN over host MTU {host_mtu} (needs {})",
+                        i.mtu,
+                        d.platform,
+                        host_mtu + VXLAN_OVERHEAD
+                    ),
+                    format!("{}:{}", d.hostname, i.name),
+                    spec.roce.mtu.span,
+                );
+            }
+            // Each link once: from its lexically smaller end.
+            if (d.hostname.as_str(), i.name.as_str())
+                > (i.peer_device.as_str(), i.peer_port.as_str())
+            {
+                continue;
+            }
+            let Some((peer, pif)) = find(devs, &i.peer_device, &i.peer_port) else {
+                continue;
+            };
+            let link = format!("{}:{} ↔ {}:{}", d.hostname, i.name, peer.hostname, pif.name);
+            // Point at the spec's platform choice of either end, else at the fabric MTU.
+            let choice = |x: &DeviceIntent| spec.platforms.for_role(x.role).and_then(|p| p.span);
+            let span = choice(d).or_else(|| choice(peer));
+            if pif.mtu != i.mtu {
+                tally.add(
+                    "mtu",
+                    format!(
+                        "MTU differs across fabric links: {} on `{}` {} switches, {} on `{}` {} switches",
+                        i.mtu,
+                        d.platform,
+                        d.role.as_str(),
+                        pif.mtu,
+                        peer.platform,
+                        peer.role.as_str()
+                    ),
+                    link.clone(),
+                    span.or(spec.roce.mtu.span),
+                );
+            }
+            let class = |x: &DeviceIntent, xi: &Interface| {
+                (
+                    xi.lossless,
+                    x.qos.as_ref().map(|q| {
+                        (
+                            q.mode,
+                            q.roce.clone(),
+                            q.cnp.clone(),
+                            q.pfc_priorities.clone(),
+                        )
+                    }),
+                )
+            };
+            if class(d, i) != class(peer, pif) {
+                tally.add(
+                    "qos",
+                    format!(
+                        "the RoCE class differs across fabric links: `{}` {} switches run {}, `{}` {} switches run {}",
+                        d.platform,
+                        d.role.as_str(),
+                        qos_name(d, i),
+                        peer.platform,
+                        peer.role.as_str(),
+                        qos_name(peer, pif)
+                    ),
+                    link,
+                    span,
+                );
+            }
+        }
+    }
+    for ((kind, detail), (count, example, span)) in tally.0 {
+        let (code, help) = match kind {
+            "vxlan" => (
+                codes::MTU_MISMATCH,
+                "raise `roce.mtu` or lower `roce.host_mtu`",
+            ),
+            "mtu" => (
+                codes::MTU_MISMATCH,
+                "EOS takes at most 9214: set `roce.mtu: 9214` when EOS shares links with other platforms",
+            ),
+            _ => (
+                codes::QOS_MISMATCH,
+                "run a platform with QoS on both ends (FRR alone has none), or the same `roce` settings",
+            ),
+        };
+        diags.push(
+            Diagnostic::error(code, format!("{detail} ({count} link(s), e.g. {example})"))
+                .at(
+                    span,
+                    if kind == "qos" {
+                        "platform choice"
+                    } else {
+                        "MTU or platform choice"
+                    },
+                )
+                .help(help),
+        );
+    }
+}
+
+fn qos_name(d: &DeviceIntent, i: &Interface) -> String {
+    match (&d.qos, i.lossless) {
+        (Some(q), true) => format!(
+            "DSCP {} on priority {} with PFC on {:?}",
+            q.roce.dscp, q.roce.priority, q.pfc_priorities
+        ),
+        (Some(_), false) => "the default class only".into(),
+        (None, _) => format!("no QoS (`{}`)", d.platform),
+    }
+}
+
+fn router_ids(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
+    let mut seen: BTreeMap<std::net::Ipv4Addr, &str> = BTreeMap::new();
+    for d in devs.values() {
+        let Some(b) = &d.bgp else { continue };
+        if let Some(first) = seen.insert(b.router_id, &d.hostname) {
+            diags.push(
+                Diagnostic::error(
+                    codes::ROUTER_ID_DUPLICATE,
+                    format!(
+                        "router-id {} is used by `{first}` and `{}`",
+                        b.router_id, d.hostname
+                    ),
+                )
+                .at(spec.addressing.loopbacks.span, "loopback pool"),
+            );
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The vendor-neutral intent of one switch: plain data, one field per config section, the same
+//! section names as the templates (`templates/<platform>/<section>.j2`). It round-trips through
+//! `intent/<device>.yaml`, so any platform can be re-rendered from a saved intent.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use ipnet::IpNet;
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Network, Platform, Role, Speed};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeviceIntent {
+    pub hostname: String,
+    pub role: Role,
+    pub network: Network,
+    pub platform: Platform,
+    pub model: String,
+    pub system: System,
+    pub loopback: Loopback,
+    /// Cages run split, in cage order.
+    pub breakouts: Vec<Breakout>,
+    /// Cabled data ports, in port order.
+    pub interfaces: Vec<Interface>,
+    pub bgp: Option<Bgp>,
+    pub qos: Option<Qos>,
+    pub adaptive_routing: Option<AdaptiveRouting>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct System {
+    pub mgmt: Option<Mgmt>,
+    pub ntp: Vec<String>,
+    pub syslog: Vec<String>,
+    pub dns: Vec<String>,
+    pub snmp_traps: Vec<String>,
+    pub domain: Option<String>,
+}
+
+/// The management port lives in its own VRF so data-plane routes never leak into it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mgmt {
+    pub interface: String,
+    pub vrf: String,
+    pub address: IpNet,
+    pub gateway: Ipv4Addr,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Loopback {
+    pub ipv4: Option<IpNet>,
+    pub ipv6: Option<IpNet>,
+    pub vtep: Option<IpNet>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Breakout {
+    pub cage: u32,
+    /// OS name of the unsplit cage.
+    pub port: String,
+    /// `<ports>x<speed>`, e.g. `2x400G`.
+    pub mode: String,
+    pub lanes: u32,
+    pub speed: Speed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InterfaceKind {
+    /// Switch-to-switch, routed, carries BGP.
+    Fabric,
+    /// To a node's NIC (or an appliance), routed /31.
+    Host,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interface {
+    pub name: String,
+    pub kind: InterfaceKind,
+    /// `<peer device>:<peer port>`, from the cabling plan.
+    pub description: String,
+    pub peer_device: String,
+    pub peer_port: String,
+    pub cable: String,
+    pub speed: Speed,
+    pub mtu: u32,
+    pub ipv4: Option<IpNet>,
+    pub ipv6: Option<IpNet>,
+    /// In the lossless RoCE class (PFC, ECN, trust DSCP).
+    pub lossless: bool,
+    pub adaptive_routing: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bgp {
+    pub asn: u64,
+    pub router_id: Ipv4Addr,
+    /// Sessions run over IPv6 link-local with IPv4 routes on IPv6 next hops (RFC 5549).
+    pub unnumbered: bool,
+    /// ECMP width: the uplink count (leaves), else the widest bundle to one neighbour.
+    pub maximum_paths: u32,
+    pub multipath_relax: bool,
+    /// Accept routes carrying our own ASN (leaf ASN reuse, RFC 7938 §5.2.2).
+    pub allowas_in: bool,
+    pub bfd: Option<Bfd>,
+    pub peer_group: String,
+    pub neighbors: Vec<Neighbor>,
+    /// Connected IPv4 prefixes redistributed into BGP (loopback, VTEP, host /31s).
+    pub redistribute: Vec<PrefixRule>,
+    /// Connected IPv6 prefixes redistributed into BGP (loopback, host /127s).
+    pub redistribute_v6: Vec<PrefixRule>,
+    /// Aggregates announced instead of their more-specifics.
+    pub aggregates: Vec<IpNet>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bfd {
+    pub profile: String,
+    pub interval_ms: u32,
+    pub multiplier: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Neighbor {
+    /// Local interface of the session.
+    pub interface: String,
+    /// Peer address when numbered; `None` for unnumbered sessions.
+    pub address: Option<IpAddr>,
+    pub remote_asn: u64,
+    pub peer_device: String,
+    pub peer_port: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrefixRule {
+    pub prefix: IpNet,
+    /// Longest prefix matched, when longer than `prefix` itself (host /31s inside a block).
+    pub le: Option<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QosMode {
+    Lossless,
+    Lossy,
+}
+
+/// The RoCE class plan (FACTS §2): trust DSCP, RoCE on one PFC priority with ECN, CNPs strict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Qos {
+    pub mode: QosMode,
+    pub roce: TrafficClass,
+    pub cnp: TrafficClass,
+    /// Priorities with PFC (empty when lossy).
+    pub pfc_priorities: Vec<u8>,
+    pub ecn: Ecn,
+    /// DWRR weights (percent) per traffic class; CNP's class is strict and not listed.
+    pub ets: Vec<EtsWeight>,
+    pub strict_traffic_classes: Vec<u8>,
+    pub pfc_watchdog: Option<PfcWatchdog>,
+    /// Ports in the lossless class.
+    pub ports: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrafficClass {
+    pub dscp: u8,
+    pub priority: u8,
+    pub traffic_class: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ecn {
+    pub traffic_class: u8,
+    pub min_bytes: u32,
+    pub max_bytes: u32,
+    pub probability: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EtsWeight {
+    pub traffic_class: u8,
+    pub weight: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PfcWatchdog {
+    pub detection_ms: u32,
+    pub restoration_ms: u32,
+    pub action: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdaptiveRouting {
+    pub ports: Vec<String>,
+}
+
+/// The InfiniBand side: what the subnet manager needs (FACTS §3.2). InfiniBand switches take no
+/// per-switch configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SubnetManager {
+    /// `compute` or `storage`.
+    pub network: Network,
+    pub routing_engine: String,
+    pub adaptive_routing: bool,
+    /// Top-tier switches by name, for the operator to resolve to GUIDs (`root_guid_file`).
+    pub roots: Vec<String>,
+    pub switches: u32,
+    pub hosts: u32,
+}

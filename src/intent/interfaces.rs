@@ -1,0 +1,138 @@
+//! Data ports: one routed interface per cabled port, described by its cabling peer; breakouts of
+//! split cages; MTU, RoCE class and adaptive routing per port.
+
+use std::collections::BTreeMap;
+
+use super::Attached;
+use super::device::{Breakout, Interface, InterfaceKind};
+use crate::addressing::Allocation;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::model::{Network, Platform, Tier, adaptive_routing_support};
+use crate::spec::{ClusterSpec, RoceMode, Toggle};
+use crate::topology::{Device, Fabric, PortId};
+
+/// EOS caps L3 MTU at 9214 (FACTS §2.1); the others take 9216.
+fn platform_max_mtu(p: Platform) -> u32 {
+    match p {
+        Platform::Eos => 9214,
+        _ => 9216,
+    }
+}
+
+/// Devices (by model) where adaptive routing was asked for but cannot run, with the reason.
+#[derive(Default)]
+pub struct ArWarnings(BTreeMap<(String, String), u32>);
+
+impl ArWarnings {
+    pub fn report(&self, spec: &ClusterSpec, diags: &mut Diagnostics) {
+        for ((model, reason), ports) in &self.0 {
+            diags.push(
+                Diagnostic::warning(
+                    codes::AR_UNSUPPORTED,
+                    format!(
+                        "adaptive routing left off on {ports} fabric port(s) of `{model}` switches: {reason}"
+                    ),
+                )
+                .at(spec.roce.adaptive_routing.span, "asked for here")
+                .help("set `roce.adaptive_routing: auto` to enable it only where it is supported"),
+            );
+        }
+    }
+}
+
+/// Whether a fabric port runs adaptive routing; records why not when it was asked for.
+fn adaptive_routing(
+    spec: &ClusterSpec,
+    f: &Fabric,
+    d: &Device,
+    platform: Platform,
+    a: &Attached<'_>,
+    warn: &mut ArWarnings,
+) -> bool {
+    let toggle = spec.roce.adaptive_routing.value;
+    if toggle == Toggle::Disabled || d.network != Network::Compute || a.link.tier == Tier::NodeLeaf
+    {
+        return false;
+    }
+    let asic = f.switch_model(d).and_then(|m| m.asic.as_deref());
+    let verdict = if platform.has_adaptive_routing() {
+        adaptive_routing_support(asic, a.link.speed)
+    } else {
+        Err(format!(
+            "the `{platform}` platform has no adaptive routing (NVUE only)"
+        ))
+    };
+    match verdict {
+        Ok(()) => true,
+        Err(reason) => {
+            if toggle == Toggle::Enabled {
+                *warn.0.entry((d.model.clone(), reason)).or_default() += 1;
+            }
+            false
+        }
+    }
+}
+
+pub fn build(
+    spec: &ClusterSpec,
+    f: &Fabric,
+    alloc: &Allocation,
+    d: &Device,
+    platform: Platform,
+    links: &[Attached<'_>],
+    warn: &mut ArWarnings,
+) -> (Vec<Interface>, Vec<Breakout>) {
+    let mtu = spec.roce.mtu.value.min(platform_max_mtu(platform));
+    let lossless = d.network == Network::Compute && spec.roce.mode == RoceMode::Lossless;
+    let mut interfaces = Vec::new();
+    let mut breakouts: BTreeMap<u16, Breakout> = BTreeMap::new();
+    for a in links {
+        if a.link.tier == Tier::Mgmt {
+            continue;
+        }
+        let name = f.port_name(d, a.port);
+        let peer_port = f.port_name(a.peer, a.peer_port);
+        if let PortId::Lane { cage, .. } = a.port {
+            let lanes = u32::from(
+                d.cage_lanes
+                    .get(usize::from(cage) - 1)
+                    .copied()
+                    .unwrap_or(1),
+            );
+            breakouts.entry(cage).or_insert_with(|| Breakout {
+                cage: u32::from(cage),
+                port: f.port_name(d, PortId::Cage { cage }),
+                mode: format!("{lanes}x{}", a.link.speed),
+                lanes,
+                speed: a.link.speed,
+            });
+        }
+        let la = &alloc.links[a.index];
+        let (ipv4, ipv6) = if a.lower {
+            (la.a, la.a6)
+        } else {
+            (la.b, la.b6)
+        };
+        let kind = if a.peer.role.is_switch() {
+            InterfaceKind::Fabric
+        } else {
+            InterfaceKind::Host
+        };
+        interfaces.push(Interface {
+            description: format!("{}:{peer_port}", a.peer.name),
+            kind,
+            peer_device: a.peer.name.clone(),
+            peer_port,
+            cable: a.link.cable_id.clone(),
+            speed: a.link.speed,
+            mtu,
+            ipv4,
+            ipv6,
+            lossless,
+            adaptive_routing: kind == InterfaceKind::Fabric
+                && adaptive_routing(spec, f, d, platform, a, warn),
+            name,
+        });
+    }
+    (interfaces, breakouts.into_values().collect())
+}

@@ -1,0 +1,161 @@
+//! Stage 4: [`Fabric`] + [`Allocation`] → per-switch [`DeviceIntent`], vendor-neutral.
+//!
+//! Input: the graph, the allocation and the spec's global knobs (`roce`, `bgp`, `services`).
+//! Output: one intent per Ethernet switch (OOB switches excepted) and one subnet-manager intent
+//! per InfiniBand fabric. Invariants: intent holds names and values only, never graph indices;
+//! every list is in port or name order, so the same spec gives the same intent.
+
+mod bgp;
+mod checks;
+mod device;
+mod interfaces;
+mod qos;
+mod system;
+
+use std::collections::BTreeMap;
+
+pub use device::*;
+
+use crate::addressing::Allocation;
+use crate::diag::Diagnostics;
+use crate::model::{Network, Role, Transport};
+use crate::spec::ClusterSpec;
+use crate::topology::{Device, Fabric, Link, PortId};
+
+/// Everything the renderers get.
+#[derive(Clone, Debug, Default)]
+pub struct Intents {
+    pub devices: BTreeMap<String, DeviceIntent>,
+    pub subnet_managers: Vec<SubnetManager>,
+}
+
+/// One cable seen from one of its ends.
+pub(crate) struct Attached<'a> {
+    pub link: &'a Link,
+    pub index: usize,
+    /// True when this device is end `a` (the lower tier).
+    pub lower: bool,
+    pub port: PortId,
+    pub peer: &'a Device,
+    pub peer_port: PortId,
+}
+
+/// The cables of every device, by device position, in port order.
+fn attachments(f: &Fabric) -> Vec<Vec<Attached<'_>>> {
+    let mut by_dev: Vec<Vec<Attached<'_>>> = (0..f.device_count()).map(|_| Vec::new()).collect();
+    for (index, link) in f.links().enumerate() {
+        for (lower, near, far) in [(true, &link.a, &link.b), (false, &link.b, &link.a)] {
+            by_dev[f.device_position(near)].push(Attached {
+                link,
+                index,
+                lower,
+                port: near.port,
+                peer: f.device_of(far),
+                peer_port: far.port,
+            });
+        }
+    }
+    for v in &mut by_dev {
+        v.sort_by_key(|a| a.port);
+    }
+    by_dev
+}
+
+/// Whether railyard renders a config for this device.
+fn configured(f: &Fabric, d: &Device) -> bool {
+    d.platform.is_some()
+        && !matches!(d.role, Role::OobLeaf | Role::OobCore)
+        && f.transport_of(d.role) == Some(Transport::Ethernet)
+}
+
+/// Build every switch's intent and run the cross-device checks.
+pub fn build(
+    spec: &ClusterSpec,
+    f: &Fabric,
+    alloc: &Allocation,
+    diags: &mut Diagnostics,
+) -> Intents {
+    let attached = attachments(f);
+    let mut ar = interfaces::ArWarnings::default();
+    let mut devices = BTreeMap::new();
+    for (pos, d) in f.devices().enumerate() {
+        if !configured(f, d) {
+            continue;
+        }
+        let Some(platform) = d.platform else { continue };
+        let own = &alloc.devices[&d.name];
+        let links = &attached[pos];
+        let (interfaces, breakouts) =
+            interfaces::build(spec, f, alloc, d, platform, links, &mut ar);
+        let bgp = bgp::build(spec, alloc, d, own, links, &interfaces);
+        let qos = qos::build(spec, d, platform, &interfaces);
+        let ar_ports: Vec<String> = interfaces
+            .iter()
+            .filter(|i| i.adaptive_routing)
+            .map(|i| i.name.clone())
+            .collect();
+        let intent = DeviceIntent {
+            hostname: d.name.clone(),
+            role: d.role,
+            network: d.network,
+            platform,
+            model: d.model.clone(),
+            system: system::build(spec, f, d, own),
+            loopback: Loopback {
+                ipv4: own.loopback,
+                ipv6: own.loopback_v6,
+                vtep: own.vtep,
+            },
+            breakouts,
+            interfaces,
+            bgp,
+            qos,
+            adaptive_routing: (!ar_ports.is_empty()).then_some(AdaptiveRouting { ports: ar_ports }),
+        };
+        devices.insert(d.name.clone(), intent);
+    }
+    ar.report(spec, diags);
+    checks::run(spec, &devices, diags);
+    Intents {
+        devices,
+        subnet_managers: subnet_managers(f),
+    }
+}
+
+/// One subnet-manager intent per InfiniBand fabric: `ar_updn` with the top tier as roots.
+fn subnet_managers(f: &Fabric) -> Vec<SubnetManager> {
+    let mut out = Vec::new();
+    for (network, roles) in [
+        (Network::Compute, [Role::Core, Role::Spine, Role::Leaf]),
+        (
+            Network::Storage,
+            [Role::StorageSpine, Role::StorageLeaf, Role::StorageLeaf],
+        ),
+    ] {
+        if f.transport_of(roles[2]) != Some(Transport::Infiniband) {
+            continue;
+        }
+        let in_net: Vec<&Device> = f.devices().filter(|d| d.network == network).collect();
+        let top = roles
+            .iter()
+            .find(|r| in_net.iter().any(|d| d.role == **r))
+            .copied();
+        let mut roots: Vec<String> = in_net
+            .iter()
+            .filter(|d| Some(d.role) == top)
+            .map(|d| d.name.clone())
+            .collect();
+        roots.sort();
+        out.push(SubnetManager {
+            network,
+            routing_engine: "ar_updn".into(),
+            adaptive_routing: true,
+            roots,
+            switches: u32::try_from(in_net.iter().filter(|d| d.role.is_switch()).count())
+                .unwrap_or(u32::MAX),
+            hosts: u32::try_from(in_net.iter().filter(|d| !d.role.is_switch()).count())
+                .unwrap_or(u32::MAX),
+        });
+    }
+    out
+}

@@ -1,0 +1,104 @@
+//! Stage 5: intent → configuration files per platform. Sees only [`crate::intent`]: any platform
+//! can be re-rendered from a saved `intent/<device>.yaml`.
+//!
+//! Line-oriented configs (FRR, EOS, NVUE `nv set`) come from minijinja templates under
+//! `templates/<platform>/`, one template per section, included in device order by `main.j2`.
+//! Structured formats (SONiC `config_db.json`, NVUE `startup.yaml`) are serialized from typed
+//! structs. Templates format; they do not decide: every value is computed in intent or in the
+//! platform adapter here.
+
+mod env;
+mod eos;
+mod frr;
+mod nvue;
+mod sonic;
+mod subnet_manager;
+
+use minijinja::Environment;
+
+pub use env::Templates;
+
+use crate::OutputFile;
+use crate::intent::{DeviceIntent, Intents};
+use crate::model::Platform;
+
+/// A template failed: a bug in a built-in template, or in a user's override.
+#[derive(Debug)]
+pub struct RenderError {
+    pub device: String,
+    pub template: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "rendering `{}` with template `{}` failed: {}",
+            self.device, self.template, self.message
+        )
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// Render one template against a context; errors carry the template name and minijinja's detail.
+pub(crate) fn template(
+    env: &Environment<'_>,
+    device: &str,
+    name: &str,
+    ctx: minijinja::Value,
+) -> Result<String, RenderError> {
+    let fail = |e: minijinja::Error| {
+        // Name the innermost template: an error inside an include surfaces from `main.j2`.
+        let mut inner = &e;
+        while let Some(next) =
+            std::error::Error::source(inner).and_then(|s| s.downcast_ref::<minijinja::Error>())
+        {
+            inner = next;
+        }
+        RenderError {
+            device: device.to_string(),
+            template: inner.name().unwrap_or(name).to_string(),
+            message: format!("{e:#}"),
+        }
+    };
+    let t = env.get_template(name).map_err(fail)?;
+    t.render(ctx).map_err(fail)
+}
+
+/// The files of one switch under `configs/<device>/`.
+pub fn device(env: &Environment<'_>, d: &DeviceIntent) -> Result<Vec<OutputFile>, RenderError> {
+    let dir = format!("configs/{}", d.hostname);
+    let files = match d.platform {
+        Platform::Frr => frr::render(env, d)?,
+        Platform::Nvue => nvue::render(env, d)?,
+        Platform::Sonic => sonic::render(env, d)?,
+        Platform::Eos => eos::render(env, d)?,
+    };
+    Ok(files
+        .into_iter()
+        .map(|(name, text)| OutputFile::new(format!("{dir}/{name}"), text))
+        .collect())
+}
+
+/// Every switch config, the subnet-manager files and the intent dumps, sorted by path.
+pub fn render_all(
+    intents: &Intents,
+    templates: &Templates,
+) -> Result<Vec<OutputFile>, RenderError> {
+    let env = templates.environment();
+    let mut out = Vec::new();
+    for d in intents.devices.values() {
+        out.extend(device(&env, d)?);
+        out.push(OutputFile::new(
+            format!("intent/{}.yaml", d.hostname),
+            crate::spec::to_yaml(d),
+        ));
+    }
+    for sm in &intents.subnet_managers {
+        out.extend(subnet_manager::render(&env, sm)?);
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}

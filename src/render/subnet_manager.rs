@@ -1,0 +1,24 @@
+//! The InfiniBand side (FACTS §3.2): an `opensm.conf` fragment selecting `ar_updn` with adaptive
+//! routing, and the root-switch list by name for the operator to resolve to GUIDs.
+
+use minijinja::{Environment, Value};
+
+use super::{RenderError, template};
+use crate::OutputFile;
+use crate::intent::SubnetManager;
+
+pub fn render(env: &Environment<'_>, sm: &SubnetManager) -> Result<Vec<OutputFile>, RenderError> {
+    let dir = format!("configs/subnet-manager-{}", sm.network.as_str());
+    let who = format!("subnet-manager-{}", sm.network.as_str());
+    let ctx = Value::from_serialize(sm);
+    Ok(vec![
+        OutputFile::new(
+            format!("{dir}/opensm.conf"),
+            template(env, &who, "opensm/opensm.conf.j2", ctx.clone())?,
+        ),
+        OutputFile::new(
+            format!("{dir}/root-switches.txt"),
+            template(env, &who, "opensm/root-switches.txt.j2", ctx)?,
+        ),
+    ])
+}

@@ -1,0 +1,84 @@
+//! Local checks of spec values that need no graph: ranges and consistency of the RoCE settings.
+
+use super::types::ClusterSpec;
+use super::yaml::Sp;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+
+fn range<T: Copy + PartialOrd + std::fmt::Display>(
+    key: &str,
+    v: &Sp<T>,
+    lo: T,
+    hi: T,
+    diags: &mut Diagnostics,
+) {
+    if v.value < lo || v.value > hi {
+        diags.push(
+            Diagnostic::error(
+                codes::BAD_QOS,
+                format!("`roce.{key}` is {}, outside {lo}–{hi}", v.value),
+            )
+            .at(v.span, "out of range")
+            .help(format!("use a value from {lo} to {hi}")),
+        );
+    }
+}
+
+/// The RoCE QoS values: ranges, distinct classes, ECN band, MTUs.
+pub fn roce(spec: &ClusterSpec, diags: &mut Diagnostics) {
+    let r = &spec.roce;
+    range("dscp", &r.dscp, 0, 63, diags);
+    range("cnp_dscp", &r.cnp_dscp, 0, 63, diags);
+    range("priority", &r.priority, 0, 7, diags);
+    range("cnp_priority", &r.cnp_priority, 0, 7, diags);
+    range("ecn_probability", &r.ecn_probability, 1, 100, diags);
+    range("roce_weight", &r.roce_weight, 1, 99, diags);
+    range("mtu", &r.mtu, 1500, 9216, diags);
+    range("host_mtu", &r.host_mtu, 1280, 9216, diags);
+    range(
+        "pfc_watchdog_detection_ms",
+        &r.pfc_watchdog_detection_ms,
+        100,
+        5000,
+        diags,
+    );
+    range(
+        "pfc_watchdog_restoration_ms",
+        &r.pfc_watchdog_restoration_ms,
+        100,
+        60000,
+        diags,
+    );
+    let clash = |what: &str, span, help: &str| {
+        Diagnostic::error(codes::BAD_QOS, what.to_string())
+            .at(span, "clashes")
+            .help(help.to_string())
+    };
+    if r.dscp.value == r.cnp_dscp.value {
+        diags.push(clash(
+            "RoCE data and CNPs share a DSCP; CNPs must bypass the data queue",
+            r.cnp_dscp.span.or(r.dscp.span),
+            "the usual values are 26 for RoCE and 48 for CNP",
+        ));
+    }
+    if r.priority.value == r.cnp_priority.value || r.priority.value == 0 {
+        diags.push(clash(
+            "the RoCE priority must differ from the CNP priority and from the default priority 0",
+            r.priority.span.or(r.cnp_priority.span),
+            "the usual values are 3 for RoCE and 6 for CNP",
+        ));
+    }
+    if r.ecn_min_bytes.value >= r.ecn_max_bytes.value {
+        diags.push(clash(
+            "`roce.ecn_min_bytes` must be below `roce.ecn_max_bytes`",
+            r.ecn_min_bytes.span,
+            "NVIDIA's default band is 150000–1500000 bytes",
+        ));
+    }
+    if r.host_mtu.value > r.mtu.value {
+        diags.push(clash(
+            "`roce.host_mtu` exceeds the switch MTU `roce.mtu`; frames would be dropped",
+            r.host_mtu.span.or(r.mtu.span),
+            "hosts usually run 9000 under a 9216 switch MTU",
+        ));
+    }
+}

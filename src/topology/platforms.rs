@@ -1,0 +1,66 @@
+//! Which network OS each switch runs: the spec's choice for its role, else its model's own OS.
+//! The choice belongs to the graph because port names depend on it (SONiC and EOS number ports
+//! their own way).
+
+use crate::catalog::Catalog;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::model::{Platform, Role, Transport};
+use crate::spec::{ClusterSpec, Sp};
+
+fn spec_choice(spec: &ClusterSpec, role: Role) -> Option<&Sp<Platform>> {
+    spec.platforms.for_role(role)
+}
+
+fn transport(spec: &ClusterSpec, role: Role) -> Transport {
+    match role {
+        Role::Leaf | Role::Spine | Role::Core => spec.compute.transport,
+        Role::StorageLeaf | Role::StorageSpine => spec
+            .storage
+            .as_ref()
+            .map_or(Transport::Ethernet, |s| s.transport),
+        _ => Transport::Ethernet,
+    }
+}
+
+/// The OS of a switch; `None` for InfiniBand switches (managed by the subnet manager) and for
+/// nodes.
+pub fn choose(spec: &ClusterSpec, catalog: &Catalog, role: Role, model: &str) -> Option<Platform> {
+    if !role.is_switch() || transport(spec, role) == Transport::Infiniband {
+        return None;
+    }
+    // OOB switches keep their model's OS: railyard does not render their configs.
+    if matches!(role, Role::OobLeaf | Role::OobCore) {
+        return catalog.switches.get(model).and_then(|m| m.os);
+    }
+    spec_choice(spec, role)
+        .map(|p| p.value)
+        .or_else(|| catalog.switches.get(model).and_then(|m| m.os))
+}
+
+/// A platform named for an InfiniBand role is a mistake: those switches take no config file.
+pub fn check(spec: &ClusterSpec, diags: &mut Diagnostics) {
+    let roles = [
+        (Role::Leaf, spec.platforms.leaf.as_ref()),
+        (Role::Spine, spec.platforms.spine.as_ref()),
+        (Role::Core, spec.platforms.core.as_ref()),
+        (Role::StorageLeaf, spec.platforms.storage.as_ref()),
+    ];
+    for (role, choice) in roles {
+        if let Some(p) = choice
+            && transport(spec, role) == Transport::Infiniband
+        {
+            diags.push(
+                Diagnostic::error(
+                    codes::PLATFORM_ON_INFINIBAND,
+                    format!(
+                        "`{}` switches are InfiniBand; they run no `{}` configuration",
+                        role.as_str(),
+                        p.value
+                    ),
+                )
+                .at(p.span, "InfiniBand role")
+                .help("remove this key: InfiniBand switches are configured by the subnet manager (railyard writes its opensm.conf)"),
+            );
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Pinned configs: every rendered file of the lab on all four platforms, one leaf and one spine of
+//! the Spectrum-X cloud, the H100 SuperPOD's Ethernet in-band switches and its subnet-manager side.
+//! The semantic checks live in `configs.rs` and `render_*.rs`; these snapshots make every change
+//! to a rendered config visible in review. Accept changes with
+//! `INSTA_UPDATE=always cargo test --test config_snapshots` and review the `.snap` files.
+
+mod common;
+
+use common::*;
+
+const PLATFORMS: [&str; 4] = ["nvue", "sonic", "frr", "eos"];
+
+fn snapshot_files(name: &str, spec: &str, keep: impl Fn(&str) -> bool) -> usize {
+    let files = outputs(spec);
+    let mut n = 0;
+    for f in files.iter().filter(|f| keep(&f.path)) {
+        let text = String::from_utf8(f.bytes.clone()).expect("utf-8");
+        insta::with_settings!({ snapshot_suffix => format!("{name}@{}", f.path.replace('/', "__")), prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!(text);
+        });
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn lab_small_every_device_every_platform() {
+    for p in PLATFORMS {
+        let spec = format!(
+            "{}\nplatforms: {{default: {p}}}\n",
+            inventory("lab-small.yaml")
+        );
+        let n = snapshot_files(&format!("lab-{p}"), &spec, |path| {
+            path.starts_with("configs/") || path.starts_with("intent/")
+        });
+        // 2 spines, 2 leaves, 1 in-band leaf: a config and an intent dump each.
+        assert!(n >= 10, "{p}: {n} files");
+    }
+}
+
+#[test]
+fn spectrum_x_one_leaf_one_spine_every_platform() {
+    for p in PLATFORMS {
+        let spec = format!(
+            "{}\nplatforms: {{default: {p}}}\n",
+            inventory("spectrum-x-cloud.yaml")
+        );
+        let n = snapshot_files(&format!("spx-{p}"), &spec, |path| {
+            path.starts_with("configs/leaf-su01-01/") || path.starts_with("configs/spine01/")
+        });
+        assert!(n >= 2, "{p}: {n} files");
+    }
+}
+
+#[test]
+fn h100_superpod_ethernet_switches_and_subnet_managers() {
+    let n = snapshot_files("h100", &inventory("dgx-superpod-h100.yaml"), |path| {
+        path.starts_with("configs/inb-") || path.starts_with("configs/subnet-manager")
+    });
+    assert!(n >= 4, "{n} files");
+}

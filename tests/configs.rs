@@ -1,0 +1,446 @@
+//! Addressing, intent and switch configs, checked against the reference facts (FACTS.md §1.8,
+//! §2, §3, §4) — the expected values are the published ones, not the program's output — plus the
+//! real FRR parser on every generated FRR configuration.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::IpAddr;
+
+use common::*;
+use railyard::diag::SourceFile;
+use railyard::intent::{DeviceIntent, Intents, InterfaceKind, QosMode};
+use railyard::model::{Network, Role};
+
+fn intents(text: &str) -> Intents {
+    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+    c.intents.unwrap_or_else(|| {
+        panic!(
+            "did not compile: {:?}",
+            c.diagnostics
+                .sorted()
+                .iter()
+                .map(|d| format!("{}: {}", d.code.id, d.message))
+                .collect::<Vec<_>>()
+        )
+    })
+}
+
+fn with(base: &str, extra: &str) -> String {
+    format!("{base}\n{extra}\n")
+}
+
+fn spx(sus: u32) -> String {
+    inventory("spectrum-x-cloud.yaml").replace("count: 3", &format!("count: {sus}"))
+}
+
+fn role(i: &Intents, r: Role) -> Vec<&DeviceIntent> {
+    i.devices.values().filter(|d| d.role == r).collect()
+}
+
+#[test]
+fn spectrum_x_leaf_peers_with_every_spine_and_ecmp_spans_all_uplinks() {
+    let i = intents(&spx(3));
+    let spines: BTreeSet<&str> = role(&i, Role::Spine)
+        .iter()
+        .map(|d| d.hostname.as_str())
+        .collect();
+    assert_eq!(spines.len(), 8, "FACTS §1.8: 8 SN5600 spines");
+    for leaf in role(&i, Role::Leaf) {
+        let bgp = leaf.bgp.as_ref().expect("leaf runs BGP");
+        let peers: BTreeSet<&str> = bgp
+            .neighbors
+            .iter()
+            .map(|n| n.peer_device.as_str())
+            .collect();
+        assert_eq!(
+            peers, spines,
+            "{} must peer with every spine",
+            leaf.hostname
+        );
+        // FACTS §1.8: 32 cages split 2×400G = 64 uplinks per leaf, 8 per spine, one session each.
+        assert_eq!(bgp.neighbors.len(), 64, "{}", leaf.hostname);
+        assert_eq!(
+            bgp.maximum_paths, 64,
+            "ECMP width = uplinks ({})",
+            leaf.hostname
+        );
+        assert!(bgp.multipath_relax);
+        let host_ports = leaf
+            .interfaces
+            .iter()
+            .filter(|x| x.kind == InterfaceKind::Host)
+            .count();
+        assert_eq!(host_ports, 64, "2 rails × 32 nodes per leaf");
+    }
+    for spine in role(&i, Role::Spine) {
+        let bgp = spine.bgp.as_ref().unwrap();
+        // 3 SUs × 4 leaves × 8 links per leaf-spine pair.
+        assert_eq!(bgp.neighbors.len(), 96);
+        assert_eq!(bgp.maximum_paths, 8, "the widest bundle to one leaf");
+    }
+}
+
+#[test]
+fn asns_follow_rfc7938_unique_leaves_shared_spines() {
+    let i = intents(&spx(3));
+    let leaf_asns: Vec<u64> = role(&i, Role::Leaf)
+        .iter()
+        .map(|d| d.bgp.as_ref().unwrap().asn)
+        .collect();
+    let unique: BTreeSet<u64> = leaf_asns.iter().copied().collect();
+    assert_eq!(unique.len(), leaf_asns.len(), "one ASN per leaf");
+    let spine_asns: BTreeSet<u64> = role(&i, Role::Spine)
+        .iter()
+        .map(|d| d.bgp.as_ref().unwrap().asn)
+        .collect();
+    assert_eq!(spine_asns.len(), 1, "one ASN per spine group");
+    // RFC 6996 4-byte private range.
+    for a in unique.iter().chain(&spine_asns) {
+        assert!((4_200_000_000..=4_294_967_294).contains(a), "{a}");
+    }
+    assert!(unique.is_disjoint(&spine_asns));
+    // Every session's remote ASN is the peer's own ASN.
+    for d in i.devices.values().filter(|d| d.network == Network::Compute) {
+        for n in &d.bgp.as_ref().unwrap().neighbors {
+            assert_eq!(
+                n.remote_asn,
+                i.devices[&n.peer_device].bgp.as_ref().unwrap().asn
+            );
+        }
+    }
+}
+
+#[test]
+fn leaf_asn_reuse_repeats_per_su_with_allowas_in() {
+    let i = intents(&with(&spx(3), "bgp: {reuse_leaf_asns: true}"));
+    let mut by_index: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
+    for l in role(&i, Role::Leaf) {
+        let b = l.bgp.as_ref().unwrap();
+        assert!(b.allowas_in, "RFC 7938 §5.2.2 needs allowas-in");
+        let idx = l.hostname.rsplit('-').next().unwrap().to_string();
+        by_index.entry(idx).or_default().insert(b.asn);
+    }
+    assert_eq!(by_index.len(), 4);
+    assert!(by_index.values().all(|s| s.len() == 1), "{by_index:?}");
+}
+
+#[test]
+fn roce_qos_is_the_nvidia_lossless_profile() {
+    let i = intents(&spx(3));
+    for d in i.devices.values().filter(|d| d.network == Network::Compute) {
+        let q = d
+            .qos
+            .as_ref()
+            .expect("compute switches carry the RoCE class");
+        assert_eq!(q.mode, QosMode::Lossless);
+        assert_eq!(
+            (q.roce.dscp, q.roce.priority, q.roce.traffic_class),
+            (26, 3, 3),
+            "FACTS §2.1"
+        );
+        assert_eq!((q.cnp.dscp, q.cnp.priority), (48, 6));
+        assert_eq!(q.pfc_priorities, vec![3], "PFC on priority 3 only");
+        assert_eq!(q.strict_traffic_classes, vec![6], "CNP strict");
+        assert_eq!(
+            (q.ecn.min_bytes, q.ecn.max_bytes, q.ecn.probability),
+            (150_000, 1_500_000, 100)
+        );
+        let w: BTreeMap<u8, u8> = q.ets.iter().map(|e| (e.traffic_class, e.weight)).collect();
+        assert_eq!(w, BTreeMap::from([(0, 50), (3, 50)]));
+        let wd = q.pfc_watchdog.as_ref().unwrap();
+        assert_eq!((wd.detection_ms, wd.restoration_ms), (200, 200));
+        assert_eq!(
+            q.ports.len(),
+            d.interfaces.len(),
+            "every data port is lossless"
+        );
+    }
+    // Storage and in-band switches are not in the RoCE class.
+    assert!(
+        i.devices
+            .values()
+            .filter(|d| d.network != Network::Compute)
+            .all(|d| d.qos.is_none())
+    );
+}
+
+#[test]
+fn lossy_mode_drops_pfc_but_keeps_ecn() {
+    let i = intents(&with(
+        &spx(3),
+        "roce: {mode: lossy, ecn_min_bytes: 40000, ecn_max_bytes: 200000}",
+    ));
+    let q = role(&i, Role::Leaf)[0].qos.as_ref().unwrap();
+    assert_eq!(q.mode, QosMode::Lossy);
+    assert!(q.pfc_priorities.is_empty() && q.pfc_watchdog.is_none());
+    assert_eq!((q.ecn.min_bytes, q.ecn.max_bytes), (40_000, 200_000));
+}
+
+#[test]
+fn adaptive_routing_on_spectrum4_fabric_ports_only() {
+    let i = intents(&spx(3));
+    for d in i.devices.values().filter(|d| d.network == Network::Compute) {
+        for x in &d.interfaces {
+            // FACTS §3.1: Spectrum-4, 400G, routed fabric ports; not host ports.
+            assert_eq!(
+                x.adaptive_routing,
+                x.kind == InterfaceKind::Fabric,
+                "{}:{}",
+                d.hostname,
+                x.name
+            );
+        }
+    }
+    // Spectrum-3 (the lab's SN4600C) gets none.
+    let lab = intents(&inventory("lab-small.yaml"));
+    assert!(lab.devices.values().all(|d| d.adaptive_routing.is_none()));
+    let off = intents(&with(&spx(3), "roce: {adaptive_routing: disabled}"));
+    assert!(off.devices.values().all(|d| d.adaptive_routing.is_none()));
+}
+
+#[test]
+fn host_ports_are_routed_31s_nic_even_switch_odd_inside_the_leaf_block() {
+    let i = intents(&spx(3));
+    let mut seen = BTreeSet::new();
+    for leaf in role(&i, Role::Leaf) {
+        let block = leaf.bgp.as_ref().unwrap().aggregates[0];
+        assert_eq!(
+            block.prefix_len(),
+            25,
+            "64 host ports (2 rails × 32 nodes) × 2 addresses = a /25"
+        );
+        for x in leaf
+            .interfaces
+            .iter()
+            .filter(|x| x.kind == InterfaceKind::Host)
+        {
+            let p = x.ipv4.expect("host ports are numbered");
+            assert_eq!(p.prefix_len(), 31);
+            assert!(block.contains(&p.addr()));
+            let IpAddr::V4(a) = p.addr() else { panic!() };
+            assert_eq!(u32::from(a) % 2, 1, "FACTS §1.7: switch .1, NIC .0");
+            assert!(seen.insert(a), "address {a} used twice");
+        }
+        // Unnumbered by default: no IPv4 on fabric links (RFC 5549).
+        assert!(
+            leaf.interfaces
+                .iter()
+                .filter(|x| x.kind == InterfaceKind::Fabric)
+                .all(|x| x.ipv4.is_none())
+        );
+    }
+    let first = &i.devices["leaf-su01-01"];
+    assert_eq!(
+        first.bgp.as_ref().unwrap().aggregates[0].to_string(),
+        "10.64.0.0/25"
+    );
+    assert_eq!(
+        i.devices["leaf-su01-02"].bgp.as_ref().unwrap().aggregates[0].to_string(),
+        "10.64.0.128/25"
+    );
+    assert_eq!(
+        i.devices["leaf-su02-01"].bgp.as_ref().unwrap().aggregates[0].to_string(),
+        "10.64.2.0/25"
+    );
+    assert_eq!(first.loopback.ipv4.unwrap().to_string(), "10.0.0.1/32");
+}
+
+#[test]
+fn numbered_fabric_links_agree_on_both_ends() {
+    let i = intents(&with(
+        &spx(3),
+        "addressing: {fabric_links: 192.168.0.0/16, fabric_links_v6: 'fd00:f::/48', loopbacks_v6: 'fd00:1::/64'}",
+    ));
+    let mut sessions = 0;
+    for d in i.devices.values().filter(|d| d.network == Network::Compute) {
+        let b = d.bgp.as_ref().unwrap();
+        assert!(!b.unnumbered);
+        for n in &b.neighbors {
+            let peer = &i.devices[&n.peer_device];
+            let pif = peer
+                .interfaces
+                .iter()
+                .find(|x| x.name == n.peer_port)
+                .unwrap();
+            let mine = d.interfaces.iter().find(|x| x.name == n.interface).unwrap();
+            let (a, b) = (mine.ipv4.unwrap(), pif.ipv4.unwrap());
+            assert_eq!(Some(b.addr()), n.address);
+            assert_eq!(a.network(), b.network(), "one /31 per link");
+            assert_ne!(a.addr(), b.addr());
+            assert_eq!(mine.ipv6.unwrap().prefix_len(), 127);
+            sessions += 1;
+        }
+        assert!(d.loopback.ipv6.is_some());
+    }
+    assert_eq!(
+        sessions,
+        2 * 3 * 4 * 64,
+        "every leaf-spine link counted from both ends"
+    );
+}
+
+#[test]
+fn growing_spectrum_x_by_one_su_renumbers_nothing() {
+    for extra in ["", "platforms: {default: frr}"] {
+        let three = outputs(&with(&spx(3), extra));
+        let four = outputs(&with(&spx(4), extra));
+        let map = |v: &[railyard::OutputFile]| -> BTreeMap<String, String> {
+            v.iter()
+                .filter(|f| f.path.starts_with("configs/") || f.path.starts_with("intent/"))
+                .map(|f| (f.path.clone(), String::from_utf8(f.bytes.clone()).unwrap()))
+                .collect()
+        };
+        let (a, b) = (map(&three), map(&four));
+        assert!(a.len() < b.len());
+        for (path, text) in &a {
+            let new = b.get(path).unwrap_or_else(|| panic!("{path} vanished"));
+            if path.contains("/leaf-su") {
+                // A compute leaf of an existing SU: not one byte may change.
+                let first = text.lines().zip(new.lines()).position(|(a, b)| a != b);
+                assert!(
+                    text == new,
+                    "{path} changed when an SU was added ({extra}); first differing line {first:?}"
+                );
+            } else {
+                // Spines (and storage leaves taking the new nodes) may only gain lines.
+                let old: BTreeSet<&str> = text.lines().collect();
+                let now: BTreeSet<&str> = new.lines().collect();
+                let lost: Vec<&&str> = old.difference(&now).take(5).collect();
+                assert!(
+                    lost.is_empty(),
+                    "{path} lost lines when growing ({extra}): {lost:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn infiniband_fabrics_get_the_subnet_manager_side() {
+    let files = outputs(&inventory("dgx-superpod-h100.yaml"));
+    let conf = file(&files, "configs/subnet-manager-compute/opensm.conf");
+    assert!(
+        conf.lines().any(|l| l == "routing_engine ar_updn"),
+        "FACTS §3.2\n{conf}"
+    );
+    let roots = file(&files, "configs/subnet-manager-compute/root-switches.txt");
+    let names: Vec<&str> = roots.lines().filter(|l| !l.starts_with('#')).collect();
+    let spines = count_role(&compile_inventory("dgx-superpod-h100.yaml"), Role::Spine);
+    assert_eq!(names.len(), spines, "the spines are the updn roots");
+    // No per-switch config for InfiniBand switches; the Ethernet in-band switches get one.
+    assert!(
+        !files
+            .iter()
+            .any(|f| f.path.starts_with("configs/leaf-") || f.path.starts_with("configs/spine"))
+    );
+    assert!(
+        files
+            .iter()
+            .any(|f| f.path.starts_with("configs/inb-leaf01/"))
+    );
+}
+
+#[test]
+fn management_addresses_sit_in_per_su_and_per_role_subnets() {
+    let i = intents(&spx(3));
+    let m = |n: &str| i.devices[n].system.mgmt.as_ref().unwrap().clone();
+    // Zone 16 + SU - 1 of 172.16.0.0/12 in /24s: SU 1 → 172.16.16.0/24, SU 2 → 172.16.17.0/24.
+    assert_eq!(
+        m("leaf-su01-01").address.network().to_string(),
+        "172.16.16.0"
+    );
+    assert_eq!(
+        m("leaf-su02-01").address.network().to_string(),
+        "172.16.17.0"
+    );
+    assert_eq!(m("leaf-su01-01").gateway.to_string(), "172.16.16.1");
+    assert_eq!(m("spine01").address.network().to_string(), "172.16.1.0");
+    assert_eq!(m("leaf-su01-01").vrf, "mgmt");
+    let all: BTreeSet<IpAddr> = i
+        .devices
+        .values()
+        .map(|d| d.system.mgmt.as_ref().unwrap().address.addr())
+        .collect();
+    assert_eq!(all.len(), i.devices.len());
+}
+
+/// The FRR from Debian's `frr` package must load every FRR configuration railyard writes: the
+/// `frr` platform and SONiC's routing half, numbered and unnumbered, IPv4 and IPv6.
+#[test]
+fn real_frr_accepts_every_generated_config() {
+    let vtysh = std::path::Path::new("/usr/bin/vtysh");
+    assert!(
+        vtysh.exists(),
+        "vtysh not found: install Debian's `frr` package (scripts/test.sh does: apt-get install frr)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let variants = [
+        with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
+        with(&inventory("lab-small.yaml"), "platforms: {default: sonic}"),
+        with(
+            &spx(3),
+            "platforms: {default: frr}\nbgp: {reuse_leaf_asns: true}",
+        ),
+        with(&spx(3), "platforms: {default: sonic}"),
+        with(
+            &inventory("lab-small.yaml"),
+            "platforms: {default: frr}\naddressing: {fabric_links: 192.168.0.0/16, loopbacks_v6: 'fd00:1::/64', fabric_links_v6: 'fd00:f::/48', gpu_v6: 'fd00:64::/48', vteps: 10.1.0.0/16}",
+        ),
+        with(
+            &inventory("mdx-research-cloud.yaml"),
+            "platforms: {default: frr}",
+        ),
+    ];
+    let mut checked = 0;
+    for (k, spec) in variants.iter().enumerate() {
+        for f in outputs(spec)
+            .iter()
+            .filter(|f| f.path.ends_with("/frr.conf"))
+        {
+            let p = dir.path().join(format!("{k}-{}", f.path.replace('/', "_")));
+            std::fs::write(&p, &f.bytes).unwrap();
+            let out = std::process::Command::new(vtysh)
+                .arg("-C")
+                .arg("-f")
+                .arg(&p)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "FRR rejected {} (variant {k}):\n{}{}",
+                f.path,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 5 + 5 + 20 + 20,
+        "only {checked} FRR configs checked"
+    );
+}
+
+#[test]
+fn a_template_bug_is_an_error_not_an_empty_string() {
+    let c = railyard::compile(&SourceFile::new(
+        "lab",
+        &with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
+    ));
+    let mut t = railyard::render::Templates::default();
+    t.overrides.insert(
+        "frr/system.j2".into(),
+        "{{ system.no_such_field }}\n".into(),
+    );
+    let err = c.outputs(&t).unwrap().unwrap_err();
+    assert_eq!(err.template, "frr/system.j2", "{}", err.message);
+    assert!(err.message.contains("undefined"), "{}", err.message);
+    // An override that works replaces the built-in file by file.
+    let mut t = railyard::render::Templates::default();
+    t.overrides
+        .insert("frr/system.j2".into(), "! site banner\n".into());
+    let files = c.outputs(&t).unwrap().unwrap();
+    let conf = file(&files, "configs/spine01/frr.conf");
+    assert!(conf.contains("! site banner") && conf.contains("router bgp"));
+}
