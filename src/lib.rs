@@ -81,9 +81,10 @@ impl Compiled {
         templates: &render::Templates,
     ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
         let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
+        let alloc = self.allocation.as_ref()?;
         Some(
             render::render_all(intents, templates)
-                .map(|configs| artifacts::render_all(fabric, configs)),
+                .map(|configs| artifacts::render_all(fabric, alloc, configs)),
         )
     }
 }

@@ -444,3 +444,29 @@ fn a_template_bug_is_an_error_not_an_empty_string() {
     let conf = file(&files, "configs/spine01/frr.conf");
     assert!(conf.contains("! site banner") && conf.contains("router bgp"));
 }
+
+#[test]
+fn address_plan_lists_every_bmc_and_both_ends_of_every_host_link() {
+    let files = outputs(&spx(3));
+    let csv = file(&files, "addresses.csv");
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let count = |purpose: &str| rows.iter().filter(|r| r[4] == purpose).count();
+    assert_eq!(count("bmc"), 3 * 32, "one BMC address per node");
+    // 3 SUs × 32 nodes × 8 rails GPU links, plus storage ports; two ends each.
+    let gpu: Vec<&Vec<&str>> = rows
+        .iter()
+        .filter(|r| r[4] == "host-link" && r[5] == "compute")
+        .collect();
+    assert_eq!(gpu.len(), 2 * 3 * 32 * 8);
+    let unique: BTreeSet<&str> = gpu.iter().map(|r| r[2]).collect();
+    assert_eq!(unique.len(), gpu.len(), "no address twice");
+    assert_eq!(
+        count("fabric-link"),
+        0,
+        "unnumbered fabric: no fabric-link addresses"
+    );
+}

@@ -146,7 +146,7 @@ fn spectrum_x_cloud_three_sus() {
     );
     // Optics per FACTS §11.1: switch side OSFP 2x400G twin-port SR4, NIC side QSFP112 SR4.
     let bom = String::from_utf8(
-        railyard::artifacts::render_all(&f, Vec::new())
+        railyard::artifacts::render_all(&f, &Default::default(), Vec::new())
             .into_iter()
             .find(|o| o.path == "bom.csv")
             .unwrap()
@@ -185,7 +185,7 @@ fn spectrum_x_cloud_four_sus_fills_every_spine_port() {
 
 fn cabling_rows(text: &str) -> BTreeSet<String> {
     let f = compile_text("spx", text);
-    let out = railyard::artifacts::render_all(&f, Vec::new());
+    let out = railyard::artifacts::render_all(&f, &Default::default(), Vec::new());
     let cab = out.into_iter().find(|o| o.path == "cabling.csv").unwrap();
     String::from_utf8(cab.bytes)
         .unwrap()

@@ -9,7 +9,7 @@ pub const COLUMNS: [&str; 15] = [
     "network", "tier", "plane", "rail", "a_rack", "b_rack",
 ];
 
-fn writer() -> csv::Writer<Vec<u8>> {
+pub(crate) fn writer() -> csv::Writer<Vec<u8>> {
     csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new())

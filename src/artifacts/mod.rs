@@ -1,6 +1,7 @@
-//! Stage 3 (for now): documents derived from the fabric — cabling plan, port maps, BOM, plan,
-//! summary, manifest. Pure: returns file contents; the CLI writes them.
+//! Documents derived from the fabric and its allocation — cabling plan, port maps, address plan,
+//! BOM, plan, summary, manifest. Pure: returns file contents; the CLI writes them.
 
+mod addresses;
 mod bom;
 mod cabling;
 mod plan;
@@ -9,6 +10,7 @@ pub mod summary;
 
 use sha2::{Digest, Sha256};
 
+use crate::addressing::Allocation;
 use crate::topology::Fabric;
 
 pub use crate::OutputFile;
@@ -56,11 +58,12 @@ impl LinkNames {
 /// Every artifact of a fabric plus the already rendered `configs` (switch configs, intent dumps),
 /// sorted by path, with `manifest.json` last. The two halves render on two threads; the result
 /// does not depend on which finishes first.
-pub fn render_all(f: &Fabric, configs: Vec<OutputFile>) -> Vec<OutputFile> {
+pub fn render_all(f: &Fabric, alloc: &Allocation, configs: Vec<OutputFile>) -> Vec<OutputFile> {
     let names = LinkNames::new(f);
     let (mut files, maps) = std::thread::scope(|s| {
         let maps = s.spawn(|| {
             let mut v = portmap::port_maps(f, &names);
+            v.push(addresses::addresses_csv(f, alloc, &names));
             v.push(plan::plan_json(f, &names));
             v
         });

@@ -52,15 +52,17 @@ pub(crate) fn template(
     let fail = |e: minijinja::Error| {
         // Name the innermost template: an error inside an include surfaces from `main.j2`.
         let mut inner = &e;
+        let mut message = e.to_string();
         while let Some(next) =
             std::error::Error::source(inner).and_then(|s| s.downcast_ref::<minijinja::Error>())
         {
             inner = next;
+            message = format!("{message}: {next}");
         }
         RenderError {
             device: device.to_string(),
             template: inner.name().unwrap_or(name).to_string(),
-            message: format!("{e:#}"),
+            message,
         }
     };
     let t = env.get_template(name).map_err(fail)?;

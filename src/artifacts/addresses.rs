@@ -1,0 +1,90 @@
+//! The address plan: every allocated address with its device, interface and purpose — the IPAM
+//! view of the allocation (loopbacks, VTEPs, management and BMC addresses, both ends of every
+//! numbered link), for import into an IPAM and for host provisioning.
+
+use super::{LinkNames, OutputFile};
+use crate::addressing::Allocation;
+use crate::topology::{Fabric, PortId};
+
+pub const COLUMNS: [&str; 7] = [
+    "device",
+    "interface",
+    "address",
+    "family",
+    "purpose",
+    "network",
+    "peer",
+];
+
+pub fn addresses_csv(f: &Fabric, a: &Allocation, n: &LinkNames) -> OutputFile {
+    let mut w = super::cabling::writer();
+    let _ = w.write_record(COLUMNS);
+    let row = |w: &mut csv::Writer<Vec<u8>>,
+               dev: &str,
+               ifname: &str,
+               addr: &ipnet::IpNet,
+               purpose: &str,
+               net: &str,
+               peer: &str| {
+        let fam = if addr.addr().is_ipv4() {
+            "ipv4"
+        } else {
+            "ipv6"
+        };
+        let _ = w.write_record([dev, ifname, &addr.to_string(), fam, purpose, net, peer]);
+    };
+    for d in f.devices() {
+        let Some(da) = a.devices.get(&d.name) else {
+            continue;
+        };
+        let net = d.network.as_str();
+        for (addr, purpose) in [
+            (&da.loopback, "loopback"),
+            (&da.loopback_v6, "loopback"),
+            (&da.vtep, "vtep"),
+        ] {
+            if let Some(x) = addr {
+                row(&mut w, &d.name, "lo", x, purpose, net, "");
+            }
+        }
+        if let Some(m) = &da.mgmt {
+            let purpose = if d.role.is_switch() { "mgmt" } else { "bmc" };
+            let gw = da
+                .mgmt_gateway
+                .map(|g| format!("gateway {g}"))
+                .unwrap_or_default();
+            row(
+                &mut w,
+                &d.name,
+                &f.port_name(d, PortId::Mgmt),
+                m,
+                purpose,
+                "oob",
+                &gw,
+            );
+        }
+    }
+    for (i, (l, la)) in f.links().zip(&a.links).enumerate() {
+        let (lo, up) = (f.device_of(&l.a), f.device_of(&l.b));
+        let purpose = if lo.role.is_switch() {
+            "fabric-link"
+        } else {
+            "host-link"
+        };
+        let net = l.network.as_str();
+        let (lp, up_p) = (&n.a_port[i], &n.b_port[i]);
+        let lo_peer = format!("{}:{up_p}", up.name);
+        let up_peer = format!("{}:{lp}", lo.name);
+        for (addr, dev, port, peer) in [
+            (&la.a, lo, lp, &lo_peer),
+            (&la.a6, lo, lp, &lo_peer),
+            (&la.b, up, up_p, &up_peer),
+            (&la.b6, up, up_p, &up_peer),
+        ] {
+            if let Some(x) = addr {
+                row(&mut w, &dev.name, port, x, purpose, net, peer);
+            }
+        }
+    }
+    OutputFile::new("addresses.csv", w.into_inner().unwrap_or_default())
+}
