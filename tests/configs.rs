@@ -426,7 +426,7 @@ fn real_frr_accepts_every_generated_config() {
 fn a_template_bug_is_an_error_not_an_empty_string() {
     let c = railyard::compile(&SourceFile::new(
         "lab",
-        &with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
+        with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
     ));
     let mut t = railyard::render::Templates::default();
     t.overrides.insert(

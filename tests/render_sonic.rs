@@ -1,0 +1,578 @@
+//! The SONiC renderer: `configs/<switch>/config_db.json` and `frr.conf`. Expectations come from
+//! FACTS §2.1/§2.3 (RoCE class, SONiC table and key shapes) and from the cabling plan, not from
+//! the renderer's own output.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use common::*;
+use ipnet::IpNet;
+use railyard::OutputFile;
+use serde_json::{Map, Value};
+
+const SONIC: &str = "platforms: {default: sonic}\n";
+
+fn lab_text() -> String {
+    inventory("lab-small.yaml") + SONIC
+}
+
+fn lab() -> &'static [OutputFile] {
+    static FILES: OnceLock<Vec<OutputFile>> = OnceLock::new();
+    FILES.get_or_init(|| outputs(&lab_text()))
+}
+
+fn spx() -> &'static [OutputFile] {
+    static FILES: OnceLock<Vec<OutputFile>> = OnceLock::new();
+    FILES.get_or_init(|| outputs(&(inventory("spectrum-x-cloud.yaml") + SONIC)))
+}
+
+/// Switches that got a SONiC config, by name.
+fn switches(files: &[OutputFile]) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|f| {
+            f.path
+                .strip_prefix("configs/")?
+                .strip_suffix("/config_db.json")
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+fn config_db(files: &[OutputFile], dev: &str) -> Map<String, Value> {
+    let text = file(files, &format!("configs/{dev}/config_db.json"));
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(m)) => m,
+        Ok(other) => panic!("{dev}: config_db.json is not an object: {other}"),
+        Err(e) => panic!("{dev}: config_db.json is not JSON: {e}"),
+    }
+}
+
+fn frr(files: &[OutputFile], dev: &str) -> String {
+    file(files, &format!("configs/{dev}/frr.conf"))
+}
+
+fn table<'a>(db: &'a Map<String, Value>, name: &str) -> &'a Map<String, Value> {
+    db.get(name)
+        .and_then(Value::as_object)
+        .unwrap_or_else(|| panic!("no table {name}"))
+}
+
+fn field<'a>(entry: &'a Value, name: &str) -> &'a str {
+    entry
+        .get(name)
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("no string field {name} in {entry}"))
+}
+
+fn metadata(db: &Map<String, Value>) -> &Value {
+    table(db, "DEVICE_METADATA")
+        .get("localhost")
+        .expect("DEVICE_METADATA.localhost")
+}
+
+/// One cable of `cabling.csv`, seen from `dev`: (local port, peer device, peer port, speed, tier).
+struct Cable {
+    port: String,
+    peer: String,
+    speed: String,
+    tier: String,
+}
+
+fn cables(files: &[OutputFile], dev: &str) -> Vec<Cable> {
+    let text = file(files, "cabling.csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (ad, ap, bd, bp, sp, ti) = (
+        col("a_device"),
+        col("a_port"),
+        col("b_device"),
+        col("b_port"),
+        col("speed"),
+        col("tier"),
+    );
+    let mut out = Vec::new();
+    for l in lines {
+        let c: Vec<&str> = l.split(',').collect();
+        for (me, mine, them) in [(ad, ap, bd), (bd, bp, ad)] {
+            if c[me] == dev {
+                out.push(Cable {
+                    port: c[mine].to_string(),
+                    peer: c[them].to_string(),
+                    speed: c[sp].to_string(),
+                    tier: c[ti].to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Every port a QoS table is bound to, with the entry.
+fn port_entries<'a>(db: &'a Map<String, Value>, name: &str) -> Vec<(&'a String, &'a Value)> {
+    let ports = table(db, "PORT");
+    let t = table(db, name);
+    let out: Vec<_> = t.iter().filter(|(k, _)| ports.contains_key(*k)).collect();
+    assert!(!out.is_empty(), "{name} binds no port");
+    out
+}
+
+/// The DSCP map bound to the ports, as DSCP → TC.
+fn bound_dscp_map(db: &Map<String, Value>) -> BTreeMap<u8, String> {
+    let (_, qm) = port_entries(db, "PORT_QOS_MAP")[0];
+    let name = field(qm, "dscp_to_tc_map");
+    let map = table(db, "DSCP_TO_TC_MAP")
+        .get(name)
+        .and_then(Value::as_object)
+        .unwrap_or_else(|| panic!("DSCP_TO_TC_MAP.{name} missing"));
+    map.iter()
+        .map(|(k, v)| {
+            let dscp: u8 = k.parse().unwrap_or_else(|_| panic!("DSCP key {k}"));
+            (dscp, v.as_str().expect("tc string").to_string())
+        })
+        .collect()
+}
+
+fn leaves(files: &[OutputFile]) -> Vec<String> {
+    switches(files)
+        .into_iter()
+        .filter(|s| s.starts_with("leaf-"))
+        .collect()
+}
+
+#[test]
+fn every_switch_gets_a_json_config_db_and_an_frr_conf() {
+    for files in [lab(), spx()] {
+        let sw = switches(files);
+        assert!(
+            sw.iter().any(|s| s.starts_with("leaf-")),
+            "no leaf rendered"
+        );
+        assert!(
+            sw.iter().any(|s| s.starts_with("spine")),
+            "no spine rendered"
+        );
+        for dev in &sw {
+            let db = config_db(files, dev);
+            // `config load` deletes a table given as {} (ConfigDBConnector::mod_config).
+            for (name, t) in &db {
+                let t = t
+                    .as_object()
+                    .unwrap_or_else(|| panic!("{dev}: {name} not a table"));
+                assert!(
+                    !t.is_empty(),
+                    "{dev}: empty table {name} would wipe the switch's rows"
+                );
+            }
+            assert_eq!(field(metadata(&db), "hostname"), dev);
+            let conf = frr(files, dev);
+            assert!(
+                conf.lines().any(|l| l == format!("hostname {dev}")),
+                "{dev}"
+            );
+            let raw = file(files, &format!("configs/{dev}/config_db.json"));
+            assert!(
+                raw.ends_with("}\n"),
+                "{dev}: config_db.json ends with a newline"
+            );
+        }
+    }
+}
+
+#[test]
+fn routing_config_mode_reads_frr_conf_and_types_follow_the_tier() {
+    for dev in switches(lab()) {
+        let db = config_db(lab(), &dev);
+        let md = metadata(&db);
+        // docker-fpm-frr/docker_init.sh: only split-unified loads the single /etc/frr/frr.conf.
+        assert_eq!(
+            field(md, "docker_routing_config_mode"),
+            "split-unified",
+            "{dev}"
+        );
+        // buffers_config.j2: torrouter_server, leafrouter_torrouter, spinerouter_leafrouter.
+        if dev.starts_with("leaf-") {
+            assert_eq!(field(md, "type"), "ToRRouter", "{dev}");
+        } else if dev.starts_with("spine") {
+            assert_eq!(field(md, "type"), "LeafRouter", "{dev}");
+        }
+        let conf = frr(lab(), &dev);
+        let router = conf.lines().find_map(|l| l.strip_prefix("router bgp "));
+        let asn = md.get("bgp_asn").and_then(Value::as_str);
+        assert_eq!(router, asn, "{dev}: DEVICE_METADATA bgp_asn vs frr.conf");
+    }
+}
+
+#[test]
+fn keys_have_the_sonic_shapes() {
+    for files in [lab(), spx()] {
+        for dev in switches(files) {
+            let db = config_db(files, &dev);
+            let ports = table(&db, "PORT");
+            let is_port = |p: &str| ports.contains_key(p);
+
+            for key in table(&db, "INTERFACE").keys() {
+                match key.split_once('|') {
+                    None => assert!(is_port(key), "{dev}: INTERFACE {key} is no PORT"),
+                    Some((p, prefix)) => {
+                        assert!(is_port(p), "{dev}: INTERFACE {key}");
+                        assert!(prefix.parse::<IpNet>().is_ok(), "{dev}: INTERFACE {key}");
+                        // sonic-interface.yang: the bare port entry must exist too.
+                        assert!(table(&db, "INTERFACE").contains_key(p), "{dev}: {key}");
+                    }
+                }
+            }
+            let lo = table(&db, "LOOPBACK_INTERFACE");
+            assert!(lo.contains_key("Loopback0"), "{dev}");
+            for key in lo.keys().filter(|k| *k != "Loopback0") {
+                let prefix = key.strip_prefix("Loopback0|").expect("Loopback0|prefix");
+                assert!(prefix.parse::<IpNet>().is_ok(), "{dev}: {key}");
+            }
+            for key in table(&db, "MGMT_INTERFACE").keys() {
+                let prefix = key.strip_prefix("eth0|").expect("eth0|prefix");
+                assert!(prefix.parse::<IpNet>().is_ok(), "{dev}: {key}");
+            }
+            if dev.starts_with("leaf-") || dev.starts_with("spine") {
+                for key in table(&db, "QUEUE").keys() {
+                    let (p, q) = key.split_once('|').expect("QUEUE key Port|queue");
+                    assert!(is_port(p), "{dev}: QUEUE {key}");
+                    assert!(q.parse::<u8>().is_ok_and(|q| q < 8), "{dev}: QUEUE {key}");
+                }
+                for key in table(&db, "PORT_QOS_MAP").keys() {
+                    assert!(is_port(key) || key == "global", "{dev}: PORT_QOS_MAP {key}");
+                }
+                for key in table(&db, "PFC_WD").keys() {
+                    assert!(is_port(key) || key == "GLOBAL", "{dev}: PFC_WD {key}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ports_match_the_cabling_plan_with_speed_in_mbps() {
+    for files in [lab(), spx()] {
+        for dev in switches(files) {
+            let db = config_db(files, &dev);
+            let ports = table(&db, "PORT");
+            let cabled: BTreeMap<String, Cable> = cables(files, &dev)
+                .into_iter()
+                .filter(|c| c.port != "eth0")
+                .map(|c| (c.port.clone(), c))
+                .collect();
+            let names: BTreeSet<&String> = ports.keys().collect();
+            assert_eq!(
+                names,
+                cabled.keys().collect(),
+                "{dev}: PORT = cabled data ports"
+            );
+            for (name, p) in ports {
+                let c = &cabled[name];
+                let gbps: u64 = c.speed.trim_end_matches('G').parse().expect("speed");
+                assert_eq!(field(p, "speed"), (gbps * 1000).to_string(), "{dev} {name}");
+                assert_eq!(field(p, "admin_status"), "up", "{dev} {name}");
+                assert_eq!(field(p, "mtu"), "9216", "{dev} {name}");
+                assert!(field(p, "description").contains(&c.peer), "{dev} {name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn spectrum_x_split_cages_run_two_400g_ports() {
+    let files = spx();
+    for dev in leaves(files) {
+        let db = config_db(files, &dev);
+        let ports = table(&db, "PORT");
+        // FACTS §1.8: an SN5600 cage split 2x400G; SONiC names a cage's sub-ports by first lane,
+        // 8 lanes per OSFP cage (Mellanox-SN5600-O128 port_config.ini: Ethernet0, Ethernet4).
+        for p in ["Ethernet0", "Ethernet4"] {
+            assert_eq!(field(&ports[p], "speed"), "400000", "{dev} {p}");
+        }
+        for name in ports.keys() {
+            let n: u32 = name
+                .trim_start_matches("Ethernet")
+                .parse()
+                .expect("EthernetN");
+            assert_eq!(n % 4, 0, "{dev}: {name} is not a 2x400G sub-port");
+        }
+    }
+}
+
+#[test]
+fn every_interface_port_exists_and_fabric_links_are_unnumbered() {
+    for files in [lab(), spx()] {
+        for dev in leaves(files) {
+            let db = config_db(files, &dev);
+            let ports = table(&db, "PORT");
+            let intf = table(&db, "INTERFACE");
+            for key in intf.keys() {
+                let p = key.split('|').next().unwrap_or(key);
+                assert!(ports.contains_key(p), "{dev}: INTERFACE {key} has no PORT");
+            }
+            for c in cables(files, &dev) {
+                let prefixes: Vec<&String> = intf
+                    .keys()
+                    .filter(|k| k.starts_with(&format!("{}|", c.port)))
+                    .collect();
+                match c.tier.as_str() {
+                    // FACTS §4.3: unnumbered sessions ride IPv6 link-local, no address.
+                    "leaf-spine" => {
+                        assert!(prefixes.is_empty(), "{dev} {}: {prefixes:?}", c.port);
+                        let e = intf.get(&c.port).expect("fabric port in INTERFACE");
+                        assert_eq!(field(e, "ipv6_use_link_local_only"), "enable");
+                    }
+                    // FACTS §4.4: GPU ports are routed /31s.
+                    "node-leaf" => {
+                        assert_eq!(prefixes.len(), 1, "{dev} {}", c.port);
+                        let net: IpNet = prefixes[0]
+                            .split_once('|')
+                            .map(|(_, p)| p.parse().expect("prefix"))
+                            .expect("Port|prefix");
+                        assert_eq!(net.prefix_len(), 31, "{dev} {}", c.port);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dscp_map_sends_roce_to_tc3_and_cnp_to_tc6_and_nothing_else() {
+    for files in [lab(), spx()] {
+        for dev in leaves(files) {
+            let db = config_db(files, &dev);
+            let m = bound_dscp_map(&db);
+            assert_eq!(
+                m.keys().copied().collect::<Vec<_>>(),
+                (0..64).collect::<Vec<u8>>()
+            );
+            for (dscp, tc) in &m {
+                let want = match dscp {
+                    26 => "3",
+                    48 => "6",
+                    _ => "0",
+                };
+                assert_eq!(tc, want, "{dev}: DSCP {dscp}");
+            }
+            // The switch-wide default map is ours too, not AZURE's (26 → TC 1).
+            let global = &table(&db, "PORT_QOS_MAP")["global"];
+            assert!(table(&db, "DSCP_TO_TC_MAP").contains_key(field(global, "dscp_to_tc_map")));
+        }
+    }
+}
+
+#[test]
+fn pfc_runs_on_priority_3_only() {
+    for dev in switches(lab()) {
+        if !(dev.starts_with("leaf-") || dev.starts_with("spine")) {
+            continue;
+        }
+        let db = config_db(lab(), &dev);
+        let maps = [
+            ("dscp_to_tc_map", "DSCP_TO_TC_MAP"),
+            ("tc_to_queue_map", "TC_TO_QUEUE_MAP"),
+            ("tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"),
+            ("pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE"),
+        ];
+        for (port, qm) in port_entries(&db, "PORT_QOS_MAP") {
+            assert_eq!(field(qm, "pfc_enable"), "3", "{dev} {port}");
+            assert_eq!(field(qm, "pfcwd_sw_enable"), "3", "{dev} {port}");
+            for (f, t) in maps {
+                assert!(
+                    table(&db, t).contains_key(field(qm, f)),
+                    "{dev} {port}: {f}"
+                );
+            }
+            let tc_q = &table(&db, "TC_TO_QUEUE_MAP")[field(qm, "tc_to_queue_map")];
+            assert_eq!(field(tc_q, "3"), "3", "{dev}: RoCE TC 3 → queue 3");
+            assert_eq!(field(tc_q, "6"), "6", "{dev}: CNP TC 6 → queue 6");
+            let pg = &table(&db, "TC_TO_PRIORITY_GROUP_MAP")[field(qm, "tc_to_pg_map")];
+            assert_eq!(field(pg, "3"), "3", "{dev}: lossless TC 3 has PG 3");
+            let pfc_q = &table(&db, "MAP_PFC_PRIORITY_TO_QUEUE")[field(qm, "pfc_to_queue_map")];
+            assert_eq!(
+                field(pfc_q, "3"),
+                "3",
+                "{dev}: PFC priority 3 pauses queue 3"
+            );
+        }
+    }
+}
+
+#[test]
+fn roce_queue_marks_ecn_between_150k_and_1500k_bytes() {
+    for files in [lab(), spx()] {
+        for dev in leaves(files) {
+            let db = config_db(files, &dev);
+            let queues = table(&db, "QUEUE");
+            for port in table(&db, "PORT").keys() {
+                let q3 = &queues[&format!("{port}|3")];
+                let w = &table(&db, "WRED_PROFILE")[field(q3, "wred_profile")];
+                assert_eq!(field(w, "ecn"), "ecn_all", "{dev} {port}");
+                assert_eq!(field(w, "wred_green_enable"), "true");
+                assert_eq!(field(w, "green_min_threshold"), "150000");
+                assert_eq!(field(w, "green_max_threshold"), "1500000");
+                assert_eq!(field(w, "green_drop_probability"), "100");
+                for other in ["0", "6"] {
+                    let q = &queues[&format!("{port}|{other}")];
+                    assert!(q.get("wred_profile").is_none(), "{dev} {port}|{other}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ets_shares_tc0_and_tc3_and_cnp_is_strict() {
+    let db = config_db(lab(), "leaf-su01-01");
+    let queues = table(&db, "QUEUE");
+    let sched = table(&db, "SCHEDULER");
+    for port in table(&db, "PORT").keys() {
+        for q in ["0", "3"] {
+            let s = &sched[field(&queues[&format!("{port}|{q}")], "scheduler")];
+            assert_eq!(field(s, "type"), "DWRR", "{port}|{q}");
+            assert_eq!(field(s, "weight"), "50", "{port}|{q}");
+        }
+        let s = &sched[field(&queues[&format!("{port}|6")], "scheduler")];
+        assert_eq!(field(s, "type"), "STRICT", "{port}|6");
+    }
+}
+
+#[test]
+fn pfc_watchdog_drops_after_200ms_and_restores_after_200ms() {
+    for files in [lab(), spx()] {
+        for dev in leaves(files) {
+            let db = config_db(files, &dev);
+            assert_eq!(field(metadata(&db), "default_pfcwd_status"), "enable");
+            let wd = table(&db, "PFC_WD");
+            for port in table(&db, "PORT").keys() {
+                let e = &wd[port];
+                assert_eq!(field(e, "action"), "drop", "{dev} {port}");
+                assert_eq!(field(e, "detection_time"), "200", "{dev} {port}");
+                assert_eq!(field(e, "restoration_time"), "200", "{dev} {port}");
+            }
+            // sonic-pfcwd.yang: 100..1000, and no longer than the detection/restoration times.
+            let poll: u32 = field(&wd["GLOBAL"], "POLL_INTERVAL").parse().expect("ms");
+            assert!((100..=200).contains(&poll), "{dev}: POLL_INTERVAL {poll}");
+        }
+    }
+}
+
+#[test]
+fn roce_dscp_24_moves_the_lossless_mapping() {
+    let files = outputs(&(lab_text() + "roce: {dscp: 24}\n"));
+    for dev in leaves(&files) {
+        let db = config_db(&files, &dev);
+        let m = bound_dscp_map(&db);
+        assert_eq!(m[&24], "3", "{dev}: RoCE DSCP 24 → TC 3");
+        assert_eq!(m[&26], "0", "{dev}: DSCP 26 is ordinary traffic now");
+        assert_eq!(m[&48], "6", "{dev}: CNP unchanged");
+        for (_, qm) in port_entries(&db, "PORT_QOS_MAP") {
+            assert_eq!(field(qm, "pfc_enable"), "3", "{dev}");
+        }
+    }
+}
+
+#[test]
+fn lossy_mode_turns_pfc_off_but_keeps_ecn_and_trust() {
+    let files = outputs(&(lab_text() + "roce: {mode: lossy}\n"));
+    for dev in leaves(&files) {
+        let db = config_db(&files, &dev);
+        assert_eq!(field(metadata(&db), "default_pfcwd_status"), "disable");
+        // Written empty rather than left out: `config load` would keep the factory "3,4".
+        for (port, qm) in port_entries(&db, "PORT_QOS_MAP") {
+            assert_eq!(field(qm, "pfc_enable"), "", "{dev} {port}");
+            assert_eq!(field(qm, "pfcwd_sw_enable"), "", "{dev} {port}");
+        }
+        if let Some(wd) = db.get("PFC_WD").and_then(Value::as_object) {
+            assert!(
+                wd.keys().all(|k| k == "GLOBAL"),
+                "{dev}: watchdog on a lossy port"
+            );
+        }
+        assert_eq!(bound_dscp_map(&db)[&26], "3", "{dev}");
+        let queues = table(&db, "QUEUE");
+        for port in table(&db, "PORT").keys() {
+            let q3 = &queues[&format!("{port}|3")];
+            let w = &table(&db, "WRED_PROFILE")[field(q3, "wred_profile")];
+            assert_eq!(field(w, "ecn"), "ecn_all", "{dev} {port}");
+        }
+    }
+}
+
+#[test]
+fn spine_frr_peers_every_leaf_facing_port_with_that_leafs_asn() {
+    for files in [lab(), spx()] {
+        let asn_of = |leaf: &str| {
+            let db = config_db(files, leaf);
+            field(metadata(&db), "bgp_asn").to_string()
+        };
+        let conf = frr(files, "spine01");
+        let expected: Vec<(String, String)> = cables(files, "spine01")
+            .into_iter()
+            .filter(|c| c.tier == "leaf-spine")
+            .map(|c| (c.port, asn_of(&c.peer)))
+            .collect();
+        assert!(!expected.is_empty());
+        let sessions: Vec<&str> = conf
+            .lines()
+            .filter_map(|l| l.strip_prefix(" neighbor "))
+            .filter_map(|l| l.strip_suffix(" interface peer-group fabric"))
+            .collect();
+        assert_eq!(
+            sessions.len(),
+            expected.len(),
+            "one session per leaf-facing port"
+        );
+        for (port, asn) in &expected {
+            assert!(sessions.contains(&port.as_str()), "no session on {port}");
+            let line = format!(" neighbor {port} remote-as {asn}");
+            assert!(conf.lines().any(|l| l == line), "missing `{line}`");
+        }
+    }
+}
+
+#[test]
+fn frr_conf_leaves_addresses_and_the_mgmt_vrf_to_config_db() {
+    for dev in switches(lab()) {
+        let conf = frr(lab(), &dev);
+        for l in conf.lines() {
+            assert!(!l.starts_with("interface "), "{dev}: `{l}`");
+            assert!(!l.starts_with("vrf "), "{dev}: `{l}`");
+            assert!(!l.trim_start().starts_with("ip address"), "{dev}: `{l}`");
+        }
+        let db = config_db(lab(), &dev);
+        let mgmt = table(&db, "MGMT_INTERFACE");
+        assert_eq!(mgmt.len(), 1, "{dev}");
+        for e in mgmt.values() {
+            assert!(
+                field(e, "gwaddr").parse::<std::net::Ipv4Addr>().is_ok(),
+                "{dev}"
+            );
+        }
+        let vrf = &table(&db, "MGMT_VRF_CONFIG")["vrf_global"];
+        assert_eq!(field(vrf, "mgmtVrfEnabled"), "true", "{dev}");
+    }
+}
+
+#[test]
+fn services_land_in_their_tables() {
+    let spec = lab_text()
+        + "services: {ntp: ['10.255.0.1'], syslog: ['10.255.0.2'], dns: ['10.255.0.3']}\n";
+    let files = outputs(&spec);
+    for dev in switches(&files) {
+        let db = config_db(&files, &dev);
+        assert!(table(&db, "NTP_SERVER").contains_key("10.255.0.1"), "{dev}");
+        assert!(
+            table(&db, "DNS_NAMESERVER").contains_key("10.255.0.3"),
+            "{dev}"
+        );
+        let s = &table(&db, "SYSLOG_SERVER")["10.255.0.2"];
+        // sonic-syslog.yang: `mgmt` is valid only with the management VRF enabled.
+        assert_eq!(field(s, "vrf"), "mgmt", "{dev}");
+    }
+}
