@@ -1,13 +1,476 @@
-//! Placeholder: the eos renderer lands in its own commit.
+//! Arista EOS (`startup-config`). One template per running-config section under
+//! `templates/eos/`, included by `eos/main.j2` in the order `show running-config` prints them
+//! (AVD eos_cli_config_gen `eos-intended-config.j2`).
+//!
+//! The templates see the intent as `d` and the EOS-only values derived here as `eos`: the speed
+//! token of split ports, the ECN threshold unit, the PFC watchdog timers in seconds, prefix-list
+//! sequence numbers, the loopback and QoS profile names. Nothing in the templates computes.
+//!
+//! Assumed release: EOS 4.32 or later on a fixed-configuration switch with unicast tx-queues
+//! (`uc-tx-queue`, Trident/Tomahawk-class). EOS has no adaptive routing, so
+//! `DeviceIntent::adaptive_routing` is ignored (the intent layer already warned).
 
-use minijinja::Environment;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::RenderError;
-use crate::intent::DeviceIntent;
+use ipnet::IpNet;
+use minijinja::{Environment, Value, context};
+use serde::Serialize;
+
+use super::{RenderError, template};
+use crate::intent::{Breakout, DeviceIntent, InterfaceKind, Qos};
+
+/// Route-map and prefix-list names; the same as the FRR renderer's, so configs read alike.
+const CONNECTED_V4: &str = "CONNECTED-TO-BGP";
+const CONNECTED_V6: &str = "CONNECTED-TO-BGP-V6";
+/// The QoS profile every lossless port is attached to with `service-profile`.
+const QOS_PROFILE: &str = "ROCE";
+/// SNMP communities are secrets and never come from the spec; the push step substitutes this.
+const SNMP_COMMUNITY: &str = "${SNMP_COMMUNITY}";
+/// EOS takes ECN thresholds in segments, bytes, kbytes, mbytes or milliseconds (AVD schema
+/// `uc_tx_queues[].random_detect.ecn.threshold.units`). Bytes keep the spec's figures exact
+/// and do not depend on the ASIC's segment size.
+const ECN_UNIT: &str = "bytes";
+/// Electrical lanes of the cages a split port can sit in: 8 (OSFP, QSFP-DD) or 4 (QSFP28/56/112).
+/// The intent does not carry the cage's form, so the renderer tells them apart by the sub-port
+/// numbers EOS gives (`Ethernet<cage>/<first lane>`).
+const CAGE_LANES: [u32; 2] = [8, 4];
+/// Lane rate that settles a cage width the sub-port numbers leave open (a split cage with only
+/// `/1` cabled): 100G-PAM4, the generation of every 400G/800G GPU fabric.
+const TIEBREAK_LANE_GBPS: u32 = 100;
+
+#[derive(Serialize)]
+struct Eos {
+    /// `service routing protocols model multi-agent`: BGP over IPv6 link-local interface peers
+    /// and IPv4 routes with IPv6 next hops run only in the multi-agent model.
+    multi_agent: bool,
+    /// `ip routing ipv6 interfaces` instead of `ip routing`: forward IPv4 over IPv6 next hops
+    /// (RFC 5549) learned on interfaces that have no IPv4 address.
+    ip_routing_ipv6_interfaces: bool,
+    ipv6_unicast_routing: bool,
+    /// VRF the management services are reached through; `None` is the default VRF.
+    service_vrf: Option<String>,
+    /// `ip name-server` always names its VRF, `default` included.
+    name_server_vrf: String,
+    snmp_community: &'static str,
+    /// Per data port, by name.
+    ports: BTreeMap<String, Port>,
+    loopbacks: Vec<Loopback>,
+    prefix_lists: Vec<PrefixList>,
+    route_maps: Vec<RouteMap>,
+    bgp: Option<BgpNames>,
+    qos: Option<QosPlan>,
+}
+
+#[derive(Serialize)]
+struct Port {
+    /// `speed` token of a split cage's sub-port (`400g-4`: 400G over 4 lanes).
+    speed: Option<String>,
+    /// IPv6 link-local only: the interface carries an unnumbered BGP session.
+    ipv6_enable: bool,
+    /// The interface carries a BGP session with BFD.
+    bfd: bool,
+    service_profile: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Loopback {
+    name: &'static str,
+    description: &'static str,
+    ipv4: Option<IpNet>,
+    ipv6: Option<IpNet>,
+}
+
+#[derive(Serialize)]
+struct PrefixList {
+    /// `ip` or `ipv6`, the keyword of both the list and the route-map match.
+    family: &'static str,
+    name: &'static str,
+    entries: Vec<PrefixEntry>,
+}
+
+#[derive(Serialize)]
+struct PrefixEntry {
+    seq: u32,
+    prefix: IpNet,
+    le: Option<u8>,
+}
+
+#[derive(Serialize)]
+struct RouteMap {
+    name: &'static str,
+    seq: u32,
+    family: &'static str,
+    prefix_list: &'static str,
+}
+
+#[derive(Serialize)]
+struct BgpNames {
+    redistribute_v4: Option<&'static str>,
+    redistribute_v6: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct QosPlan {
+    profile: &'static str,
+    /// `qos map dscp <dscp> to traffic-class <tc>`, one per marked class.
+    dscp_maps: Vec<DscpMap>,
+    /// Egress queues by id; traffic class n leaves on queue n (EOS default map).
+    queues: Vec<TxQueue>,
+    watchdog: Option<Watchdog>,
+}
+
+#[derive(Serialize)]
+struct DscpMap {
+    dscp: u8,
+    traffic_class: u8,
+}
+
+#[derive(Serialize)]
+struct TxQueue {
+    id: u8,
+    /// `priority strict`; otherwise `no priority` (DWRR).
+    strict: bool,
+    bandwidth_percent: Option<u8>,
+    ecn: Option<EcnThreshold>,
+}
+
+#[derive(Serialize)]
+struct EcnThreshold {
+    min: u32,
+    max: u32,
+    unit: &'static str,
+    max_probability: u8,
+}
+
+#[derive(Serialize)]
+struct Watchdog {
+    /// Seconds, as EOS takes them (`0.2`).
+    timeout: String,
+    recovery_time: String,
+    action: &'static str,
+}
 
 pub fn render(
-    _env: &Environment<'_>,
-    _d: &DeviceIntent,
+    env: &Environment<'_>,
+    d: &DeviceIntent,
 ) -> Result<Vec<(String, String)>, RenderError> {
-    Ok(Vec::new())
+    let eos = plan(d)?;
+    let ctx = context! { d => Value::from_serialize(d), eos => Value::from_serialize(&eos) };
+    let text = template(env, &d.hostname, "eos/main.j2", ctx)?;
+    Ok(vec![("startup-config".into(), text)])
+}
+
+fn plan(d: &DeviceIntent) -> Result<Eos, RenderError> {
+    // A numbered session without a peer address would render as a neighbour called `none`.
+    if let Some(b) = &d.bgp
+        && !b.unnumbered
+        && let Some(n) = b.neighbors.iter().find(|n| n.address.is_none())
+    {
+        return Err(RenderError {
+            device: d.hostname.clone(),
+            template: "eos/router-bgp.j2".into(),
+            message: format!(
+                "numbered BGP session on `{}` has no peer address",
+                n.interface
+            ),
+        });
+    }
+    let unnumbered = d.bgp.as_ref().is_some_and(|b| b.unnumbered);
+    let any_v6 = d.loopback.ipv6.is_some() || d.interfaces.iter().any(|i| i.ipv6.is_some());
+    let service_vrf = d.system.mgmt.as_ref().map(|m| m.vrf.clone());
+    Ok(Eos {
+        multi_agent: d.bgp.is_some(),
+        ip_routing_ipv6_interfaces: unnumbered,
+        ipv6_unicast_routing: unnumbered || any_v6,
+        name_server_vrf: service_vrf.clone().unwrap_or_else(|| "default".into()),
+        service_vrf,
+        snmp_community: SNMP_COMMUNITY,
+        ports: ports(d),
+        loopbacks: loopbacks(d),
+        prefix_lists: prefix_lists(d),
+        route_maps: route_maps(d),
+        bgp: d.bgp.as_ref().map(|b| BgpNames {
+            redistribute_v4: (!b.redistribute.is_empty()).then_some(CONNECTED_V4),
+            redistribute_v6: (!b.redistribute_v6.is_empty()).then_some(CONNECTED_V6),
+        }),
+        qos: d.qos.as_ref().map(|q| qos_plan(d, q)).transpose()?,
+    })
+}
+
+fn ports(d: &DeviceIntent) -> BTreeMap<String, Port> {
+    let speeds = breakout_speeds(d);
+    let (session_ifs, unnumbered, bfd) = match &d.bgp {
+        Some(b) => (
+            b.neighbors.iter().map(|n| n.interface.as_str()).collect(),
+            b.unnumbered,
+            b.bfd.is_some(),
+        ),
+        None => (BTreeSet::new(), false, false),
+    };
+    let lossless: BTreeSet<&str> = d
+        .qos
+        .iter()
+        .flat_map(|q| q.ports.iter().map(String::as_str))
+        .collect();
+    d.interfaces
+        .iter()
+        .map(|i| {
+            let session = i.kind == InterfaceKind::Fabric && session_ifs.contains(i.name.as_str());
+            let port = Port {
+                speed: speeds.get(&i.name).cloned(),
+                ipv6_enable: session && unnumbered,
+                bfd: session && bfd,
+                service_profile: lossless.contains(i.name.as_str()).then_some(QOS_PROFILE),
+            };
+            (i.name.clone(), port)
+        })
+        .collect()
+}
+
+/// Speed tokens of the cabled sub-ports of split cages. EOS splits a cage by setting the
+/// sub-ports' speed to `<rate>g-<lanes>`: 2x400G on an 8-lane OSFP is `400g-4` on `EthernetN/1`
+/// and `EthernetN/5`, which also says which lanes each sub-port owns.
+fn breakout_speeds(d: &DeviceIntent) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for b in &d.breakouts {
+        // The unsplit cage's name is its first sub-port's: `Ethernet<cage>/1`.
+        let Some(cut) = b.port.rfind('/') else {
+            continue;
+        };
+        let prefix = &b.port[..=cut];
+        let members: Vec<(&str, u32)> = d
+            .interfaces
+            .iter()
+            .filter_map(|i| Some((i.name.as_str(), i.name.strip_prefix(prefix)?.parse().ok()?)))
+            .collect();
+        let first_lanes: Vec<u32> = members.iter().map(|&(_, n)| n).collect();
+        let Some(token) = lanes_per_port(&first_lanes, b).and_then(|l| speed_token(b, l)) else {
+            continue;
+        };
+        for (name, _) in members {
+            out.insert(name.to_string(), token.clone());
+        }
+    }
+    out
+}
+
+/// Electrical lanes per sub-port. `b.lanes` sub-ports share a cage of 8 or 4 lanes; a width fits
+/// when every cabled sub-port number is a first lane of it (`1 + k * step`, within the cage).
+/// Where both widths fit, the rate decides; where it cannot, the port gets no `speed` line.
+fn lanes_per_port(first_lanes: &[u32], b: &Breakout) -> Option<u32> {
+    let fits = |cage: u32, step: u32| {
+        first_lanes
+            .iter()
+            .all(|&n| (1..=cage).contains(&n) && (n - 1) % step == 0)
+    };
+    let steps: Vec<u32> = CAGE_LANES
+        .iter()
+        .filter(|&&cage| b.lanes > 0 && cage % b.lanes == 0)
+        .map(|&cage| (cage, cage / b.lanes))
+        .filter(|&(cage, step)| fits(cage, step))
+        .map(|(_, step)| step)
+        .collect();
+    match steps.as_slice() {
+        [step] => Some(*step),
+        [] => None,
+        _ => {
+            let by_rate = b.speed.as_gbps().div_ceil(TIEBREAK_LANE_GBPS);
+            steps.contains(&by_rate).then_some(by_rate)
+        }
+    }
+}
+
+/// `<rate>g-<lanes>`, the form confirmed for 50G-and-up lanes (`400g-4`, `200g-2`, `100g-2`,
+/// `100g-1`). Single-lane 10G/25G sub-ports use other keywords that were not confirmed, so they
+/// get no `speed` line.
+fn speed_token(b: &Breakout, lanes: u32) -> Option<String> {
+    let gbps = b.speed.as_gbps();
+    (gbps >= 50).then(|| format!("{gbps}g-{lanes}"))
+}
+
+fn loopbacks(d: &DeviceIntent) -> Vec<Loopback> {
+    let mut out = Vec::new();
+    if d.loopback.ipv4.is_some() || d.loopback.ipv6.is_some() {
+        out.push(Loopback {
+            name: "Loopback0",
+            description: "router-id",
+            ipv4: d.loopback.ipv4,
+            ipv6: d.loopback.ipv6,
+        });
+    }
+    if let Some(vtep) = d.loopback.vtep {
+        out.push(Loopback {
+            name: "Loopback1",
+            description: "vtep",
+            ipv4: Some(vtep),
+            ipv6: None,
+        });
+    }
+    out
+}
+
+fn prefix_lists(d: &DeviceIntent) -> Vec<PrefixList> {
+    let Some(b) = &d.bgp else {
+        return Vec::new();
+    };
+    let entries = |rules: &[crate::intent::PrefixRule]| -> Vec<PrefixEntry> {
+        (10u32..)
+            .step_by(10)
+            .zip(rules)
+            .map(|(seq, r)| PrefixEntry {
+                seq,
+                prefix: r.prefix,
+                le: r.le,
+            })
+            .collect()
+    };
+    let mut out = Vec::new();
+    if !b.redistribute.is_empty() {
+        out.push(PrefixList {
+            family: "ip",
+            name: CONNECTED_V4,
+            entries: entries(&b.redistribute),
+        });
+    }
+    if !b.redistribute_v6.is_empty() {
+        out.push(PrefixList {
+            family: "ipv6",
+            name: CONNECTED_V6,
+            entries: entries(&b.redistribute_v6),
+        });
+    }
+    out
+}
+
+fn route_maps(d: &DeviceIntent) -> Vec<RouteMap> {
+    prefix_lists(d)
+        .into_iter()
+        .map(|p| RouteMap {
+            name: p.name,
+            seq: 10,
+            family: p.family,
+            prefix_list: p.name,
+        })
+        .collect()
+}
+
+fn qos_plan(d: &DeviceIntent, q: &Qos) -> Result<QosPlan, RenderError> {
+    let mut dscp_maps = vec![
+        DscpMap {
+            dscp: q.roce.dscp,
+            traffic_class: q.roce.traffic_class,
+        },
+        DscpMap {
+            dscp: q.cnp.dscp,
+            traffic_class: q.cnp.traffic_class,
+        },
+    ];
+    dscp_maps.sort_by_key(|m| m.dscp);
+    dscp_maps.dedup_by_key(|m| m.dscp);
+
+    let mut queues: BTreeMap<u8, TxQueue> = BTreeMap::new();
+    for e in &q.ets {
+        slot(&mut queues, e.traffic_class).bandwidth_percent = Some(e.weight);
+    }
+    for &tc in &q.strict_traffic_classes {
+        let t = slot(&mut queues, tc);
+        t.strict = true;
+        t.bandwidth_percent = None;
+    }
+    slot(&mut queues, q.ecn.traffic_class).ecn = Some(EcnThreshold {
+        min: q.ecn.min_bytes,
+        max: q.ecn.max_bytes,
+        unit: ECN_UNIT,
+        max_probability: q.ecn.probability,
+    });
+
+    let watchdog = match &q.pfc_watchdog {
+        Some(w) => Some(Watchdog {
+            timeout: seconds(w.detection_ms),
+            recovery_time: seconds(w.restoration_ms),
+            action: watchdog_action(d, &w.action)?,
+        }),
+        None => None,
+    };
+    Ok(QosPlan {
+        profile: QOS_PROFILE,
+        dscp_maps,
+        queues: queues.into_values().collect(),
+        watchdog,
+    })
+}
+
+fn slot(queues: &mut BTreeMap<u8, TxQueue>, id: u8) -> &mut TxQueue {
+    queues.entry(id).or_insert_with(|| TxQueue {
+        id,
+        strict: false,
+        bandwidth_percent: None,
+        ecn: None,
+    })
+}
+
+/// `priority-flow-control pause watchdog action` keywords.
+fn watchdog_action(d: &DeviceIntent, action: &str) -> Result<&'static str, RenderError> {
+    match action {
+        "drop" => Ok("drop"),
+        "errdisable" => Ok("errdisable"),
+        other => Err(RenderError {
+            device: d.hostname.clone(),
+            template: "eos/priority-flow-control.j2".into(),
+            message: format!("EOS has no PFC watchdog action `{other}` (drop or errdisable)"),
+        }),
+    }
+}
+
+/// Milliseconds as EOS's decimal seconds, without trailing zeros: 200 → `0.2`, 1500 → `1.5`.
+fn seconds(ms: u32) -> String {
+    let whole = ms / 1000;
+    let frac = ms % 1000;
+    if frac == 0 {
+        return whole.to_string();
+    }
+    let digits = format!("{frac:03}");
+    format!("{whole}.{}", digits.trim_end_matches('0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Speed;
+
+    fn split(ports: u32, gbps: u32) -> Breakout {
+        Breakout {
+            cage: 1,
+            port: "Ethernet1/1".into(),
+            mode: format!("{ports}x{gbps}G"),
+            lanes: ports,
+            speed: Speed::gbps(gbps),
+        }
+    }
+
+    #[test]
+    fn lane_width_follows_the_sub_port_numbers() {
+        // 2x400G on an 8-lane OSFP: Ethernet1/1 and Ethernet1/5.
+        assert_eq!(lanes_per_port(&[1, 5], &split(2, 400)), Some(4));
+        // 4x200G on OSFP, all or only some sub-ports cabled.
+        assert_eq!(lanes_per_port(&[1, 3, 5, 7], &split(4, 200)), Some(2));
+        assert_eq!(lanes_per_port(&[1, 5], &split(4, 200)), Some(2));
+        // 2x50G on a 4-lane QSFP28: Ethernet1/1 and Ethernet1/3.
+        assert_eq!(lanes_per_port(&[1, 3], &split(2, 50)), Some(2));
+    }
+
+    #[test]
+    fn a_lone_first_sub_port_is_settled_by_the_rate_or_left_alone() {
+        assert_eq!(lanes_per_port(&[1], &split(2, 400)), Some(4));
+        // 2x50G: 4 lanes each in an 8-lane cage or 2 in a 4-lane one; the rate cannot tell.
+        assert_eq!(lanes_per_port(&[1], &split(2, 50)), None);
+    }
+
+    #[test]
+    fn milliseconds_become_eos_seconds() {
+        assert_eq!(seconds(200), "0.2");
+        assert_eq!(seconds(50), "0.05");
+        assert_eq!(seconds(1500), "1.5");
+        assert_eq!(seconds(2000), "2");
+    }
 }

@@ -1,0 +1,509 @@
+//! The Arista EOS renderer, checked against the domain facts (FACTS §2.1, §2.4, §4) rather than
+//! against its own output: routed `EthernetN/M` ports at the EOS lossless MTU, one eBGP session
+//! per uplink with ECMP over all of them, PFC on the RoCE priority only, the DSCP map and ECN
+//! thresholds taken from the spec.
+
+mod common;
+
+use common::*;
+
+/// An inventory rendered for EOS, with extra spec lines appended.
+fn eos_spec(inventory_file: &str, extra: &str) -> String {
+    format!(
+        "{}\nplatforms: {{default: eos}}\n{extra}",
+        inventory(inventory_file)
+    )
+}
+
+fn config(spec: &str, device: &str) -> String {
+    file(&outputs(spec), &format!("configs/{device}/startup-config"))
+}
+
+fn lab(extra: &str, device: &str) -> String {
+    config(&eos_spec("lab-small.yaml", extra), device)
+}
+
+/// `interface <name>` blocks: the name and the indented lines under it.
+fn interfaces(cfg: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    let mut current: Option<(String, Vec<String>)> = None;
+    for line in cfg.lines() {
+        if let Some(name) = line.strip_prefix("interface ") {
+            out.extend(current.take());
+            current = Some((name.to_string(), Vec::new()));
+        } else if let Some(body) = line.strip_prefix("   ") {
+            if let Some((_, lines)) = current.as_mut() {
+                lines.push(body.to_string());
+            }
+        } else {
+            out.extend(current.take());
+        }
+    }
+    out.extend(current);
+    out
+}
+
+fn ethernet(cfg: &str) -> Vec<(String, Vec<String>)> {
+    interfaces(cfg)
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("Ethernet"))
+        .collect()
+}
+
+fn has(body: &[String], line: &str) -> bool {
+    body.iter().any(|l| l == line)
+}
+
+/// Lines of the config that start with `prefix` (after indentation is removed).
+fn lines_with<'a>(cfg: &'a str, prefix: &str) -> Vec<&'a str> {
+    cfg.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with(prefix))
+        .collect()
+}
+
+/// Uplinks of a leaf: its ports cabled to spines (description `<peer>:<port> [cable]`).
+fn uplinks(cfg: &str) -> Vec<(String, Vec<String>)> {
+    ethernet(cfg)
+        .into_iter()
+        .filter(|(_, body)| body.iter().any(|l| l.starts_with("description spine")))
+        .collect()
+}
+
+fn is_eos_port_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("Ethernet") else {
+        return false;
+    };
+    let mut parts = rest.split('/');
+    let ok =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
+}
+
+#[test]
+fn every_lab_switch_gets_a_complete_startup_config() {
+    let files = outputs(&eos_spec("lab-small.yaml", ""));
+    for device in [
+        "spine01",
+        "spine02",
+        "leaf-su01-01",
+        "leaf-su01-02",
+        "inb-leaf01",
+    ] {
+        let cfg = file(&files, &format!("configs/{device}/startup-config"));
+        assert!(cfg.contains(&format!("\nhostname {device}\n")), "{device}");
+        assert!(cfg.ends_with("!\nend\n"), "{device} must end with `end`");
+    }
+}
+
+#[test]
+fn data_ports_are_routed_eos_ports_at_mtu_9214() {
+    for device in ["leaf-su01-01", "spine01", "inb-leaf01"] {
+        let cfg = lab("", device);
+        let ports = ethernet(&cfg);
+        assert!(!ports.is_empty(), "{device} has no data ports");
+        for (name, body) in ports {
+            assert!(
+                is_eos_port_name(&name),
+                "{device}: `{name}` is not an EOS port name"
+            );
+            assert!(
+                has(&body, "mtu 9214"),
+                "{device} {name}: EOS lossless MTU is 9214"
+            );
+            assert!(
+                has(&body, "no switchport"),
+                "{device} {name} must be routed"
+            );
+        }
+    }
+}
+
+#[test]
+fn leaf_has_one_bgp_session_per_uplink_and_ecmp_over_all_of_them() {
+    // lab-small: 2 spines, 2 links from each leaf to each → 4 uplinks.
+    let cfg = lab("", "leaf-su01-01");
+    let up = uplinks(&cfg);
+    assert_eq!(up.len(), 4);
+    let sessions = lines_with(&cfg, "neighbor interface ");
+    assert_eq!(sessions.len(), up.len());
+    for (name, _) in &up {
+        assert!(
+            sessions
+                .iter()
+                .any(|s| s.starts_with(&format!("neighbor interface {name} "))),
+            "no session on uplink {name}"
+        );
+    }
+    assert_eq!(
+        lines_with(&cfg, "maximum-paths "),
+        ["maximum-paths 4 ecmp 4"]
+    );
+    assert_eq!(
+        lines_with(&cfg, "bgp bestpath"),
+        ["bgp bestpath as-path multipath-relax"]
+    );
+}
+
+#[test]
+fn spectrum_x_leaf_runs_ecmp_over_its_64_uplinks() {
+    // FACTS §9: a non-blocking SN5600 leaf has 128 x 400G ports, half of them up.
+    let cfg = config(&eos_spec("spectrum-x-cloud.yaml", ""), "leaf-su01-01");
+    let up = uplinks(&cfg);
+    assert_eq!(up.len(), 64);
+    assert_eq!(lines_with(&cfg, "neighbor interface ").len(), 64);
+    assert_eq!(
+        lines_with(&cfg, "maximum-paths "),
+        ["maximum-paths 64 ecmp 64"]
+    );
+}
+
+#[test]
+fn spectrum_x_split_cages_run_two_400g_ports_over_four_lanes_each() {
+    // FACTS §1.5 / §8.1: SN5600 800G cages split 2x400G; EOS numbers sub-ports by first lane.
+    let cfg = config(&eos_spec("spectrum-x-cloud.yaml", ""), "leaf-su01-01");
+    let ports = ethernet(&cfg);
+    assert_eq!(ports.len(), 128);
+    for (name, body) in &ports {
+        assert!(name.ends_with("/1") || name.ends_with("/5"), "{name}");
+        assert!(has(body, "speed 400g-4"), "{name} must run 400G on 4 lanes");
+    }
+}
+
+#[test]
+fn unsplit_ports_carry_no_speed_override() {
+    let cfg = lab("", "leaf-su01-01");
+    assert!(lines_with(&cfg, "speed ").is_empty());
+}
+
+#[test]
+fn unnumbered_sessions_use_ipv6_link_local_and_ipv6_next_hops() {
+    // FACTS §4.3: unnumbered = no IPv4 on fabric links, IPv4 routes over IPv6 next hops.
+    let cfg = lab("", "leaf-su01-01");
+    for (name, body) in uplinks(&cfg) {
+        assert!(has(&body, "ipv6 enable"), "{name}");
+        assert!(!body.iter().any(|l| l.starts_with("ip address")), "{name}");
+    }
+    assert!(cfg.contains("\nip routing ipv6 interfaces\n"));
+    assert!(cfg.contains("\nservice routing protocols model multi-agent\n"));
+    assert_eq!(
+        lines_with(&cfg, "neighbor fabric next-hop"),
+        ["neighbor fabric next-hop address-family ipv6 originate"]
+    );
+}
+
+#[test]
+fn numbered_fabric_peers_on_the_far_end_of_each_uplink() {
+    let cfg = lab("addressing: {fabric_links: 10.1.0.0/16}\n", "leaf-su01-01");
+    assert!(lines_with(&cfg, "neighbor interface").is_empty());
+    assert!(lines_with(&cfg, "ipv6 enable").is_empty());
+    assert!(lines_with(&cfg, "neighbor fabric next-hop").is_empty());
+    assert!(cfg.contains("\nip routing\n"));
+    let up = uplinks(&cfg);
+    assert_eq!(up.len(), 4);
+    let remote_as = lines_with(&cfg, "neighbor 10.");
+    let remote_as: Vec<&str> = remote_as
+        .into_iter()
+        .filter(|l| l.contains(" remote-as "))
+        .collect();
+    assert_eq!(remote_as.len(), up.len());
+    for (name, body) in &up {
+        // The peer holds the other address of the uplink's /31.
+        let own = body
+            .iter()
+            .find_map(|l| l.strip_prefix("ip address "))
+            .unwrap_or_else(|| panic!("{name} has no IPv4 address"));
+        let addr: std::net::Ipv4Addr = own
+            .trim_end_matches("/31")
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: `{own}` is not a /31"));
+        let peer = std::net::Ipv4Addr::from(u32::from(addr) ^ 1);
+        assert!(
+            remote_as
+                .iter()
+                .any(|l| l.starts_with(&format!("neighbor {peer} remote-as "))),
+            "no session to {peer} on {name}"
+        );
+    }
+}
+
+#[test]
+fn pfc_is_no_drop_on_priority_3_only() {
+    // FACTS §2.1: PFC on priority 3 (RoCE) only.
+    for device in ["leaf-su01-01", "spine01"] {
+        let cfg = lab("", device);
+        assert_eq!(
+            lines_with(&cfg, "priority-flow-control priority"),
+            ["priority-flow-control priority 3 no-drop"],
+            "{device}"
+        );
+        assert_eq!(lines_with(&cfg, "priority-flow-control on").len(), 1);
+    }
+}
+
+#[test]
+fn roce_dscp_26_goes_to_traffic_class_3_and_cnp_48_to_6() {
+    let cfg = lab("", "leaf-su01-01");
+    assert_eq!(
+        lines_with(&cfg, "qos map dscp"),
+        [
+            "qos map dscp 26 to traffic-class 3",
+            "qos map dscp 48 to traffic-class 6"
+        ]
+    );
+    assert!(cfg.contains("\n   qos trust dscp\n"));
+}
+
+#[test]
+fn roce_dscp_from_the_spec_changes_the_map() {
+    let cfg = lab("roce: {dscp: 24}\n", "leaf-su01-01");
+    let maps = lines_with(&cfg, "qos map dscp");
+    assert!(
+        maps.contains(&"qos map dscp 24 to traffic-class 3"),
+        "{maps:?}"
+    );
+    assert!(
+        !maps.iter().any(|m| m.starts_with("qos map dscp 26 ")),
+        "{maps:?}"
+    );
+}
+
+/// The `random-detect ecn` line of `uc-tx-queue <tc>` in the RoCE profile.
+fn ecn_of_queue(cfg: &str, tc: u8) -> Vec<String> {
+    let mut in_queue = false;
+    let mut out = Vec::new();
+    for line in cfg.lines() {
+        if let Some(id) = line.strip_prefix("   uc-tx-queue ") {
+            in_queue = id == tc.to_string();
+        } else if !line.starts_with("      ") {
+            in_queue = false;
+        } else if in_queue && line.trim_start().starts_with("random-detect ecn") {
+            out.push(line.trim_start().to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn ecn_marks_the_roce_queue_between_the_spec_thresholds() {
+    // FACTS §2.1: NVIDIA default ECN 150,000-1,500,000 bytes, probability 100, on TC 3.
+    let cfg = lab("", "leaf-su01-01");
+    assert_eq!(
+        ecn_of_queue(&cfg, 3),
+        [
+            "random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100"
+        ]
+    );
+    let tuned = lab(
+        "roce: {ecn_min_bytes: 200000, ecn_max_bytes: 2400000, ecn_probability: 20}\n",
+        "leaf-su01-01",
+    );
+    assert_eq!(
+        ecn_of_queue(&tuned, 3),
+        [
+            "random-detect ecn minimum-threshold 200000 bytes maximum-threshold 2400000 bytes max-mark-probability 20"
+        ]
+    );
+}
+
+#[test]
+fn cnp_is_strict_and_roce_shares_the_rest_by_weight() {
+    // FACTS §2.1: TC3 DWRR 50 %, TC0 50 %, TC6 (CNP) strict.
+    let cfg = lab("", "leaf-su01-01");
+    let profile: String = cfg
+        .split("\n!\n")
+        .find(|s| s.starts_with("qos profile "))
+        .unwrap_or_else(|| panic!("no qos profile"))
+        .to_string();
+    let queue = |id: u8| -> Vec<&str> {
+        profile
+            .split("   !\n")
+            .find(|q| q.starts_with(&format!("   uc-tx-queue {id}\n")))
+            .unwrap_or_else(|| panic!("no uc-tx-queue {id}"))
+            .lines()
+            .skip(1)
+            .map(str::trim)
+            .collect()
+    };
+    assert!(queue(6).contains(&"priority strict"));
+    for tc in [0, 3] {
+        let q = queue(tc);
+        assert!(q.contains(&"no priority"), "{q:?}");
+        assert!(q.contains(&"bandwidth percent 50"), "{q:?}");
+    }
+}
+
+#[test]
+fn pfc_watchdog_timers_are_in_seconds() {
+    // FACTS §2.3: 200 ms detection and restoration, action drop.
+    let cfg = lab("", "leaf-su01-01");
+    assert_eq!(
+        lines_with(&cfg, "priority-flow-control pause watchdog"),
+        [
+            "priority-flow-control pause watchdog",
+            "priority-flow-control pause watchdog default timeout 0.2",
+            "priority-flow-control pause watchdog default recovery-time 0.2",
+            "priority-flow-control pause watchdog action drop",
+        ]
+    );
+}
+
+#[test]
+fn every_lossless_port_is_in_the_roce_profile() {
+    let cfg = lab("", "leaf-su01-01");
+    for (name, body) in ethernet(&cfg) {
+        assert!(has(&body, "service-profile ROCE"), "{name}");
+    }
+}
+
+#[test]
+fn lossy_mode_keeps_ecn_and_drops_pfc() {
+    let cfg = lab("roce: {mode: lossy}\n", "leaf-su01-01");
+    assert!(lines_with(&cfg, "priority-flow-control").is_empty());
+    assert_eq!(ecn_of_queue(&cfg, 3).len(), 1);
+}
+
+#[test]
+fn switches_outside_the_compute_fabric_get_no_roce_class() {
+    let cfg = lab("", "inb-leaf01");
+    assert!(lines_with(&cfg, "qos").is_empty());
+    assert!(lines_with(&cfg, "priority-flow-control").is_empty());
+    assert!(lines_with(&cfg, "service-profile").is_empty());
+}
+
+#[test]
+fn management_and_services_live_in_the_management_vrf() {
+    let cfg = lab(
+        "services: {ntp: [192.0.2.1], syslog: [192.0.2.2], dns: [192.0.2.53], snmp_traps: [192.0.2.162], domain: lab.example}\n",
+        "leaf-su01-01",
+    );
+    let mgmt = interfaces(&cfg)
+        .into_iter()
+        .find(|(n, _)| n == "Management1")
+        .unwrap_or_else(|| panic!("no Management1"));
+    assert!(has(&mgmt.1, "vrf mgmt"));
+    assert!(mgmt.1.iter().any(|l| l.starts_with("ip address 172.16.")));
+    assert!(cfg.contains("\nvrf instance mgmt\n"));
+    assert_eq!(
+        lines_with(&cfg, "ip route "),
+        ["ip route vrf mgmt 0.0.0.0/0 172.16.16.1"]
+    );
+    assert_eq!(
+        lines_with(&cfg, "ntp server"),
+        ["ntp server vrf mgmt 192.0.2.1"]
+    );
+    assert_eq!(
+        lines_with(&cfg, "logging "),
+        ["logging vrf mgmt host 192.0.2.2"]
+    );
+    assert_eq!(
+        lines_with(&cfg, "ip name-server"),
+        ["ip name-server vrf mgmt 192.0.2.53"]
+    );
+    assert_eq!(lines_with(&cfg, "dns domain"), ["dns domain lab.example"]);
+    let snmp = lines_with(&cfg, "snmp-server host");
+    assert_eq!(snmp.len(), 1);
+    assert!(snmp[0].starts_with("snmp-server host 192.0.2.162 vrf mgmt version 2c "));
+}
+
+#[test]
+fn leaf_announces_loopback_and_host_block_as_an_aggregate() {
+    let cfg = lab("", "leaf-su01-01");
+    let lo = interfaces(&cfg)
+        .into_iter()
+        .find(|(n, _)| n == "Loopback0")
+        .unwrap_or_else(|| panic!("no Loopback0"));
+    let lo_addr =
+        lo.1.iter()
+            .find_map(|l| l.strip_prefix("ip address "))
+            .unwrap_or_else(|| panic!("Loopback0 has no address"))
+            .to_string();
+    let router_id = lines_with(&cfg, "router-id ");
+    assert_eq!(
+        router_id,
+        [format!("router-id {}", lo_addr.trim_end_matches("/32"))]
+    );
+    assert!(lines_with(&cfg, "seq ").contains(&format!("seq 10 permit {lo_addr}").as_str()));
+    assert_eq!(lines_with(&cfg, "aggregate-address ").len(), 1);
+    assert!(lines_with(&cfg, "aggregate-address ")[0].ends_with(" summary-only"));
+    assert_eq!(
+        lines_with(&cfg, "redistribute connected"),
+        ["redistribute connected route-map CONNECTED-TO-BGP"]
+    );
+}
+
+#[test]
+fn vtep_gets_its_own_loopback() {
+    let cfg = lab("addressing: {vteps: 10.2.0.0/16}\n", "leaf-su01-01");
+    let lo1 = interfaces(&cfg)
+        .into_iter()
+        .find(|(n, _)| n == "Loopback1")
+        .unwrap_or_else(|| panic!("no Loopback1"));
+    assert!(lo1.1.iter().any(|l| l.starts_with("ip address 10.2.")));
+}
+
+#[test]
+fn reused_leaf_asns_accept_their_own_asn_back() {
+    // FACTS §4.1: leaf ASN reuse needs allowas-in on the leaves.
+    let cfg = lab("bgp: {reuse_leaf_asns: true}\n", "leaf-su01-01");
+    assert_eq!(
+        lines_with(&cfg, "neighbor fabric allowas-in"),
+        ["neighbor fabric allowas-in 1"]
+    );
+    let spine = lab("bgp: {reuse_leaf_asns: true}\n", "spine01");
+    assert!(lines_with(&spine, "neighbor fabric allowas-in").is_empty());
+}
+
+#[test]
+fn bfd_runs_on_every_fabric_session() {
+    // FACTS §1.7: BFD 3 x 300 ms on the underlay.
+    let cfg = lab("", "leaf-su01-01");
+    assert_eq!(
+        lines_with(&cfg, "neighbor fabric bfd"),
+        ["neighbor fabric bfd"]
+    );
+    for (name, body) in uplinks(&cfg) {
+        assert!(
+            has(&body, "bfd interval 300 min-rx 300 multiplier 3"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn sections_follow_running_config_order() {
+    let cfg = lab("services: {ntp: [192.0.2.1]}\n", "leaf-su01-01");
+    let order = [
+        "\nservice routing protocols model multi-agent\n",
+        "\nhostname ",
+        "\nqos profile ",
+        "\nvrf instance ",
+        "\ninterface Ethernet",
+        "\ninterface Loopback0\n",
+        "\ninterface Management1\n",
+        "\nip routing",
+        "\nip prefix-list ",
+        "\nip route vrf ",
+        "\nntp server ",
+        "\nqos map dscp ",
+        "\npriority-flow-control pause watchdog default",
+        "\nroute-map ",
+        "\nrouter bgp ",
+        "\nend\n",
+    ];
+    let at: Vec<usize> = order
+        .iter()
+        .map(|s| cfg.find(s).unwrap_or_else(|| panic!("missing {s:?}")))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{:?}", order);
+}
+
+#[test]
+fn adaptive_routing_never_reaches_an_eos_config() {
+    let spec = eos_spec(
+        "spectrum-x-cloud.yaml",
+        "roce: {adaptive_routing: enabled}\n",
+    );
+    let cfg = config(&spec, "leaf-su01-01");
+    assert!(!cfg.to_lowercase().contains("adaptive"));
+}
