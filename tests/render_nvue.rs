@@ -1,0 +1,668 @@
+//! The NVIDIA Cumulus Linux (NVUE) renderer: `configs/<device>/nv-set.sh` and `startup.yaml`,
+//! checked against the published facts (FACTS.md §1.8, §2.1–2.2, §3.1, §4.2–4.4), not against the
+//! program's own output; and the two files checked against each other, setting by setting.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::IpAddr;
+
+use common::*;
+use ipnet::IpNet;
+use railyard::diag::SourceFile;
+use railyard::intent::{DeviceIntent, Intents, InterfaceKind};
+use railyard::model::{Role, Speed};
+
+fn with(base: &str, extra: &str) -> String {
+    format!("{base}\n{extra}\n")
+}
+
+fn lab() -> String {
+    inventory("lab-small.yaml")
+}
+
+fn spx() -> String {
+    inventory("spectrum-x-cloud.yaml")
+}
+
+fn intents(text: &str) -> Intents {
+    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+    c.intents.expect("spec compiles")
+}
+
+fn script(files: &[railyard::OutputFile], device: &str) -> String {
+    file(files, &format!("configs/{device}/nv-set.sh"))
+}
+
+fn startup(files: &[railyard::OutputFile], device: &str) -> String {
+    file(files, &format!("configs/{device}/startup.yaml"))
+}
+
+/// Every `nv set` line as its words, quotes removed (the shell's view of the line).
+fn nv_set(script: &str) -> Vec<Vec<String>> {
+    script
+        .lines()
+        .filter(|l| l.starts_with("nv set "))
+        .map(|l| shell_words(l)[2..].to_vec())
+        .collect()
+}
+
+/// Enough of the shell's word splitting for generated scripts: blanks, '…' and "…".
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                    cur.push(q);
+                }
+            }
+            '"' => {
+                in_word = true;
+                for q in chars.by_ref() {
+                    if q == '"' {
+                        break;
+                    }
+                    cur.push(q);
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(q) = chars.next() {
+                    cur.push(q);
+                }
+            }
+            _ => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    words
+}
+
+/// The settings of a startup file as `nv set` paths: keys down to a leaf value, or down to an
+/// identifier that carries nothing (`{}`). Read with the YAML crate the project already uses.
+fn startup_paths(yaml: &str) -> Vec<Vec<String>> {
+    let docs: serde_json::Value = serde_saphyr::from_str(yaml).expect("startup.yaml is YAML");
+    let docs = docs.as_array().expect("startup.yaml is a list");
+    assert_eq!(docs.len(), 1, "one document");
+    let set = docs[0].get("set").expect("a `set:` document");
+    let mut out = Vec::new();
+    flatten(set, &mut Vec::new(), &mut out);
+    out
+}
+
+fn flatten(v: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match v {
+        serde_json::Value::Object(m) if m.is_empty() => out.push(path.clone()),
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                path.push(k.clone());
+                flatten(x, path, out);
+                path.pop();
+            }
+        }
+        serde_json::Value::String(s) => out.push([path.clone(), vec![s.clone()]].concat()),
+        serde_json::Value::Number(n) => out.push([path.clone(), vec![n.to_string()]].concat()),
+        other => panic!("unexpected {other} at {}", path.join(" ")),
+    }
+}
+
+/// The values of one setting across the script: `nv set <prefix...> X` → X (the last word).
+fn values(script: &str, prefix: &str) -> Vec<String> {
+    let p: Vec<String> = prefix.split(' ').map(str::to_string).collect();
+    nv_set(script)
+        .into_iter()
+        .filter(|w| w.len() == p.len() + 1 && w.starts_with(&p))
+        .map(|w| w[p.len()].clone())
+        .collect()
+}
+
+fn has(script: &str, line: &str) -> bool {
+    script.lines().any(|l| l == line)
+}
+
+/// Interfaces whose description (the cabling peer) names a switch that has its own config.
+fn uplinks(files: &[railyard::OutputFile], device: &str) -> BTreeSet<String> {
+    let switches: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| f.path.strip_prefix("configs/"))
+        .filter_map(|p| p.split('/').next())
+        .map(str::to_string)
+        .collect();
+    let s = script(files, device);
+    nv_set(&s)
+        .into_iter()
+        .filter(|w| w.len() == 4 && w[0] == "interface" && w[2] == "description")
+        .filter(|w| {
+            let peer = w[3].split(':').next().unwrap_or_default();
+            switches.contains(peer)
+        })
+        .map(|w| w[1].clone())
+        .collect()
+}
+
+#[test]
+fn lab_switches_are_all_nvue_scripts_that_end_in_apply() {
+    let files = outputs(&lab());
+    for d in [
+        "spine01",
+        "spine02",
+        "leaf-su01-01",
+        "leaf-su01-02",
+        "inb-leaf01",
+    ] {
+        let s = script(&files, d);
+        assert!(s.starts_with("#!/usr/bin/env bash\n"), "{d}");
+        assert!(
+            s.contains("Cumulus Linux 5.15"),
+            "{d}: the target release is stated"
+        );
+        assert!(has(&s, "set -euo pipefail"), "{d}");
+        assert_eq!(
+            s.lines().last(),
+            Some("nv config apply --assume-yes"),
+            "{d}"
+        );
+        assert!(has(&s, &format!("nv set system hostname {d}")), "{d}");
+        assert!(startup(&files, d).starts_with("- set:\n"), "{d}");
+    }
+}
+
+#[test]
+fn scripts_parse_as_bash() {
+    let Ok(out) = std::process::Command::new("bash").arg("--version").output() else {
+        eprintln!("bash not installed; syntax check skipped");
+        return;
+    };
+    assert!(out.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let spec = with(
+        &lab(),
+        "services: {ntp: [192.0.2.1], syslog: [192.0.2.2], dns: [192.0.2.53], snmp_traps: [192.0.2.162], domain: lab.example}",
+    );
+    for f in outputs(&spec)
+        .iter()
+        .filter(|f| f.path.ends_with("nv-set.sh"))
+    {
+        let p = dir.path().join(f.path.replace('/', "_"));
+        std::fs::write(&p, &f.bytes).unwrap();
+        let out = std::process::Command::new("bash")
+            .arg("-n")
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            f.path,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// FACTS §4.2–4.3: one eBGP session per uplink, unnumbered over the interface, and ECMP as wide
+/// as the uplinks. lab-small: 4 nodes on a 1:1 leaf → 4 uplinks, 2 to each of 2 spines.
+#[test]
+fn lab_leaf_has_one_unnumbered_neighbour_per_uplink_and_ecmp_across_all() {
+    let files = outputs(&lab());
+    for leaf in ["leaf-su01-01", "leaf-su01-02"] {
+        let s = script(&files, leaf);
+        let up = uplinks(&files, leaf);
+        assert_eq!(up.len(), 4, "{leaf}: 4 downlinks at 1:1");
+        let peer_group_members: BTreeSet<String> = nv_set(&s)
+            .into_iter()
+            .filter(|w| w.len() == 8 && w[..5] == ["vrf", "default", "router", "bgp", "neighbor"])
+            .filter(|w| w[6] == "peer-group" && w[7] == "fabric")
+            .map(|w| w[5].clone())
+            .collect();
+        assert_eq!(
+            peer_group_members, up,
+            "{leaf}: a session on every uplink, none elsewhere"
+        );
+        for n in &up {
+            assert!(
+                has(
+                    &s,
+                    &format!("nv set vrf default router bgp neighbor {n} type unnumbered")
+                ),
+                "{leaf} {n}"
+            );
+        }
+        assert_eq!(
+            values(
+                &s,
+                "vrf default router bgp address-family ipv4-unicast multipaths ebgp"
+            ),
+            vec![up.len().to_string()],
+            "{leaf}: ECMP width = uplink count"
+        );
+        assert!(has(
+            &s,
+            "nv set vrf default router bgp path-selection multipath aspath-ignore enabled"
+        ));
+    }
+}
+
+/// FACTS §1.8: a Spectrum-X leaf has 32 cages split 2×400G as uplinks = 64 sessions, ECMP 64,
+/// and every remote AS is the spines' shared ASN (FACTS §4.1).
+#[test]
+fn spectrum_x_leaf_peers_on_all_64_uplinks_with_the_spine_asn() {
+    let files = outputs(&spx());
+    let s = script(&files, "leaf-su01-01");
+    let up = uplinks(&files, "leaf-su01-01");
+    assert_eq!(up.len(), 64);
+    let remote: BTreeMap<String, String> = nv_set(&s)
+        .into_iter()
+        .filter(|w| w.len() == 8 && w[..5] == ["vrf", "default", "router", "bgp", "neighbor"])
+        .filter(|w| w[6] == "remote-as")
+        .map(|w| (w[5].clone(), w[7].clone()))
+        .collect();
+    assert_eq!(remote.keys().cloned().collect::<BTreeSet<_>>(), up);
+    let spine_asn = values(&script(&files, "spine01"), "router bgp autonomous-system");
+    let asns: BTreeSet<&String> = remote.values().collect();
+    assert_eq!(asns.into_iter().cloned().collect::<Vec<_>>(), spine_asn);
+    assert_eq!(
+        values(
+            &s,
+            "vrf default router bgp address-family ipv4-unicast multipaths ebgp"
+        ),
+        vec!["64".to_string()]
+    );
+    // FACTS §4.4: BFD 3 × 300 ms through a profile on the peer group.
+    for l in [
+        "nv set router bfd profile fabric detect-multiplier 3",
+        "nv set router bfd profile fabric min-rx-interval 300",
+        "nv set router bfd profile fabric min-tx-interval 300",
+        "nv set vrf default router bgp peer-group fabric bfd profile fabric",
+    ] {
+        assert!(has(&s, l), "{l}");
+    }
+}
+
+/// FACTS §2.1–2.2: DSCP 26 → switch priority 3 → TC 3 with PFC and ECN 150000/1500000 B;
+/// CNP DSCP 48 → priority 6 → TC 6 strict; TC 0 and TC 3 DWRR 50 % each.
+#[test]
+fn roce_qos_is_the_nvidia_lossless_profile() {
+    let files = outputs(&lab());
+    let s = script(&files, "leaf-su01-01");
+    for l in [
+        "nv set qos roce state enabled",
+        "nv set qos roce mode lossless",
+        "nv set qos mapping default-global trust l3",
+        "nv set qos mapping default-global dscp 26 switch-priority 3",
+        "nv set qos mapping default-global dscp 48 switch-priority 6",
+        "nv set qos egress-queue-mapping default-global switch-priority 3 traffic-class 3",
+        "nv set qos egress-queue-mapping default-global switch-priority 6 traffic-class 6",
+        "nv set qos congestion-control default-global traffic-class 3 ecn enable",
+        "nv set qos congestion-control default-global traffic-class 3 min-threshold 150000",
+        "nv set qos congestion-control default-global traffic-class 3 max-threshold 1500000",
+        "nv set qos congestion-control default-global traffic-class 3 probability 100",
+        "nv set qos egress-scheduler default-global traffic-class 6 mode strict",
+        "nv set qos egress-scheduler default-global traffic-class 3 mode dwrr",
+        "nv set qos egress-scheduler default-global traffic-class 3 bw-percent 50",
+        "nv set qos egress-scheduler default-global traffic-class 0 mode dwrr",
+        "nv set qos egress-scheduler default-global traffic-class 0 bw-percent 50",
+    ] {
+        assert!(has(&s, l), "missing: {l}");
+    }
+    assert_eq!(
+        values(&s, "qos pfc default-global switch-priority"),
+        vec!["3"],
+        "PFC on priority 3 only"
+    );
+    assert!(
+        values(
+            &s,
+            "qos egress-scheduler default-global traffic-class 6 bw-percent"
+        )
+        .is_empty(),
+        "a strict class has no weight"
+    );
+    // FACTS §2.2: the watchdog runs on every lossless (PFC) port, and only on physical ports.
+    let wd: BTreeSet<String> = nv_set(&s)
+        .into_iter()
+        .filter(|w| {
+            w.len() == 6
+                && w[0] == "interface"
+                && w[2..] == ["qos", "pfc-watchdog", "state", "enabled"]
+        })
+        .map(|w| w[1].clone())
+        .collect();
+    let ports: BTreeSet<String> = nv_set(&s)
+        .into_iter()
+        .filter(|w| w.len() == 4 && w[0] == "interface" && w[2..] == ["type", "swp"])
+        .map(|w| w[1].clone())
+        .collect();
+    assert_eq!(wd, ports, "every cabled port of a compute leaf is lossless");
+    assert!(wd.iter().all(|p| p.starts_with("swp")));
+    // The in-band network carries no RoCE.
+    let inb = script(&files, "inb-leaf01");
+    assert!(!inb.contains("qos roce"), "in-band leaf has no RoCE");
+}
+
+#[test]
+fn a_non_default_dscp_is_really_configured() {
+    let files = outputs(&with(&lab(), "roce: {dscp: 24}"));
+    let s = script(&files, "leaf-su01-01");
+    assert!(has(
+        &s,
+        "nv set qos mapping default-global dscp 24 switch-priority 3"
+    ));
+    assert!(values(&s, "qos mapping default-global dscp 26 switch-priority").is_empty());
+}
+
+/// FACTS §2.2: lossy RoCE is ECN without PFC; the watchdog only exists on PFC ports.
+#[test]
+fn lossy_mode_keeps_ecn_and_drops_pfc_and_the_watchdog() {
+    let files = outputs(&with(&lab(), "roce: {mode: lossy}"));
+    let s = script(&files, "leaf-su01-01");
+    assert!(has(&s, "nv set qos roce mode lossy"));
+    assert!(has(
+        &s,
+        "nv set qos congestion-control default-global traffic-class 3 ecn enable"
+    ));
+    assert!(!s.contains("qos pfc "), "no PFC when lossy");
+    assert!(!s.contains("pfc-watchdog"), "no watchdog without PFC");
+    let y = startup(&files, "leaf-su01-01");
+    assert!(!y.contains("pfc"), "{y}");
+}
+
+/// FACTS §3.1: adaptive routing on Spectrum-4 (SN5600) layer-3 fabric ports at 400G/200G; never
+/// on host ports; enabled globally too. The lab's Spectrum-2-era SN4600C gets none.
+#[test]
+fn adaptive_routing_on_spectrum_x_fabric_ports_only() {
+    let spec = spx();
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    let fabric_devices: Vec<&DeviceIntent> = i
+        .devices
+        .values()
+        .filter(|d| matches!(d.role, Role::Leaf | Role::Spine))
+        .collect();
+    assert_eq!(fabric_devices.len(), 12 + 8);
+    for d in fabric_devices {
+        let s = script(&files, &d.hostname);
+        assert!(
+            has(&s, "nv set router adaptive-routing state enabled"),
+            "{}",
+            d.hostname
+        );
+        let ar: BTreeSet<String> = nv_set(&s)
+            .into_iter()
+            .filter(|w| {
+                w.len() == 6
+                    && w[0] == "interface"
+                    && w[2..] == ["router", "adaptive-routing", "state", "enabled"]
+            })
+            .map(|w| w[1].clone())
+            .collect();
+        let fabric_400g: BTreeSet<String> = d
+            .interfaces
+            .iter()
+            .filter(|x| x.kind == InterfaceKind::Fabric && x.speed == Speed::gbps(400))
+            .map(|x| x.name.clone())
+            .collect();
+        let hosts: BTreeSet<String> = d
+            .interfaces
+            .iter()
+            .filter(|x| x.kind == InterfaceKind::Host)
+            .map(|x| x.name.clone())
+            .collect();
+        assert!(!fabric_400g.is_empty());
+        assert_eq!(ar, fabric_400g, "{}", d.hostname);
+        assert!(
+            ar.is_disjoint(&hosts),
+            "{}: no AR on host ports",
+            d.hostname
+        );
+    }
+    let lab_files = outputs(&lab());
+    for d in ["leaf-su01-01", "spine01"] {
+        assert!(!script(&lab_files, d).contains("adaptive-routing"), "{d}");
+    }
+}
+
+/// FACTS §1.5, §8.1: an SN5600 cage carrying 400G links is split 2x; the split ports are the
+/// swpNs0/swpNs1 the interfaces use.
+#[test]
+fn spectrum_x_cages_are_split_2x_for_the_400g_ports() {
+    let files = outputs(&spx());
+    let s = script(&files, "leaf-su01-01");
+    let split: BTreeSet<String> = nv_set(&s)
+        .into_iter()
+        .filter(|w| w.len() == 5 && w[0] == "interface" && w[2..4] == ["link", "breakout"])
+        .map(|w| {
+            assert_eq!(w[4], "2x");
+            w[1].clone()
+        })
+        .collect();
+    assert_eq!(split.len(), 64, "all 64 cages carry two 400G ports");
+    for w in nv_set(&s)
+        .into_iter()
+        .filter(|w| w.len() == 4 && w[2] == "type" && w[3] == "swp")
+    {
+        let (cage, _) = w[1].rsplit_once('s').expect("a split port is swpNsM");
+        assert!(split.contains(cage), "{} sits on a split cage", w[1]);
+    }
+}
+
+/// FACTS §4.3 counter-practice: numbered /31 fabric links. Sessions go to the peer's address on
+/// each link, and that address shares the local /31.
+#[test]
+fn numbered_fabric_peers_by_address() {
+    let files = outputs(&with(&lab(), "addressing: {fabric_links: 10.1.0.0/16}"));
+    let pool: IpNet = "10.1.0.0/16".parse().unwrap();
+    for leaf in ["leaf-su01-01", "spine01"] {
+        let s = script(&files, leaf);
+        let up = uplinks(&files, leaf);
+        let local: Vec<IpNet> = up
+            .iter()
+            .flat_map(|i| values(&s, &format!("interface {i} ipv4 address")))
+            .map(|a| a.parse().unwrap())
+            .collect();
+        assert_eq!(local.len(), up.len(), "{leaf}: every fabric port has a /31");
+        let peers: Vec<IpAddr> = nv_set(&s)
+            .into_iter()
+            .filter(|w| w.len() == 8 && w[..5] == ["vrf", "default", "router", "bgp", "neighbor"])
+            .filter(|w| w[6] == "type")
+            .map(|w| {
+                assert_eq!(w[7], "numbered");
+                w[5].parse().expect("a numbered neighbour is an address")
+            })
+            .collect();
+        assert_eq!(peers.len(), up.len(), "{leaf}");
+        for p in &peers {
+            assert!(pool.contains(p), "{p}");
+            let link = local
+                .iter()
+                .find(|l| l.contains(p))
+                .expect("peer on a local /31");
+            assert_eq!(link.prefix_len(), 31);
+            assert_ne!(link.addr(), *p, "the peer is the other end");
+        }
+    }
+}
+
+#[test]
+fn management_and_services_live_in_the_management_vrf() {
+    let spec = with(
+        &lab(),
+        "services: {ntp: [192.0.2.1], syslog: [192.0.2.2], dns: [192.0.2.53], snmp_traps: [192.0.2.162], domain: lab.example}",
+    );
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    let d = &i.devices["leaf-su01-01"];
+    let m = d.system.mgmt.as_ref().unwrap();
+    let s = script(&files, "leaf-su01-01");
+    for l in [
+        format!("nv set interface {} vrf mgmt", m.interface),
+        format!(
+            "nv set interface {} ipv4 address {}",
+            m.interface, m.address
+        ),
+        format!("nv set vrf mgmt router static 0.0.0.0/0 via {}", m.gateway),
+        "nv set system ntp server 192.0.2.1 iburst enabled".into(),
+        "nv set system ntp vrf mgmt".into(),
+        "nv set system dns server 192.0.2.53 vrf mgmt".into(),
+        "nv set system dns domain lab.example".into(),
+        "nv set system syslog server 192.0.2.2 vrf mgmt".into(),
+        "nv set system snmp-server state enabled".into(),
+    ] {
+        assert!(has(&s, &l), "missing: {l}");
+    }
+    // No secret in the spec or the outputs: the community comes from the environment.
+    let trap = s
+        .lines()
+        .find(|l| l.contains("trap-destination 192.0.2.162 vrf mgmt community-password"))
+        .expect("trap line");
+    assert!(trap.contains("\"${SNMP_TRAP_COMMUNITY}\""), "{trap}");
+    assert!(
+        s.contains(": \"${SNMP_TRAP_COMMUNITY:?"),
+        "the script refuses to run without it"
+    );
+}
+
+/// The two files carry exactly the same settings: every `nv set` line is one path of the startup
+/// tree and every leaf of the tree is one line. Across plain, numbered, dual-stack, VTEP, lossy,
+/// leaf-ASN reuse, services and Spectrum-X variants.
+#[test]
+fn nv_set_and_startup_yaml_carry_the_same_settings() {
+    let variants = [
+        lab(),
+        with(
+            &lab(),
+            "addressing: {fabric_links: 192.168.0.0/16, loopbacks_v6: 'fd00:1::/64', fabric_links_v6: 'fd00:f::/48', gpu_v6: 'fd00:64::/48', vteps: 10.1.0.0/16}",
+        ),
+        with(
+            &lab(),
+            "roce: {mode: lossy, dscp: 24}\nservices: {ntp: [192.0.2.1, ntp.example], syslog: [192.0.2.2], dns: [192.0.2.53], snmp_traps: [192.0.2.162], domain: lab.example}",
+        ),
+        with(&spx(), "bgp: {reuse_leaf_asns: true}"),
+    ];
+    let mut checked = 0;
+    for spec in &variants {
+        let files = outputs(spec);
+        for f in files.iter().filter(|f| f.path.ends_with("/nv-set.sh")) {
+            let dev = f
+                .path
+                .trim_start_matches("configs/")
+                .trim_end_matches("/nv-set.sh");
+            let lines = nv_set(&script(&files, dev));
+            let set: BTreeSet<Vec<String>> = lines.iter().cloned().collect();
+            assert_eq!(set.len(), lines.len(), "{dev}: no line twice");
+            let tree: BTreeSet<Vec<String>> =
+                startup_paths(&startup(&files, dev)).into_iter().collect();
+            let only_script: Vec<_> = set.difference(&tree).map(|w| w.join(" ")).collect();
+            let only_yaml: Vec<_> = tree.difference(&set).map(|w| w.join(" ")).collect();
+            assert!(
+                only_script.is_empty() && only_yaml.is_empty(),
+                "{dev}: only in nv-set.sh: {only_script:#?}\nonly in startup.yaml: {only_yaml:#?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5 * 3 + 22, "only {checked} devices compared");
+}
+
+#[test]
+fn dual_stack_adds_the_ipv6_family_only_when_ipv6_is_redistributed() {
+    let files = outputs(&with(
+        &lab(),
+        "addressing: {loopbacks_v6: 'fd00:1::/64', fabric_links_v6: 'fd00:f::/48', gpu_v6: 'fd00:64::/48'}",
+    ));
+    let s = script(&files, "leaf-su01-01");
+    assert!(has(
+        &s,
+        "nv set vrf default router bgp address-family ipv6-unicast state enabled"
+    ));
+    assert!(has(
+        &s,
+        "nv set router policy prefix-list CONNECTED-TO-BGP-V6 type ipv6"
+    ));
+    assert!(has(
+        &s,
+        "nv set vrf default router bgp address-family ipv6-unicast redistribute connected route-map CONNECTED-TO-BGP-V6"
+    ));
+    assert!(values(&s, "interface lo ipv6 address").len() == 1);
+    let plain = script(&outputs(&lab()), "leaf-su01-01");
+    assert!(
+        !plain.contains("ipv6-unicast"),
+        "IPv4-only fabrics have no IPv6 family"
+    );
+}
+
+/// FACTS §4.1: with leaf ASN reuse the leaves accept their own ASN once (allowas-in).
+#[test]
+fn leaf_asn_reuse_allows_the_own_asn_once() {
+    let files = outputs(&with(&spx(), "bgp: {reuse_leaf_asns: true}"));
+    let s = script(&files, "leaf-su01-01");
+    assert!(has(
+        &s,
+        "nv set vrf default router bgp peer-group fabric address-family ipv4-unicast aspath allow-my-asn state enabled"
+    ));
+    assert!(has(
+        &s,
+        "nv set vrf default router bgp peer-group fabric address-family ipv4-unicast aspath allow-my-asn occurrences 1"
+    ));
+    let plain = script(&outputs(&spx()), "leaf-su01-01");
+    assert!(!plain.contains("allow-my-asn"));
+}
+
+/// Connected routes reach BGP only through the prefix list built from the plan: the loopback
+/// exactly, the host block up to its /31s; the block is announced summary-only.
+#[test]
+fn redistribution_is_gated_by_the_plan_prefix_list() {
+    let spec = lab();
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    let d = &i.devices["leaf-su01-01"];
+    let b = d.bgp.as_ref().unwrap();
+    let s = script(&files, "leaf-su01-01");
+    let matches = values(
+        &s,
+        "router policy prefix-list CONNECTED-TO-BGP rule 10 match",
+    );
+    let lo = d.loopback.ipv4.unwrap().to_string();
+    assert_eq!(matches, vec![lo]);
+    let host_rule = b
+        .redistribute
+        .iter()
+        .find(|r| r.le == Some(31))
+        .expect("host block");
+    assert!(has(
+        &s,
+        &format!(
+            "nv set router policy prefix-list CONNECTED-TO-BGP rule 20 match {} max-prefix-len 31",
+            host_rule.prefix
+        )
+    ));
+    assert!(has(
+        &s,
+        &format!(
+            "nv set vrf default router bgp address-family ipv4-unicast aggregate-route {} summary-only enabled",
+            host_rule.prefix
+        )
+    ));
+    assert!(has(
+        &s,
+        "nv set vrf default router bgp address-family ipv4-unicast redistribute connected route-map CONNECTED-TO-BGP"
+    ));
+}
