@@ -85,8 +85,13 @@ fn main() {
             .filter(|f| f.path.starts_with("configs/"))
             .count();
         let cfg_bytes: usize = configs.iter().map(|f| f.bytes.len()).sum();
-        let alloc = compiled.allocation.as_ref().expect("allocation");
-        let files = railyard::artifacts::render_all(&fabric, alloc, configs);
+        let inputs = railyard::artifacts::Inputs {
+            fabric: &fabric,
+            spec: compiled.spec.as_ref().expect("spec"),
+            alloc: compiled.allocation.as_ref().expect("allocation"),
+            intents: compiled.intents.as_ref().expect("intents"),
+        };
+        let files = railyard::artifacts::render_all(&inputs, configs);
         let t2 = Instant::now();
         let cfg_s = (t_cfg - t1).as_secs_f64();
         let dir = std::env::temp_dir().join(format!("railyard-bench-{}-{sus}", std::process::id()));

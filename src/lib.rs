@@ -23,6 +23,8 @@ pub struct Compiled {
     pub fabric: Option<topology::Fabric>,
     pub allocation: Option<addressing::Allocation>,
     pub intents: Option<intent::Intents>,
+    /// The parsed spec: artifacts read its global knobs (QoS values, label keys).
+    pub spec: Option<spec::ClusterSpec>,
     pub diagnostics: Diagnostics,
 }
 
@@ -34,6 +36,7 @@ pub fn compile(src: &SourceFile) -> Compiled {
         fabric: None,
         allocation: None,
         intents: None,
+        spec: None,
         diagnostics: Diagnostics::default(),
     };
     let Some(spec) = spec::parse(src, &mut diagnostics) else {
@@ -49,6 +52,7 @@ pub fn compile(src: &SourceFile) -> Compiled {
                 out.intents = Some(intents);
                 out.allocation = Some(alloc);
                 out.fabric = Some(fabric);
+                out.spec = Some(spec);
             }
         }
     }
@@ -81,11 +85,13 @@ impl Compiled {
         templates: &render::Templates,
     ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
         let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
-        let alloc = self.allocation.as_ref()?;
-        Some(
-            render::render_all(intents, templates)
-                .map(|configs| artifacts::render_all(fabric, alloc, configs)),
-        )
+        let inputs = artifacts::Inputs {
+            fabric,
+            spec: self.spec.as_ref()?,
+            alloc: self.allocation.as_ref()?,
+            intents,
+        };
+        Some(render::render_all(intents, templates).map(|configs| artifacts::render_all(&inputs, configs)))
     }
 }
 

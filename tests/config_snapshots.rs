@@ -15,9 +15,7 @@ fn snapshot_files(name: &str, spec: &str, keep: impl Fn(&str) -> bool) -> usize 
     let mut n = 0;
     for f in files.iter().filter(|f| keep(&f.path)) {
         let text = String::from_utf8(f.bytes.clone()).expect("utf-8");
-        insta::with_settings!({ snapshot_suffix => format!("{name}@{}", f.path.replace('/', "__")), prepend_module_to_snapshot => false }, {
-            insta::assert_snapshot!(text);
-        });
+        insta::assert_snapshot!(format!("{name}__{}", f.path.replace('/', "__")), text);
         n += 1;
     }
     n

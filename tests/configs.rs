@@ -345,17 +345,17 @@ fn infiniband_fabrics_get_the_subnet_manager_side() {
 fn management_addresses_sit_in_per_su_and_per_role_subnets() {
     let i = intents(&spx(3));
     let m = |n: &str| i.devices[n].system.mgmt.as_ref().unwrap().clone();
-    // Zone 16 + SU - 1 of 172.16.0.0/12 in /24s: SU 1 → 172.16.16.0/24, SU 2 → 172.16.17.0/24.
+    // Zone 16 + SU - 1 of 172.16.0.0/12 in /23s: SU 1 → 172.16.32.0/23, SU 2 → 172.16.34.0/23.
     assert_eq!(
         m("leaf-su01-01").address.network().to_string(),
-        "172.16.16.0"
+        "172.16.32.0"
     );
     assert_eq!(
         m("leaf-su02-01").address.network().to_string(),
-        "172.16.17.0"
+        "172.16.34.0"
     );
-    assert_eq!(m("leaf-su01-01").gateway.to_string(), "172.16.16.1");
-    assert_eq!(m("spine01").address.network().to_string(), "172.16.1.0");
+    assert_eq!(m("leaf-su01-01").gateway.to_string(), "172.16.32.1");
+    assert_eq!(m("spine01").address.network().to_string(), "172.16.2.0");
     assert_eq!(m("leaf-su01-01").vrf, "mgmt");
     let all: BTreeSet<IpAddr> = i
         .devices

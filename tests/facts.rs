@@ -145,14 +145,7 @@ fn spectrum_x_cloud_three_sus() {
             .all(|d| d.rails.len() == 2)
     );
     // Optics per FACTS §11.1: switch side OSFP 2x400G twin-port SR4, NIC side QSFP112 SR4.
-    let bom = String::from_utf8(
-        railyard::artifacts::render_all(&f, &Default::default(), Vec::new())
-            .into_iter()
-            .find(|o| o.path == "bom.csv")
-            .unwrap()
-            .bytes,
-    )
-    .unwrap();
+    let bom = file(&outputs(&inventory("spectrum-x-cloud.yaml")), "bom.csv");
     assert!(
         bom.contains("MMA4Z00-NS,"),
         "twin-port OSFP on the switch side:\n{bom}"
@@ -184,11 +177,7 @@ fn spectrum_x_cloud_four_sus_fills_every_spine_port() {
 }
 
 fn cabling_rows(text: &str) -> BTreeSet<String> {
-    let f = compile_text("spx", text);
-    let out = railyard::artifacts::render_all(&f, &Default::default(), Vec::new());
-    let cab = out.into_iter().find(|o| o.path == "cabling.csv").unwrap();
-    String::from_utf8(cab.bytes)
-        .unwrap()
+    file(&outputs(text), "cabling.csv")
         .lines()
         .skip(1)
         .map(str::to_string)

@@ -386,7 +386,7 @@ fn management_and_services_live_in_the_management_vrf() {
     assert!(cfg.contains("\nvrf instance mgmt\n"));
     assert_eq!(
         lines_with(&cfg, "ip route "),
-        ["ip route vrf mgmt 0.0.0.0/0 172.16.16.1"]
+        ["ip route vrf mgmt 0.0.0.0/0 172.16.32.1"]
     );
     assert_eq!(
         lines_with(&cfg, "ntp server"),

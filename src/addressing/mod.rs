@@ -139,8 +139,14 @@ fn loopback_zone(role: Role) -> Option<u128> {
 }
 
 /// Management zones: one subnet per central role, then one per SU from subnet 16 on.
-fn mgmt_zone(d: &Device) -> u128 {
+/// In a 3-tier fabric a spine group's spines join the subnet of the group's first SU, so the
+/// central subnets stay bounded however many groups the fabric grows.
+fn mgmt_zone(d: &Device, sh: &Shape) -> u128 {
     match d.role {
+        Role::Spine if sh.three_tier => {
+            let first_su = (d.group.unwrap_or(1) - 1) * sh.sus_per_group + 1;
+            15 + u128::from(first_su)
+        }
         Role::Spine => 1,
         Role::Core => 2,
         Role::StorageLeaf => 3,
@@ -286,9 +292,15 @@ impl<'a> Ctx<'a> {
             Role::OobLeaf => 2 + u128::from(d.index - 1),
             Role::Leaf => 2 + u128::from(sh.oob_per_su) + u128::from(sh.ordinal_in_su(d)),
             Role::Node => 2 + u128::from(sh.oob_per_su) + per_su_leaves + u128::from(d.index - 1),
+            Role::Spine if sh.three_tier => {
+                2 + u128::from(sh.oob_per_su)
+                    + per_su_leaves
+                    + u128::from(sh.nodes_per_su)
+                    + u128::from(sh.ordinal_in_su(d))
+            }
             _ => 2 + u128::from(sh.ordinal(d)),
         };
-        let zone = mgmt_zone(d);
+        let zone = mgmt_zone(d, &sh);
         if offset + 1 >= zone_size {
             diags.push(
                 crate::diag::Diagnostic::error(

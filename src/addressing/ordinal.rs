@@ -12,6 +12,9 @@ pub struct Shape {
     pub leaves_per_su: u32,
     pub spines_per_group: u32,
     pub oob_per_su: u32,
+    pub nodes_per_su: u32,
+    pub sus_per_group: u32,
+    pub three_tier: bool,
 }
 
 impl Shape {
@@ -21,6 +24,9 @@ impl Shape {
             leaves_per_su: s.compute.leaves_per_su,
             spines_per_group: s.compute.spines_per_group,
             oob_per_su: s.oob.per_su,
+            nodes_per_su: s.nodes_per_su,
+            sus_per_group: s.compute.sus_per_group.max(1),
+            three_tier: s.compute.tiers == 3,
         }
     }
 
@@ -50,7 +56,7 @@ impl Shape {
         }
     }
 
-    /// Position within its SU (leaves, for ASN reuse and management offsets).
+    /// Position within its SU (leaves, for ASN reuse and management offsets) or its spine group.
     pub fn ordinal_in_su(&self, d: &Device) -> u64 {
         let (p, planes) = (u64::from(self.plane(d)), u64::from(self.planes));
         u64::from(d.index.max(1) - 1) * planes + p

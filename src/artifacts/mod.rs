@@ -4,16 +4,29 @@
 mod addresses;
 mod bom;
 mod cabling;
+mod hosts;
 mod plan;
 mod portmap;
+mod scheduler;
 pub mod summary;
 
 use sha2::{Digest, Sha256};
 
 use crate::addressing::Allocation;
+use crate::intent::Intents;
+use crate::spec::ClusterSpec;
 use crate::topology::Fabric;
 
 pub use crate::OutputFile;
+
+/// What the artifacts are derived from: the graph, its allocation and intent, and the spec's
+/// global knobs.
+pub struct Inputs<'a> {
+    pub fabric: &'a Fabric,
+    pub spec: &'a ClusterSpec,
+    pub alloc: &'a Allocation,
+    pub intents: &'a Intents,
+}
 
 /// Metres as printed: `10`, `0.5`.
 pub(crate) fn metres(m: f64) -> String {
@@ -58,12 +71,15 @@ impl LinkNames {
 /// Every artifact of a fabric plus the already rendered `configs` (switch configs, intent dumps),
 /// sorted by path, with `manifest.json` last. The two halves render on two threads; the result
 /// does not depend on which finishes first.
-pub fn render_all(f: &Fabric, alloc: &Allocation, configs: Vec<OutputFile>) -> Vec<OutputFile> {
+pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFile> {
+    let (f, alloc) = (inputs.fabric, inputs.alloc);
     let names = LinkNames::new(f);
     let (mut files, maps) = std::thread::scope(|s| {
         let maps = s.spawn(|| {
             let mut v = portmap::port_maps(f, &names);
             v.push(addresses::addresses_csv(f, alloc, &names));
+            v.extend(scheduler::files(inputs));
+            v.extend(hosts::files(inputs));
             v.push(plan::plan_json(f, &names));
             v
         });

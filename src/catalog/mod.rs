@@ -126,6 +126,9 @@ pub struct NodeModel {
     pub bmc: NodePort,
     #[serde(default)]
     pub source: String,
+    /// PCIe/NUMA layout for the NCCL topology file; without it no `nccl-topo.xml` is written.
+    #[serde(default)]
+    pub pcie: Option<PcieLayout>,
 }
 
 /// One NIC port (or, for compute NICs, one NIC with a port per plane).
@@ -154,5 +157,292 @@ pub struct NodePort {
 impl NodePort {
     pub fn supports(&self, speed: Speed) -> bool {
         self.speed == speed || self.also.contains(&speed)
+    }
+}
+
+/// The PCIe/NUMA layout of a node model, as the NCCL topology file describes it (FACTS §6.3,
+/// §6.4): CPU sockets (NUMA nodes), the PCIe switches under each, and the GPUs and compute NICs
+/// behind every switch. railyard serializes it to `hosts/<model>/nccl-topo.xml` so that NCCL pairs
+/// GPU *i* with the NIC on rail *i* even where auto-detection cannot see the PCIe tree (VMs,
+/// flattened ACS setups). Every string lands in an XML attribute NCCL parses with a 255-character
+/// limit, so formats are checked ([`PcieLayout::problems`]) before anything is written.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PcieLayout {
+    /// CUDA compute capability × 10 (`gpu sm`): 90 for H100/H200, 100 for B200.
+    pub gpu_sm: u32,
+    /// PCI vendor and device id of the GPUs (`0x10de`, `0x2330`), when known.
+    #[serde(default)]
+    pub gpu_vendor: Option<String>,
+    #[serde(default)]
+    pub gpu_device_id: Option<String>,
+    /// PCI vendor and device id of the compute NICs (`0x15b3`, `0x1021` = ConnectX-7).
+    #[serde(default)]
+    pub nic_vendor: Option<String>,
+    #[serde(default)]
+    pub nic_device_id: Option<String>,
+    /// PCI vendor and device id of the PCIe switches (`0x1000`, `0xc030` = Broadcom PEX).
+    #[serde(default)]
+    pub switch_vendor: Option<String>,
+    #[serde(default)]
+    pub switch_device_id: Option<String>,
+    /// PCIe link speed as sysfs prints it and NCCL matches it (`32.0 GT/s PCIe`).
+    pub link_speed: String,
+    /// PCIe lanes of every GPU, NIC and switch uplink (16).
+    pub link_width: u32,
+    /// NVLink from every GPU to the NVSwitches; absent lets NCCL query NVML instead.
+    #[serde(default)]
+    pub nvlink: Option<NvlinkLayout>,
+    /// CPU sockets (NUMA nodes) in NUMA order.
+    pub cpus: Vec<PcieCpu>,
+    /// Figures of this layout that are NOT sourced; the generated files repeat them in a header
+    /// so nobody installs an unverified layout unknowingly.
+    #[serde(default)]
+    pub unverified: Vec<String>,
+}
+
+/// NVLink of each GPU: `links[k]` links to NVSwitch `nvswitches[k]` (FACTS §6.4: 5, 5, 4, 4).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NvlinkLayout {
+    /// PCI bus ids of the NVSwitches (NCCL attaches every NVSwitch-class link to one NVSwitch node
+    /// and never resolves the id, but it must be a well-formed bus id).
+    pub nvswitches: Vec<String>,
+    /// Links from each GPU to each NVSwitch, in `nvswitches` order.
+    pub links: Vec<u32>,
+}
+
+/// One CPU socket (NUMA node) and what hangs off it.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PcieCpu {
+    /// NUMA node id (`numaid`).
+    pub numa: i32,
+    /// Cpuset mask (`ffffffff,ffff0000,00000000`); absent lets NCCL read it from sysfs, which is
+    /// right whatever the core count and SMT setting of the installed SKU.
+    #[serde(default)]
+    pub affinity: Option<String>,
+    /// `x86_64`, `arm64` or `ppc64`.
+    pub arch: String,
+    /// `GenuineIntel`, `AuthenticAMD`; required by NCCL on x86_64.
+    #[serde(default)]
+    pub vendor: Option<String>,
+    /// CPUID family and model (Intel family 6, model 143 = Sapphire Rapids, 207 = Emerald Rapids).
+    #[serde(default)]
+    pub familyid: Option<u32>,
+    #[serde(default)]
+    pub modelid: Option<u32>,
+    /// PCIe switches under this socket.
+    pub switches: Vec<PcieSwitch>,
+}
+
+/// A PCIe switch with the GPUs and compute NICs behind it (the rail pairing).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PcieSwitch {
+    /// Bus id of the switch's upstream bridge; a made-up id such as `ffff:ff:01.0` is accepted
+    /// by NCCL (Azure's ndv5-topo.xml does this) when the real one is unknown.
+    pub busid: String,
+    #[serde(default)]
+    pub gpus: Vec<PcieGpu>,
+    #[serde(default)]
+    pub nics: Vec<PcieNic>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PcieGpu {
+    /// GPU index (CUDA device order, 0-based).
+    pub index: u32,
+    /// PCI bus id, lowercase `dddd:bb:dd.f`.
+    pub busid: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PcieNic {
+    /// Index into the model's `compute` list (rail order, 0-based).
+    pub nic: u32,
+    /// PCI bus id of the NIC's first function, lowercase `dddd:bb:dd.f`.
+    pub busid: String,
+    /// RDMA device per port, in plane order, when the NIC has one port per plane (each port its
+    /// own PCI function and mlx5 device); default: the compute NIC's `rdma`.
+    #[serde(default)]
+    pub rdma: Vec<String>,
+    /// Linux interface name per port, in plane order (`enp24s0np0`); default: derived from the
+    /// bus id by systemd's PCI-path naming (`en` + `p<bus>s<slot>` + `np<port>`).
+    #[serde(default)]
+    pub netdev: Vec<String>,
+}
+
+/// Whether `s` is a lowercase PCI bus id `dddd:bb:dd.f` (13 characters with NUL, NCCL BUSID_SIZE).
+pub fn is_busid(s: &str) -> bool {
+    let b = s.as_bytes();
+    let hex = |c: &u8| c.is_ascii_digit() || (b'a'..=b'f').contains(c);
+    b.len() == 12
+        && b[4] == b':'
+        && b[7] == b':'
+        && b[10] == b'.'
+        && [0, 1, 2, 3, 5, 6, 8, 9].iter().all(|&i| hex(&b[i]))
+        && (b'0'..=b'7').contains(&b[11])
+}
+
+/// Whether `s` is a token safe in an XML attribute, an env file and a shell word: letters,
+/// digits and `_ . : -`, 1–64 characters (RDMA and interface names are at most 64).
+pub fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'-'))
+}
+
+fn is_hex_id(s: &str) -> bool {
+    s.strip_prefix("0x")
+        .is_some_and(|h| !h.is_empty() && h.len() <= 8 && h.bytes().all(|c| c.is_ascii_hexdigit()))
+}
+
+/// PCIe link speeds NCCL's `kvDictPciGen` knows (FACTS §6.3); anything else reads as 8 GT/s.
+pub const PCIE_LINK_SPEEDS: [&str; 11] = [
+    "2.5 GT/s",
+    "5 GT/s",
+    "8 GT/s",
+    "16 GT/s",
+    "32 GT/s",
+    "2.5 GT/s PCIe",
+    "5.0 GT/s PCIe",
+    "8.0 GT/s PCIe",
+    "16.0 GT/s PCIe",
+    "32.0 GT/s PCIe",
+    "64.0 GT/s PCIe",
+];
+
+impl PcieLayout {
+    /// Everything wrong with this layout for `model`: every GPU and every compute NIC exactly
+    /// once, well-formed bus ids and ids, known link speed, per-port names for every plane.
+    /// An empty list means the layout can be written as an NCCL topology file.
+    pub fn problems(&self, model: &NodeModel) -> Vec<String> {
+        let mut out = Vec::new();
+        if !PCIE_LINK_SPEEDS.contains(&self.link_speed.as_str()) {
+            out.push(format!(
+                "`link_speed` `{}` is not one NCCL knows ({})",
+                self.link_speed,
+                PCIE_LINK_SPEEDS.join(", ")
+            ));
+        }
+        if self.link_width == 0 || self.link_width > 32 {
+            out.push(format!("`link_width` {} is not 1-32", self.link_width));
+        }
+        for (what, v) in [
+            ("gpu_vendor", &self.gpu_vendor),
+            ("gpu_device_id", &self.gpu_device_id),
+            ("nic_vendor", &self.nic_vendor),
+            ("nic_device_id", &self.nic_device_id),
+            ("switch_vendor", &self.switch_vendor),
+            ("switch_device_id", &self.switch_device_id),
+        ] {
+            if let Some(v) = v
+                && !is_hex_id(v)
+            {
+                out.push(format!("`{what}` `{v}` is not a hex id like `0x10de`"));
+            }
+        }
+        if let Some(nv) = &self.nvlink {
+            if nv.nvswitches.len() != nv.links.len() {
+                out.push("`nvlink.links` needs one count per NVSwitch".into());
+            }
+            for b in nv.nvswitches.iter().filter(|b| !is_busid(b)) {
+                out.push(format!("NVSwitch bus id `{b}` is not `dddd:bb:dd.f`"));
+            }
+        }
+        let mut gpus = vec![0u32; model.gpus as usize];
+        let mut nics = vec![0u32; model.compute.len()];
+        let mut busids: BTreeMap<&str, u32> = BTreeMap::new();
+        for cpu in &self.cpus {
+            if !matches!(cpu.arch.as_str(), "x86_64" | "arm64" | "ppc64") {
+                out.push(format!(
+                    "CPU arch `{}` is not x86_64, arm64 or ppc64",
+                    cpu.arch
+                ));
+            }
+            if cpu.arch == "x86_64" && cpu.vendor.is_none() {
+                out.push(format!("CPU {} on x86_64 needs a `vendor`", cpu.numa));
+            }
+            if cpu.vendor.as_deref() == Some("GenuineIntel")
+                && (cpu.familyid.is_none() || cpu.modelid.is_none())
+            {
+                out.push(format!(
+                    "Intel CPU {} needs `familyid` and `modelid`",
+                    cpu.numa
+                ));
+            }
+            for v in [&cpu.vendor, &cpu.affinity].into_iter().flatten() {
+                if !is_token(&v.replace(',', "")) {
+                    out.push(format!("CPU value `{v}` has characters NCCL cannot take"));
+                }
+            }
+            for sw in &cpu.switches {
+                *busids.entry(&sw.busid).or_default() += 1;
+                for g in &sw.gpus {
+                    *busids.entry(&g.busid).or_default() += 1;
+                    match gpus.get_mut(g.index as usize) {
+                        Some(c) => *c += 1,
+                        None => out.push(format!(
+                            "GPU index {} but the model has {} GPUs",
+                            g.index, model.gpus
+                        )),
+                    }
+                }
+                for n in &sw.nics {
+                    *busids.entry(&n.busid).or_default() += 1;
+                    let Some(nic) = model.compute.get(n.nic as usize) else {
+                        out.push(format!(
+                            "compute NIC {} but the model has {}",
+                            n.nic,
+                            model.compute.len()
+                        ));
+                        continue;
+                    };
+                    nics[n.nic as usize] += 1;
+                    let ports = nic.ports.len();
+                    if !n.rdma.is_empty() && n.rdma.len() != ports {
+                        out.push(format!(
+                            "compute NIC {} lists {} `rdma` names for {ports} port(s)",
+                            n.nic,
+                            n.rdma.len()
+                        ));
+                    }
+                    if !n.netdev.is_empty() && n.netdev.len() != ports {
+                        out.push(format!(
+                            "compute NIC {} lists {} `netdev` names for {ports} port(s)",
+                            n.nic,
+                            n.netdev.len()
+                        ));
+                    }
+                    for name in n.rdma.iter().chain(&n.netdev) {
+                        if !is_token(name) {
+                            out.push(format!(
+                                "name `{name}` may hold only letters, digits, `_.:-`"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        for (b, n) in &busids {
+            if !is_busid(b) {
+                out.push(format!("bus id `{b}` is not lowercase `dddd:bb:dd.f`"));
+            } else if *n > 1 {
+                out.push(format!("bus id `{b}` is used {n} times"));
+            }
+        }
+        for (i, c) in gpus.iter().enumerate().filter(|(_, c)| **c != 1) {
+            out.push(format!("GPU {i} appears {c} times (must be exactly once)"));
+        }
+        for (i, c) in nics.iter().enumerate().filter(|(_, c)| **c != 1) {
+            out.push(format!(
+                "compute NIC {i} appears {c} times (must be exactly once)"
+            ));
+        }
+        out
     }
 }

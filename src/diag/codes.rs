@@ -177,4 +177,9 @@ codes! {
         "`roce.adaptive_routing: enabled` was asked for switches whose ASIC, OS or port speed cannot \
          run it (FACTS: Spectrum-4 with Cumulus NVUE, 200G and 400G routed ports). Those switches \
          are rendered without it.";
+    NIC_SWITCH_QOS_MISMATCH = "RY0706", "NIC and switch QoS disagree",
+        "The GPU nodes' NICs (`hosts.nic_*`) would mark or treat RoCE differently from the leaves they \
+         are cabled to: another DSCP, another priority, PFC on other priorities, or an MTU above the \
+         switch port's. RoCE would then land in a lossy class or be dropped. Make the NIC values equal \
+         the fabric's `roce` settings (or change `roce` so the switches follow the NICs).";
 }

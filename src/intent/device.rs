@@ -60,7 +60,10 @@ pub struct Breakout {
     pub port: String,
     /// `<ports>x<speed>`, e.g. `2x400G`.
     pub mode: String,
-    pub lanes: u32,
+    /// Logical ports the cage splits into.
+    pub ports: u32,
+    /// Electrical lanes each logical port uses (an 8-lane OSFP split 2× gives 4).
+    pub lanes_per_port: u32,
     pub speed: Speed,
 }
 
@@ -158,7 +161,7 @@ pub struct Qos {
     pub ets: Vec<EtsWeight>,
     pub strict_traffic_classes: Vec<u8>,
     pub pfc_watchdog: Option<PfcWatchdog>,
-    /// Ports in the lossless class.
+    /// Ports in the RoCE class (trust DSCP, ECN; PFC on `pfc_priorities` when lossless).
     pub ports: Vec<String>,
 }
 

@@ -93,17 +93,27 @@ pub fn build(
         let name = f.port_name(d, a.port);
         let peer_port = f.port_name(a.peer, a.peer_port);
         if let PortId::Lane { cage, .. } = a.port {
-            let lanes = u32::from(
+            let ports = u32::from(
                 d.cage_lanes
                     .get(usize::from(cage) - 1)
                     .copied()
                     .unwrap_or(1),
-            );
+            )
+            .max(1);
+            let serdes = f
+                .switch_model(d)
+                .and_then(|m| {
+                    m.port_groups
+                        .iter()
+                        .find(|g| (g.first..g.first + g.count).contains(&u32::from(cage)))
+                })
+                .map_or(ports, |g| g.form.serdes_lanes());
             breakouts.entry(cage).or_insert_with(|| Breakout {
                 cage: u32::from(cage),
                 port: f.port_name(d, PortId::Cage { cage }),
-                mode: format!("{lanes}x{}", a.link.speed),
-                lanes,
+                mode: format!("{ports}x{}", a.link.speed),
+                ports,
+                lanes_per_port: (serdes / ports).max(1),
                 speed: a.link.speed,
             });
         }

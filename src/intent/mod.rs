@@ -8,6 +8,7 @@
 mod bgp;
 mod checks;
 mod device;
+pub mod host;
 mod interfaces;
 mod qos;
 mod system;
@@ -27,6 +28,8 @@ use crate::topology::{Device, Fabric, Link, PortId};
 pub struct Intents {
     pub devices: BTreeMap<String, DeviceIntent>,
     pub subnet_managers: Vec<SubnetManager>,
+    /// The GPU nodes' side: NIC ports, addresses, NIC QoS (`host.rs`).
+    pub hosts: host::HostIntents,
 }
 
 /// One cable seen from one of its ends.
@@ -116,9 +119,11 @@ pub fn build(
     }
     ar.report(spec, diags);
     checks::run(spec, &devices, diags);
+    let hosts = host::build(spec, f, alloc, &devices, diags);
     Intents {
         devices,
         subnet_managers: subnet_managers(f),
+        hosts,
     }
 }
 

@@ -56,11 +56,8 @@ pub fn build(spec: &ClusterSpec, d: &Device, platform: Platform, ifs: &[Interfac
             restoration_ms: *r.pfc_watchdog_restoration_ms,
             action: "drop".into(),
         }),
-        ports: ifs
-            .iter()
-            .filter(|i| i.lossless)
-            .map(|i| i.name.clone())
-            .collect(),
+        // Every data port carries the RoCE class; `lossless` only adds PFC.
+        ports: ifs.iter().map(|i| i.name.clone()).collect(),
         roce,
         cnp,
     })

@@ -30,14 +30,6 @@ const SNMP_COMMUNITY: &str = "${SNMP_COMMUNITY}";
 /// `uc_tx_queues[].random_detect.ecn.threshold.units`). Bytes keep the spec's figures exact
 /// and do not depend on the ASIC's segment size.
 const ECN_UNIT: &str = "bytes";
-/// Electrical lanes of the cages a split port can sit in: 8 (OSFP, QSFP-DD) or 4 (QSFP28/56/112).
-/// The intent does not carry the cage's form, so the renderer tells them apart by the sub-port
-/// numbers EOS gives (`Ethernet<cage>/<first lane>`).
-const CAGE_LANES: [u32; 2] = [8, 4];
-/// Lane rate that settles a cage width the sub-port numbers leave open (a split cage with only
-/// `/1` cabled): 100G-PAM4, the generation of every 400G/800G GPU fabric.
-const TIEBREAK_LANE_GBPS: u32 = 100;
-
 #[derive(Serialize)]
 struct Eos {
     /// `service routing protocols model multi-agent`: BGP over IPv6 link-local interface peers
@@ -243,8 +235,7 @@ fn breakout_speeds(d: &DeviceIntent) -> BTreeMap<String, String> {
             .iter()
             .filter_map(|i| Some((i.name.as_str(), i.name.strip_prefix(prefix)?.parse().ok()?)))
             .collect();
-        let first_lanes: Vec<u32> = members.iter().map(|&(_, n)| n).collect();
-        let Some(token) = lanes_per_port(&first_lanes, b).and_then(|l| speed_token(b, l)) else {
+        let Some(token) = speed_token(b, b.lanes_per_port) else {
             continue;
         };
         for (name, _) in members {
@@ -252,32 +243,6 @@ fn breakout_speeds(d: &DeviceIntent) -> BTreeMap<String, String> {
         }
     }
     out
-}
-
-/// Electrical lanes per sub-port. `b.lanes` sub-ports share a cage of 8 or 4 lanes; a width fits
-/// when every cabled sub-port number is a first lane of it (`1 + k * step`, within the cage).
-/// Where both widths fit, the rate decides; where it cannot, the port gets no `speed` line.
-fn lanes_per_port(first_lanes: &[u32], b: &Breakout) -> Option<u32> {
-    let fits = |cage: u32, step: u32| {
-        first_lanes
-            .iter()
-            .all(|&n| (1..=cage).contains(&n) && (n - 1) % step == 0)
-    };
-    let steps: Vec<u32> = CAGE_LANES
-        .iter()
-        .filter(|&&cage| b.lanes > 0 && cage % b.lanes == 0)
-        .map(|&cage| (cage, cage / b.lanes))
-        .filter(|&(cage, step)| fits(cage, step))
-        .map(|(_, step)| step)
-        .collect();
-    match steps.as_slice() {
-        [step] => Some(*step),
-        [] => None,
-        _ => {
-            let by_rate = b.speed.as_gbps().div_ceil(TIEBREAK_LANE_GBPS);
-            steps.contains(&by_rate).then_some(by_rate)
-        }
-    }
 }
 
 /// `<rate>g-<lanes>`, the form confirmed for 50G-and-up lanes (`400g-4`, `200g-2`, `100g-2`,
@@ -436,35 +401,6 @@ fn seconds(ms: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Speed;
-
-    fn split(ports: u32, gbps: u32) -> Breakout {
-        Breakout {
-            cage: 1,
-            port: "Ethernet1/1".into(),
-            mode: format!("{ports}x{gbps}G"),
-            lanes: ports,
-            speed: Speed::gbps(gbps),
-        }
-    }
-
-    #[test]
-    fn lane_width_follows_the_sub_port_numbers() {
-        // 2x400G on an 8-lane OSFP: Ethernet1/1 and Ethernet1/5.
-        assert_eq!(lanes_per_port(&[1, 5], &split(2, 400)), Some(4));
-        // 4x200G on OSFP, all or only some sub-ports cabled.
-        assert_eq!(lanes_per_port(&[1, 3, 5, 7], &split(4, 200)), Some(2));
-        assert_eq!(lanes_per_port(&[1, 5], &split(4, 200)), Some(2));
-        // 2x50G on a 4-lane QSFP28: Ethernet1/1 and Ethernet1/3.
-        assert_eq!(lanes_per_port(&[1, 3], &split(2, 50)), Some(2));
-    }
-
-    #[test]
-    fn a_lone_first_sub_port_is_settled_by_the_rate_or_left_alone() {
-        assert_eq!(lanes_per_port(&[1], &split(2, 400)), Some(4));
-        // 2x50G: 4 lanes each in an 8-lane cage or 2 in a 4-lane one; the rate cannot tell.
-        assert_eq!(lanes_per_port(&[1], &split(2, 50)), None);
-    }
 
     #[test]
     fn milliseconds_become_eos_seconds() {

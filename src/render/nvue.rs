@@ -286,7 +286,7 @@ impl View {
                 .iter()
                 .map(|b| BreakoutView {
                     port: b.port.clone(),
-                    mode: format!("{}x", b.lanes),
+                    mode: format!("{}x", b.ports),
                 })
                 .collect(),
             loopback_v4: lo

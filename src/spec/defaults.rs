@@ -103,12 +103,13 @@ pub fn storage_pool() -> Sp<String> {
 pub fn inband_pool() -> Sp<String> {
     Sp::new("10.16.0.0/12".into())
 }
-/// 4,096 management /24s: 16 central roles plus one per SU.
+/// 2,048 management /23s: 16 central roles plus one per SU.
 pub fn oob_pool() -> Sp<String> {
     Sp::new("172.16.0.0/12".into())
 }
+/// A /23 holds the 256 spines of a 64-SU DGX SuperPOD in one central-role subnet.
 pub fn oob_subnet() -> Sp<u8> {
-    Sp::new(24)
+    Sp::new(23)
 }
 /// FACTS §1.7: BFD 3 × 300 ms on the underlay.
 pub fn bfd_interval() -> Sp<u32> {
@@ -155,4 +156,21 @@ pub fn mtu() -> Sp<u32> {
 /// FACTS §2.1: host MTU 9000 (RoCE path MTU is 4096 within it).
 pub fn host_mtu() -> Sp<u32> {
     Sp::new(9000)
+}
+/// Kubernetes label-key prefix for the fabric topology levels (a DNS subdomain the operator owns).
+pub fn label_prefix() -> Sp<String> {
+    Sp::new("topology.railyard.dev".into())
+}
+/// `NCCL_IB_GID_INDEX` on RoCE: 3 = the RoCEv2 IPv4 GID on ConnectX (FACTS §2.5).
+pub fn gid_index() -> Sp<i32> {
+    Sp::new(3)
+}
+/// `NCCL_SOCKET_IFNAME`: NCCL's own exclusions made explicit; the operator names the in-band
+/// interface where it is known.
+pub fn socket_ifname() -> Sp<String> {
+    Sp::new("^lo,docker".into())
+}
+/// Install path of the generated NCCL topology file on the nodes.
+pub fn nccl_topo_file() -> Sp<String> {
+    Sp::new("/etc/railyard/nccl-topo.xml".into())
 }

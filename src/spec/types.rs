@@ -55,6 +55,12 @@ pub struct ClusterSpec {
     pub roce: RoceSpec,
     #[serde(default)]
     pub services: ServicesSpec,
+    /// Topology-aware scheduling outputs (Slurm, Kubernetes Kueue).
+    #[serde(default)]
+    pub scheduler: SchedulerSpec,
+    /// GPU-node side: NCCL settings and NIC values that differ from the fabric's.
+    #[serde(default)]
+    pub hosts: HostsSpec,
 }
 
 /// Scalable units: the repeated building block of nodes and their leaves.
@@ -598,4 +604,75 @@ pub struct ServicesSpec {
     /// Domain name appended to device names.
     #[serde(default)]
     pub domain: Option<String>,
+}
+
+/// Scheduler topology: label keys for Kubernetes, names for Slurm switches.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct SchedulerSpec {
+    /// Prefix of the Kubernetes node-label keys (`<prefix>/spine-group`, `<prefix>/su`).
+    #[serde(default = "super::defaults::label_prefix")]
+    pub label_prefix: Sp<String>,
+}
+
+impl Default for SchedulerSpec {
+    fn default() -> Self {
+        Self {
+            label_prefix: super::defaults::label_prefix(),
+        }
+    }
+}
+
+/// The GPU nodes' side of the compute fabric (FACTS §2.5, §6.6). The NIC QoS values default to
+/// the fabric's `roce` settings; an override describes NICs that really are set differently, and
+/// railyard reports every disagreement with the switches instead of silently falling back to a
+/// lossy class.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct HostsSpec {
+    /// DSCP the NICs mark RoCE data with; default `roce.dscp`.
+    #[serde(default)]
+    pub nic_roce_dscp: Option<Sp<u8>>,
+    /// Priority the NICs map RoCE data to; default `roce.priority`.
+    #[serde(default)]
+    pub nic_roce_priority: Option<Sp<u8>>,
+    /// Priorities with PFC on the NICs; default the switches' (`roce.priority` when lossless).
+    #[serde(default)]
+    pub nic_pfc_priorities: Option<Sp<Vec<u8>>>,
+    /// MTU of the compute NICs; default `roce.host_mtu`.
+    #[serde(default)]
+    pub nic_mtu: Option<Sp<u32>>,
+    /// `NCCL_IB_GID_INDEX` on RoCE: 3 is the RoCEv2 IPv4 entry on ConnectX; -1 lets NCCL ≥ 2.21
+    /// pick the RoCEv2 GID itself.
+    #[serde(default = "super::defaults::gid_index")]
+    pub gid_index: Sp<i32>,
+    /// `NCCL_SOCKET_IFNAME`: the interfaces NCCL bootstraps over (usually the in-band one, e.g.
+    /// `=bond0`).
+    #[serde(default = "super::defaults::socket_ifname")]
+    pub socket_ifname: Sp<String>,
+    /// Where the nodes install `nccl-topo.xml` (`NCCL_TOPO_FILE`).
+    #[serde(default = "super::defaults::nccl_topo_file")]
+    pub nccl_topo_file: Sp<String>,
+    /// Write explicit rail/plane ids into `nccl-topo.xml` and `NCCL_IB_HCA`. NCCL releases whose
+    /// net plugin reports no rail ids stop with "Inconsistent rail/plane" on such a file; turn
+    /// this off for them and NCCL numbers the NICs itself.
+    #[serde(default = "super::defaults::yes")]
+    pub nccl_rails: bool,
+}
+
+impl Default for HostsSpec {
+    fn default() -> Self {
+        Self {
+            nic_roce_dscp: None,
+            nic_roce_priority: None,
+            nic_pfc_priorities: None,
+            nic_mtu: None,
+            gid_index: super::defaults::gid_index(),
+            socket_ifname: super::defaults::socket_ifname(),
+            nccl_topo_file: super::defaults::nccl_topo_file(),
+            nccl_rails: true,
+        }
+    }
 }

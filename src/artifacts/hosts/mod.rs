@@ -1,0 +1,112 @@
+//! Host-side artifacts of the GPU nodes, from the host intent (`intent/host.rs`):
+//! - `hosts/<model>/nccl-topo.xml` (and `hosts/nodes/<node>/nccl-topo.xml` where a node differs
+//!   from the rest of its model): NCCL topology file, FACTS §6;
+//! - `hosts/nccl.env`, `hosts/nccl.json`: NCCL environment of the cluster, FACTS §6.6, §2.5, §3.3;
+//! - `hosts/nodes/<node>/netplan.yaml`: compute NIC addresses, MTU and rail routes (RoCE only);
+//! - `hosts/<model>/roce.sh` (or per node where values differ): NIC RoCE QoS, FACTS §2.5.
+//!
+//! A file is written for the model when all its nodes would get the same text, so a cluster of
+//! identical nodes ships one file per model; only the odd nodes get a file of their own.
+
+mod nccl_env;
+mod nccl_topo;
+mod netplan;
+mod roce_script;
+
+use std::collections::BTreeMap;
+
+use super::{Inputs, OutputFile};
+use crate::model::Transport;
+
+/// Per-node texts → (the model's text, nodes whose text differs from it). The model's text is the
+/// most common one (ties: the one of the first node by name), so one odd node does not move the
+/// whole model to per-node files.
+pub(super) fn group(texts: &BTreeMap<String, String>) -> Option<(&str, Vec<(&str, &str)>)> {
+    let mut counts: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
+    for (node, t) in texts {
+        counts.entry(t.as_str()).or_insert((0, node.as_str())).0 += 1;
+    }
+    let (common, _) = counts
+        .iter()
+        .max_by(|a, b| a.1.0.cmp(&b.1.0).then_with(|| b.1.1.cmp(a.1.1)))?;
+    let odd = texts
+        .iter()
+        .filter(|(_, t)| t.as_str() != *common)
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    Some((common, odd))
+}
+
+/// Model file plus per-node files for the odd nodes, as output files.
+fn grouped(model: &str, file: &str, texts: &BTreeMap<String, String>) -> Vec<OutputFile> {
+    let Some((common, odd)) = group(texts) else {
+        return Vec::new();
+    };
+    let mut v = vec![OutputFile::new(format!("hosts/{model}/{file}"), common)];
+    v.extend(
+        odd.into_iter()
+            .map(|(n, t)| OutputFile::new(format!("hosts/nodes/{n}/{file}"), t)),
+    );
+    v
+}
+
+/// Every host-side file of the cluster; none when it has no GPU nodes.
+pub fn files(inputs: &Inputs<'_>) -> Vec<OutputFile> {
+    let h = &inputs.intents.hosts;
+    let (Some(transport), Some(model)) =
+        (h.transport, inputs.fabric.catalog.nodes.get(&h.node_model))
+    else {
+        return Vec::new();
+    };
+    if h.nodes.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut topo_written = false;
+    if h.pcie_ok {
+        let texts: BTreeMap<String, String> = h
+            .nodes
+            .iter()
+            .filter_map(|(n, node)| {
+                nccl_topo::render(
+                    &h.node_model,
+                    model,
+                    transport,
+                    h.rail_optimized && h.nccl_rails,
+                    h.nccl_rails,
+                    node,
+                )
+                .ok()
+                .map(|t| (n.clone(), t))
+            })
+            .collect();
+        // Every node or none: a model file that some nodes silently lack would be worse.
+        if texts.len() == h.nodes.len() {
+            out.extend(grouped(&h.node_model, "nccl-topo.xml", &texts));
+            topo_written = !texts.is_empty();
+        }
+    }
+    out.extend(nccl_env::files(&inputs.fabric.name, h, model, topo_written));
+    if transport == Transport::Ethernet {
+        out.extend(netplan::files(h, model));
+        let texts = roce_script::render_all(h, model);
+        out.extend(grouped(&h.node_model, "roce.sh", &texts));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_common_text_goes_to_the_model_and_odd_nodes_get_their_own() {
+        let texts: BTreeMap<String, String> = [("a", "x"), ("b", "y"), ("c", "x")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let (common, odd) = group(&texts).expect("non-empty");
+        assert_eq!(common, "x");
+        assert_eq!(odd, vec![("b", "y")]);
+    }
+}

@@ -1,0 +1,211 @@
+//! `hosts/nccl.env` and `hosts/nccl.json`: the NCCL environment of the cluster (FACTS §6.6,
+//! §2.5, §3.3), one value per variable, both files from the same typed [`NcclEnv`].
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::OutputFile;
+use crate::catalog::NodeModel;
+use crate::intent::host::{HostIntent, HostIntents};
+use crate::model::Transport;
+
+/// One compute NIC port as NCCL sees it.
+#[derive(Serialize)]
+struct Hca {
+    /// RDMA device (`mlx5_0`).
+    rdma: String,
+    /// HCA port number.
+    port: u32,
+    /// NCCL rail and plane ids, 0-based (as in `nccl-topo.xml`); no rail on top-of-rack fabrics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rail: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plane: Option<u32>,
+    /// Catalog port name and the leaf rail it is cabled to (1-based, as in `cabling.csv`).
+    node_port: String,
+    cabling_rail: u32,
+}
+
+/// The environment, in the order the env file prints it.
+#[derive(Serialize)]
+struct NcclEnv {
+    cluster: String,
+    node_model: String,
+    transport: Transport,
+    /// Variable → value.
+    env: BTreeMap<String, String>,
+    /// Compute NIC ports in `NCCL_IB_HCA` order (rail, then plane).
+    hcas: Vec<Hca>,
+    /// Why a variable is absent or what to check.
+    notes: Vec<String>,
+}
+
+/// `NCCL_IB_HCA` entries of one node, or `None` when a port has no RDMA name in the catalog
+/// (a partial exact-match list would silently leave that rail unused).
+fn hcas(node: &HostIntent, planes: u32, rails: bool, ids: bool) -> Option<Vec<Hca>> {
+    node.ports
+        .iter()
+        .map(|p| {
+            Some(Hca {
+                rdma: p.rdma.clone()?,
+                port: 1,
+                rail: (rails && ids).then(|| p.rail.saturating_sub(1)),
+                plane: p
+                    .plane
+                    .filter(|_| planes > 1 && ids)
+                    .map(|x| x.saturating_sub(1)),
+                node_port: p.port.clone(),
+                cabling_rail: p.rail,
+            })
+        })
+        .collect()
+}
+
+/// `name:port:rail[:plane]` (FACTS §6.6): NCCL releases with rail/plane fields read them
+/// (misc/utils.cc `parseStringList`) and the net plugin reports them to the topology, where they
+/// must equal `nccl-topo.xml`'s `rail`/`plane` or NCCL stops with "Inconsistent rail/plane";
+/// older releases stop reading an entry after the port, so the same line works for both.
+fn hca_entry(h: &Hca) -> String {
+    let rail = h.rail.map(|r| r.to_string()).unwrap_or_default();
+    match (h.plane, h.rail) {
+        (Some(pl), _) => format!("{}:{}:{rail}:{pl}", h.rdma, h.port),
+        (None, Some(_)) => format!("{}:{}:{rail}", h.rdma, h.port),
+        (None, None) => format!("{}:{}", h.rdma, h.port),
+    }
+}
+
+fn build(cluster: &str, h: &HostIntents, model: &NodeModel, topo_written: bool) -> NcclEnv {
+    let mut env = BTreeMap::new();
+    let mut notes = Vec::new();
+    // The HCA list of the most common node (all nodes of a model normally agree).
+    let per_node: BTreeMap<String, String> = h
+        .nodes
+        .iter()
+        .map(|(n, node)| {
+            let s = hcas(node, h.planes, h.rail_optimized, h.nccl_rails)
+                .map(|v| v.iter().map(hca_entry).collect::<Vec<_>>().join(","))
+                .unwrap_or_default();
+            (n.clone(), s)
+        })
+        .collect();
+    let common = super::group(&per_node).map(|(c, odd)| {
+        if !odd.is_empty() {
+            notes.push(format!(
+                "{} node(s) have other NICs cabled (e.g. {}); they need their own NCCL_IB_HCA",
+                odd.len(),
+                odd[0].0
+            ));
+        }
+        c.to_string()
+    });
+    let example = common
+        .as_deref()
+        .and_then(|c| per_node.iter().find(|(_, v)| v.as_str() == c))
+        .and_then(|(n, _)| h.nodes.get(n));
+    let hca_list = example
+        .and_then(|n| hcas(n, h.planes, h.rail_optimized, h.nccl_rails))
+        .unwrap_or_default();
+    match common.filter(|c| !c.is_empty()) {
+        // `=`: exact names, so `mlx5_1` does not also match `mlx5_10` (FACTS §6.6).
+        Some(c) => {
+            env.insert("NCCL_IB_HCA".to_string(), format!("={c}"));
+        }
+        None => notes.push(format!(
+            "NCCL_IB_HCA left out: node model `{}` names no RDMA device for every compute NIC",
+            h.node_model
+        )),
+    }
+    env.insert("NCCL_SOCKET_IFNAME".into(), h.socket_ifname.clone());
+    // 0 on rail-optimized fabrics: rings and trees leave and enter every node on the same rail,
+    // the one-hop leaf path; elsewhere NCCL's default (2) lets it cross NICs where faster.
+    env.insert(
+        "NCCL_CROSS_NIC".into(),
+        if h.rail_optimized { "0" } else { "2" }.into(),
+    );
+    match (&h.nic_qos, h.transport) {
+        (Some(q), _) => {
+            env.insert("NCCL_IB_GID_INDEX".into(), h.gid_index.to_string());
+            // DSCP × 4 + ECT(0): the class the switches treat as lossless RoCE.
+            env.insert("NCCL_IB_TC".into(), q.tos.to_string());
+        }
+        (None, Some(Transport::Infiniband)) => notes.push(
+            "NCCL_IB_PKEY left out: the spec defines no tenants, so every job uses the default \
+             partition (PKey index 0, FACTS §3.3); per-tenant env files follow with tenants"
+                .into(),
+        ),
+        _ => {}
+    }
+    if topo_written {
+        env.insert("NCCL_TOPO_FILE".into(), h.nccl_topo_file.clone());
+    } else {
+        notes.push(format!(
+            "NCCL_TOPO_FILE left out: node model `{}` has no usable `pcie` layout",
+            h.node_model
+        ));
+    }
+    if h.nccl_rails && h.rail_optimized {
+        notes.push(
+            "rail ids are explicit (NCCL_IB_HCA and nccl-topo.xml agree); if NCCL stops with \
+             \"Inconsistent rail/plane\", its net plugin reports no rail ids: set \
+             `hosts.nccl_rails: false`"
+                .into(),
+        );
+    }
+    if let Some(p) = &model.pcie
+        && !p.unverified.is_empty()
+    {
+        notes.push(format!(
+            "UNVERIFIED figures of node model `{}`: {}",
+            h.node_model,
+            p.unverified.join("; ")
+        ));
+    }
+    NcclEnv {
+        cluster: cluster.to_string(),
+        node_model: h.node_model.clone(),
+        transport: h.transport.unwrap_or(Transport::Ethernet),
+        env,
+        hcas: hca_list,
+        notes,
+    }
+}
+
+/// The order variables are printed in the env file.
+const ORDER: [&str; 7] = [
+    "NCCL_IB_HCA",
+    "NCCL_SOCKET_IFNAME",
+    "NCCL_IB_GID_INDEX",
+    "NCCL_IB_TC",
+    "NCCL_CROSS_NIC",
+    "NCCL_TOPO_FILE",
+    "NCCL_IB_PKEY",
+];
+
+pub fn files(
+    cluster: &str,
+    h: &HostIntents,
+    model: &NodeModel,
+    topo_written: bool,
+) -> Vec<OutputFile> {
+    let e = build(cluster, h, model, topo_written);
+    let mut text = format!(
+        "# railyard: NCCL environment of cluster {} ({} nodes, FACTS §6.6)\n\
+         # KEY=VALUE lines: a systemd EnvironmentFile, /etc/nccl.conf, or `set -a; . nccl.env`.\n",
+        e.cluster, e.node_model
+    );
+    for n in &e.notes {
+        text.push_str(&format!("# {n}\n"));
+    }
+    for k in ORDER {
+        if let Some(v) = e.env.get(k) {
+            text.push_str(&format!("{k}={v}\n"));
+        }
+    }
+    let mut json = serde_json::to_vec_pretty(&e).unwrap_or_default();
+    json.push(b'\n');
+    vec![
+        OutputFile::new("hosts/nccl.env", text),
+        OutputFile::new("hosts/nccl.json", json),
+    ]
+}
