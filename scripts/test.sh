@@ -9,6 +9,8 @@ command -v cc >/dev/null || need_apt+=(build-essential)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 # Real FRR checks every generated FRR configuration (vtysh -C); Debian's package, not a mock.
 [ -x /usr/bin/vtysh ] || need_apt+=(frr)
+# The real slurmctld checks every generated topology.conf (tests/scheduler.rs).
+command -v slurmctld >/dev/null || need_apt+=(slurmctld slurm-client)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
