@@ -13,6 +13,7 @@ pub mod intent;
 pub mod model;
 pub mod render;
 pub mod spec;
+pub mod tenancy;
 pub mod topology;
 
 use diag::{Diagnostics, SourceFile};
@@ -46,8 +47,9 @@ pub fn compile(src: &SourceFile) -> Compiled {
     let fabric = topology::build(&spec, catalog::builtin(), &mut diagnostics);
     if let Some(fabric) = fabric.filter(|_| !diagnostics.has_errors()) {
         let alloc = addressing::allocate(&spec, &fabric, &mut diagnostics);
+        let plan = tenancy::plan(&spec, &fabric, &alloc, &mut diagnostics);
         if !diagnostics.has_errors() {
-            let intents = intent::build(&spec, &fabric, &alloc, &mut diagnostics);
+            let intents = intent::build(&spec, &fabric, &alloc, plan, &mut diagnostics);
             if !diagnostics.has_errors() {
                 out.intents = Some(intents);
                 out.allocation = Some(alloc);
@@ -91,7 +93,10 @@ impl Compiled {
             alloc: self.allocation.as_ref()?,
             intents,
         };
-        Some(render::render_all(intents, templates).map(|configs| artifacts::render_all(&inputs, configs)))
+        Some(
+            render::render_all(intents, templates)
+                .map(|configs| artifacts::render_all(&inputs, configs)),
+        )
     }
 }
 

@@ -391,6 +391,18 @@ fn real_frr_accepts_every_generated_config() {
             &inventory("mdx-research-cloud.yaml"),
             "platforms: {default: frr}",
         ),
+        with(
+            &inventory("mdx-research-cloud.yaml"),
+            "platforms: {default: sonic}",
+        ),
+        with(
+            &inventory("spectrum-x-cloud-tenants.yaml"),
+            "platforms: {default: frr}",
+        ),
+        with(
+            &inventory("spectrum-x-cloud-tenants.yaml"),
+            "platforms: {default: sonic}",
+        ),
     ];
     let mut checked = 0;
     for (k, spec) in variants.iter().enumerate() {

@@ -87,7 +87,10 @@ pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFi
             cabling::cabling_csv(f, &names),
             cabling::netbox_csv(f, &names),
             bom::bom_csv(f),
-            OutputFile::new("summary.json", summary::to_json(&summary::summarize(f))),
+            OutputFile::new(
+                "summary.json",
+                summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
+            ),
         ];
         (files, maps.join().unwrap_or_default())
     });

@@ -11,7 +11,7 @@
 //! its SU, so no single leaf holds a node) and the real leaf in a top-of-rack one. Domains key on
 //! position (SU, leaf index), never on a plane's switch, so a twin-planar node appears once.
 
-mod hostlist;
+pub(crate) mod hostlist;
 mod kueue;
 mod slurm;
 

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::model::{Network, Role, Tier};
+use crate::tenancy::TenantPlan;
 use crate::topology::Fabric;
 
 #[derive(Clone, Debug, Serialize)]
@@ -27,6 +28,47 @@ pub struct Summary {
     /// Per plane, for twin-planar fabrics.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub planes_detail: BTreeMap<String, BTreeMap<String, u64>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tenants: Vec<TenantSummary>,
+}
+
+/// One tenant, in a line: who, where, and its identifiers.
+#[derive(Clone, Debug, Serialize)]
+pub struct TenantSummary {
+    pub name: String,
+    pub id: u32,
+    /// Hostlist (`gpu[001-016]`).
+    pub nodes: String,
+    pub gpus: u64,
+    pub leaves: usize,
+    pub l3vni: u32,
+    pub route_target: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pkey: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shared_services: Vec<String>,
+}
+
+/// The fabric's figures plus one line per tenant.
+pub fn summarize_with(f: &Fabric, plan: &TenantPlan) -> Summary {
+    let mut s = summarize(f);
+    let gpn = u64::from(f.sizing.gpus_per_node);
+    s.tenants = plan
+        .tenants
+        .iter()
+        .map(|t| TenantSummary {
+            name: t.name.clone(),
+            id: t.id,
+            nodes: super::scheduler::hostlist::compress(&t.nodes),
+            gpus: t.nodes.len() as u64 * gpn,
+            leaves: t.ports.len(),
+            l3vni: t.l3vni,
+            route_target: t.route_target.clone(),
+            pkey: t.pkey.clone(),
+            shared_services: t.shared_services.clone(),
+        })
+        .collect();
+    s
 }
 
 fn link_key(network: Network, tier: Tier) -> String {
@@ -121,6 +163,7 @@ pub fn summarize(f: &Fabric) -> Summary {
         oversubscription,
         bisection_gbps,
         planes_detail: per_plane,
+        tenants: Vec::new(),
     }
 }
 
@@ -155,6 +198,25 @@ pub fn to_table(s: &Summary) -> String {
     let _ = writeln!(t, "\ncables");
     for (k, v) in &s.links {
         let _ = writeln!(t, "  {k:<22}{v:>8}");
+    }
+    if !s.tenants.is_empty() {
+        let _ = writeln!(t, "\ntenants");
+        for x in &s.tenants {
+            let key = x.pkey.as_ref().map_or_else(
+                || format!("VNI {} RT {}", x.l3vni, x.route_target),
+                |p| format!("PKey {p}"),
+            );
+            let shared = if x.shared_services.is_empty() {
+                String::new()
+            } else {
+                format!(", shares {}", x.shared_services.join(" "))
+            };
+            let _ = writeln!(
+                t,
+                "  {:<14} id {:<4} {:>6} GPUs on {:>3} leaves  {key}{shared}  {}",
+                x.name, x.id, x.gpus, x.leaves, x.nodes
+            );
+        }
     }
     t
 }

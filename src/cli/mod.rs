@@ -136,11 +136,11 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Summary { spec, json } => {
             let src = load(spec.as_deref())?;
             let compiled = railyard::compile(&src);
-            let Some(fabric) = compiled.fabric else {
+            let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
                 report::print(&src, &compiled.diagnostics, Format::Human);
                 return Ok(ExitCode::from(1));
             };
-            let s = railyard::artifacts::summary::summarize(&fabric);
+            let s = railyard::artifacts::summary::summarize_with(fabric, &intents.tenants);
             if json {
                 print!(
                     "{}",

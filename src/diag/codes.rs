@@ -69,6 +69,10 @@ codes! {
         "`platforms` names an OS for a role whose fabric is InfiniBand. InfiniBand switches take no \
          per-switch configuration from railyard; the subnet manager (OpenSM/UFM) configures them, and \
          railyard writes its `opensm.conf` and root-switch list instead.";
+    NO_PLATFORM = "RY0106", "no network OS for Ethernet switches",
+        "Neither `platforms` in the spec nor the model's `os` in the catalog names the OS these \
+         Ethernet switches run, so railyard cannot render their configs. Set `platforms.<role>` or \
+         add `os:` to the model.";
     ZERO_COUNT = "RY0201", "count must be at least 1",
         "Counts (SUs, nodes per SU, spines, planes, rails per leaf) must be positive.";
     RAILS_NIC_MISMATCH = "RY0202", "rails differ from the node's compute NICs",
@@ -182,4 +186,27 @@ codes! {
          are cabled to: another DSCP, another priority, PFC on other priorities, or an MTU above the \
          switch port's. RoCE would then land in a lossy class or be dropped. Make the NIC values equal \
          the fabric's `roce` settings (or change `roce` so the switches follow the NICs).";
+    TENANT_NAME = "RY0801", "tenant name cannot be a VRF name",
+        "Tenant and shared-service names become VRF names: letters, digits, `-` and `_`, at most 15 \
+         characters (the Linux interface-name limit).";
+    TENANT_DUPLICATE = "RY0802", "tenant name or id used twice",
+        "Every tenant and shared service needs its own name and its own `id` (1–4000). The id is the \
+         tenant's stable identity: VNI, VLAN and PKey are offsets from it, so never reuse or change it.";
+    TENANT_SELECTION = "RY0803", "tenant node selection invalid",
+        "`nodes` takes exactly one of `sus`, `range`, `names`, `gpus`; SUs, node numbers and names must \
+         exist; a GPU count must be a whole number of nodes and fit in the free nodes.";
+    TENANT_OVERLAP = "RY0804", "node in two tenants",
+        "A node (and so its ports) belongs to at most one tenant. Two selections claim the same node.";
+    TENANT_COLLISION = "RY0805", "tenant VNI, VLAN, RT or PKey shared",
+        "Two tenants (or a tenant and a shared service) got the same VNI, VLAN, route target or \
+         partition key, usually through explicit values. Their traffic would mix.";
+    TENANT_LEAK = "RY0806", "route targets leak between tenants",
+        "A tenant imports a route target another tenant exports, or names a shared service that is \
+         not declared. Only declared shared services may join tenants.";
+    TENANT_RANGE = "RY0807", "tenant values out of range",
+        "A VNI (1–16777215), VLAN (2–4094) or partition key (below 0x7fff) derived from a base and the \
+         tenant ids does not fit. The message says how many values are needed.";
+    TENANT_PORT_VRF = "RY0808", "tenant port outside its VRF",
+        "The isolation proof found a tenant's port in another VRF (or a VRF on a leaf without its \
+         tenant's ports). This is a railyard bug; please report it with the spec.";
 }

@@ -40,6 +40,10 @@ fn sessions(devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
                 )
                 .help("the session would not come up; check overrides of either device")
             };
+            // A peer railyard renders no config for (no known OS, RY0106) cannot be compared.
+            if !devs.contains_key(&n.peer_device) {
+                continue;
+            }
             let Some((peer, pif)) = find(devs, &n.peer_device, &n.peer_port) else {
                 diags.push(mismatch("the far end has no such interface".into()));
                 continue;

@@ -25,6 +25,33 @@ pub struct DeviceIntent {
     pub bgp: Option<Bgp>,
     pub qos: Option<Qos>,
     pub adaptive_routing: Option<AdaptiveRouting>,
+    /// EVPN control plane (present when the cluster has tenants on this switch's network).
+    pub evpn: Option<Evpn>,
+    /// Tenant VRFs with ports on this switch.
+    pub vrfs: Vec<Vrf>,
+}
+
+/// EVPN-VXLAN: spines relay the l2vpn-evpn family; leaves also originate from their VTEP.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evpn {
+    /// VXLAN tunnel source (leaves only).
+    pub vtep: Option<IpNet>,
+    /// Advertise the local VNIs (leaves).
+    pub advertise_all_vni: bool,
+}
+
+/// A tenant VRF on one leaf: L3VNI (symmetric routing, type-5 routes), its VLAN on this leaf,
+/// RD and RTs, member ports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Vrf {
+    pub name: String,
+    pub tenant_id: u32,
+    pub l3vni: u32,
+    pub vlan: u32,
+    pub rd: String,
+    pub import: Vec<String>,
+    pub export: Vec<String>,
+    pub interfaces: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -92,6 +119,8 @@ pub struct Interface {
     /// In the lossless RoCE class (PFC, ECN, trust DSCP).
     pub lossless: bool,
     pub adaptive_routing: bool,
+    /// Tenant VRF of the port; `None` = default VRF.
+    pub vrf: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

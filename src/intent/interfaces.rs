@@ -139,6 +139,7 @@ pub fn build(
             ipv4,
             ipv6,
             lossless,
+            vrf: None,
             adaptive_routing: kind == InterfaceKind::Fabric
                 && adaptive_routing(spec, f, d, platform, a, warn),
             name,

@@ -12,6 +12,7 @@ pub mod host;
 mod interfaces;
 mod qos;
 mod system;
+mod tenancy;
 
 use std::collections::BTreeMap;
 
@@ -21,6 +22,7 @@ use crate::addressing::Allocation;
 use crate::diag::Diagnostics;
 use crate::model::{Network, Role, Transport};
 use crate::spec::ClusterSpec;
+use crate::tenancy::TenantPlan;
 use crate::topology::{Device, Fabric, Link, PortId};
 
 /// Everything the renderers get.
@@ -30,6 +32,8 @@ pub struct Intents {
     pub subnet_managers: Vec<SubnetManager>,
     /// The GPU nodes' side: NIC ports, addresses, NIC QoS (`host.rs`).
     pub hosts: host::HostIntents,
+    /// The tenant plan the VRFs come from.
+    pub tenants: TenantPlan,
 }
 
 /// One cable seen from one of its ends.
@@ -76,9 +80,11 @@ pub fn build(
     spec: &ClusterSpec,
     f: &Fabric,
     alloc: &Allocation,
+    plan: TenantPlan,
     diags: &mut Diagnostics,
 ) -> Intents {
     let attached = attachments(f);
+    let owners = tenancy::PortOwners::new(&plan);
     let mut ar = interfaces::ArWarnings::default();
     let mut devices = BTreeMap::new();
     for (pos, d) in f.devices().enumerate() {
@@ -88,8 +94,9 @@ pub fn build(
         let Some(platform) = d.platform else { continue };
         let own = &alloc.devices[&d.name];
         let links = &attached[pos];
-        let (interfaces, breakouts) =
+        let (mut interfaces, breakouts) =
             interfaces::build(spec, f, alloc, d, platform, links, &mut ar);
+        let (evpn, vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
         let bgp = bgp::build(spec, alloc, d, own, links, &interfaces);
         let qos = qos::build(spec, d, platform, &interfaces);
         let ar_ports: Vec<String> = interfaces
@@ -114,16 +121,20 @@ pub fn build(
             bgp,
             qos,
             adaptive_routing: (!ar_ports.is_empty()).then_some(AdaptiveRouting { ports: ar_ports }),
+            evpn,
+            vrfs,
         };
         devices.insert(d.name.clone(), intent);
     }
     ar.report(spec, diags);
     checks::run(spec, &devices, diags);
+    tenancy::prove(&plan, &devices, diags);
     let hosts = host::build(spec, f, alloc, &devices, diags);
     Intents {
         devices,
         subnet_managers: subnet_managers(f),
         hosts,
+        tenants: plan,
     }
 }
 

@@ -13,6 +13,7 @@ mod frr;
 mod nvue;
 mod sonic;
 mod subnet_manager;
+mod tenants;
 
 use minijinja::Environment;
 
@@ -101,6 +102,7 @@ pub fn render_all(
     for sm in &intents.subnet_managers {
         out.extend(subnet_manager::render(&env, sm)?);
     }
+    out.extend(tenants::render(&env, &intents.tenants)?);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }

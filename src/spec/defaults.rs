@@ -174,3 +174,19 @@ pub fn socket_ifname() -> Sp<String> {
 pub fn nccl_topo_file() -> Sp<String> {
     Sp::new("/etc/railyard/nccl-topo.xml".into())
 }
+/// L3VNI = 100000 + tenant id: clear of the small VNIs L2 segments usually take.
+pub fn l3vni_base() -> Sp<u32> {
+    Sp::new(100_000)
+}
+/// VLAN of a tenant's L3VNI on a leaf = 100 + id (ids up to 3994 fit under 4094).
+pub fn vlan_base() -> Sp<u32> {
+    Sp::new(100)
+}
+/// Route targets `65000:<L3VNI>`: one fixed RT per tenant across leaves with different ASNs.
+pub fn rt_asn() -> Sp<u32> {
+    Sp::new(65_000)
+}
+/// PKey = 0x0100 + id (FACTS §3.3 example shape `0x0101`).
+pub fn pkey_base() -> Sp<u32> {
+    Sp::new(0x0100)
+}

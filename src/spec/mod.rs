@@ -5,10 +5,12 @@
 
 pub mod defaults;
 mod keys;
+mod tenants;
 mod types;
 mod validate;
 mod yaml;
 
+pub use tenants::*;
 pub use types::*;
 pub use yaml::Sp;
 

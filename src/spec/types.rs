@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::tenants::{SharedServiceSpec, TenancySpec, TenantSpec};
 use super::yaml::Sp;
 use crate::catalog::Catalog;
 use crate::model::{Platform, Speed, Transport};
@@ -61,6 +62,14 @@ pub struct ClusterSpec {
     /// GPU-node side: NCCL settings and NIC values that differ from the fabric's.
     #[serde(default)]
     pub hosts: HostsSpec,
+    /// Tenants (customers or projects): a VRF/L3VNI each on Ethernet, a PKey on InfiniBand.
+    #[serde(default)]
+    pub tenants: Vec<TenantSpec>,
+    /// Services tenants may share: the only allowed leaks between tenants.
+    #[serde(default)]
+    pub shared_services: Vec<SharedServiceSpec>,
+    #[serde(default)]
+    pub tenancy: TenancySpec,
 }
 
 /// Scalable units: the repeated building block of nodes and their leaves.

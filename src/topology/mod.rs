@@ -309,5 +309,6 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
         node_ports,
     };
     checks::fabric(spec, &fabric, &names, &double_used, diags);
+    platforms::check_missing(spec, &fabric, diags);
     Some(fabric)
 }

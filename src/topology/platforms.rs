@@ -64,3 +64,34 @@ pub fn check(spec: &ClusterSpec, diags: &mut Diagnostics) {
         }
     }
 }
+
+/// Ethernet switches (other than OOB) that run no known OS get no config: say so once per model.
+pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnostics) {
+    let mut missing: std::collections::BTreeMap<(&str, &str), u32> =
+        std::collections::BTreeMap::new();
+    for d in f.devices() {
+        if d.role.is_switch()
+            && d.platform.is_none()
+            && !matches!(d.role, Role::OobLeaf | Role::OobCore)
+            && transport(spec, d.role) == Transport::Ethernet
+        {
+            *missing
+                .entry((d.model.as_str(), d.role.as_str()))
+                .or_default() += 1;
+        }
+    }
+    for ((model, role), n) in missing {
+        let key = match role {
+            "storage-leaf" | "storage-spine" => "storage",
+            "inband-leaf" | "inband-spine" => "inband",
+            other => other,
+        };
+        diags.push(
+            Diagnostic::warning(
+                codes::NO_PLATFORM,
+                format!("{n} `{role}` switch(es) (`{model}`) run no known OS; no config is rendered for them"),
+            )
+            .help(format!("set `platforms: {{{key}: nvue}}` (or sonic, frr, eos) or add `os:` to the `{model}` model")),
+        );
+    }
+}

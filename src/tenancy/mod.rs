@@ -1,0 +1,301 @@
+//! Stage 3b: the tenant plan — per tenant a VRF with an L3VNI, a VLAN for it on each leaf, RD and
+//! RT, the leaves and ports it owns; on InfiniBand a partition key. Plus the isolation proof.
+//!
+//! Input: the spec's `tenants`, `shared_services` and `tenancy` keys, the fabric graph and the
+//! allocation (leaf router-ids for RDs). Output: [`TenantPlan`]. Invariants: every value is an
+//! offset from the tenant's `id`, never from its position in the list, so adding or removing a
+//! tenant changes no other tenant's plan; no node, VNI, VLAN, RT or PKey is shared; the RT graph
+//! connects tenants only through declared shared services.
+
+mod checks;
+mod select;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::addressing::Allocation;
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::model::{Network, Role, Tier, Transport};
+use crate::spec::{ClusterSpec, TenantSpec};
+use crate::topology::Fabric;
+
+/// Highest VXLAN network identifier (24 bits).
+pub const MAX_VNI: u32 = (1 << 24) - 1;
+/// Highest usable VLAN id.
+pub const MAX_VLAN: u32 = 4094;
+/// 0x7fff is the default partition; tenant keys stay below it.
+pub const MAX_PKEY: u32 = 0x7ffe;
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TenantPlan {
+    pub tenants: Vec<Tenant>,
+    pub shared_services: Vec<SharedService>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Tenant {
+    pub name: String,
+    pub id: u32,
+    pub vrf: String,
+    /// Absent on InfiniBand compute fabrics without Ethernet tenancy.
+    pub l3vni: u32,
+    pub vlan: u32,
+    pub route_target: String,
+    /// RTs imported: the tenant's own and its shared services'.
+    pub import: Vec<String>,
+    pub export: Vec<String>,
+    /// RD per leaf: `<leaf router-id>:<tenant id>` (type 1).
+    pub rd: BTreeMap<String, String>,
+    pub nodes: Vec<String>,
+    /// Leaf → the leaf's ports in this tenant's VRF, per network.
+    pub ports: BTreeMap<String, Vec<String>>,
+    pub networks: Vec<Network>,
+    pub shared_services: Vec<String>,
+    /// InfiniBand partition key (hex `0x0101`) when the compute or storage fabric is InfiniBand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pkey: Option<String>,
+    /// Compute NIC ports per node (`node:port`) — the members of the partition on InfiniBand.
+    pub nic_ports: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SharedService {
+    pub name: String,
+    pub id: u32,
+    pub route_target: String,
+    /// RTs the service imports: those of every tenant consuming it.
+    pub import: Vec<String>,
+    pub prefixes: Vec<String>,
+    pub consumers: Vec<String>,
+}
+
+impl TenantPlan {
+    /// The tenant owning a node, if any.
+    pub fn tenant_of_node(&self) -> BTreeMap<&str, &Tenant> {
+        self.tenants
+            .iter()
+            .flat_map(|t| t.nodes.iter().map(move |n| (n.as_str(), t)))
+            .collect()
+    }
+}
+
+fn route_target(spec: &ClusterSpec, id_value: u32) -> String {
+    format!("{}:{id_value}", spec.tenancy.rt_asn.value)
+}
+
+/// Build the plan and prove isolation. Problems go to `diags`.
+pub fn plan(
+    spec: &ClusterSpec,
+    f: &Fabric,
+    alloc: &Allocation,
+    diags: &mut Diagnostics,
+) -> TenantPlan {
+    if spec.tenants.is_empty() {
+        return TenantPlan::default();
+    }
+    let mut specs: Vec<&TenantSpec> = spec.tenants.iter().collect();
+    specs.sort_by_key(|t| t.id.value);
+    checks::identities(spec, diags);
+
+    let nps = f.sizing.nodes_per_su;
+    let nodes: Vec<select::NodeRef> = f
+        .devices()
+        .filter(|d| d.role == Role::Node)
+        .map(|d| {
+            let su = d.su.unwrap_or(1);
+            select::NodeRef {
+                name: d.name.clone(),
+                su,
+                number: (su - 1) * nps + d.index,
+            }
+        })
+        .collect();
+    let chosen = select::resolve(&specs, &nodes, f.sizing.gpus_per_node, diags);
+
+    // Node → its host-facing leaf ports, per network.
+    let mut node_ports: BTreeMap<&str, Vec<(Network, String, String, String)>> = BTreeMap::new();
+    for l in f.links().filter(|l| l.tier == Tier::NodeLeaf) {
+        let (n, leaf) = (f.device_of(&l.a), f.device_of(&l.b));
+        if n.role != Role::Node {
+            continue;
+        }
+        node_ports.entry(n.name.as_str()).or_default().push((
+            l.network,
+            leaf.name.clone(),
+            f.port_name(leaf, l.b.port),
+            f.port_name(n, l.a.port),
+        ));
+    }
+    let ib_compute = f.sizing.compute.transport == Transport::Infiniband;
+    let ethernet_leaf: BTreeMap<&str, bool> = f
+        .devices()
+        .filter(|d| d.role.is_switch())
+        .map(|d| {
+            (
+                d.name.as_str(),
+                f.transport_of(d.role) == Some(Transport::Ethernet),
+            )
+        })
+        .collect();
+    let services: BTreeMap<&str, &crate::spec::SharedServiceSpec> = spec
+        .shared_services
+        .iter()
+        .map(|s| (s.name.value.as_str(), s))
+        .collect();
+
+    let mut tenants = Vec::new();
+    for t in &specs {
+        let id = t.id.value;
+        let Some(members) = chosen.get(&id) else {
+            continue;
+        };
+        let l3vni = t
+            .vni
+            .as_ref()
+            .map_or(spec.tenancy.l3vni_base.value.saturating_add(id), |v| {
+                v.value
+            });
+        let vlan = t
+            .vlan
+            .as_ref()
+            .map_or(spec.tenancy.vlan_base.value.saturating_add(id), |v| v.value);
+        let rt = t
+            .route_target
+            .as_ref()
+            .map_or_else(|| route_target(spec, l3vni), |r| r.value.clone());
+        let mut networks = vec![Network::Compute];
+        if t.storage {
+            networks.push(Network::Storage);
+        }
+        if t.inband {
+            networks.push(Network::Inband);
+        }
+        let mut ports: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut nic_ports = Vec::new();
+        for n in members {
+            for (net, leaf, port, nic) in node_ports.get(n.as_str()).into_iter().flatten() {
+                if *net == Network::Compute {
+                    nic_ports.push(format!("{n}:{nic}"));
+                }
+                // Storage converged with in-band shares leaves; either flag puts the port in.
+                let wanted = networks.contains(net)
+                    || (*net == Network::Storage && t.inband && f.sizing.inband_converged);
+                let ethernet = ethernet_leaf.get(leaf.as_str()).copied().unwrap_or(false);
+                if wanted && ethernet {
+                    ports.entry(leaf.clone()).or_default().push(port.clone());
+                }
+            }
+        }
+        for v in ports.values_mut() {
+            v.sort_by(|a, b| natural(a).cmp(&natural(b)));
+            v.dedup();
+        }
+        let rd = ports
+            .keys()
+            .filter_map(|leaf| {
+                let lo = alloc.devices.get(leaf)?.loopback?;
+                Some((leaf.clone(), format!("{}:{id}", lo.addr())))
+            })
+            .collect();
+        let mut import = vec![rt.clone()];
+        let mut shared = Vec::new();
+        for s in &t.shared_services {
+            match services.get(s.value.as_str()) {
+                Some(svc) => {
+                    import.push(route_target(spec, spec.tenancy.l3vni_base.value.saturating_add(svc.id.value)));
+                    shared.push(s.value.clone());
+                }
+                None => diags.push(
+                    Diagnostic::error(
+                        codes::TENANT_LEAK,
+                        format!("tenant `{}` names shared service `{}`, which is not declared", t.name.value, s.value),
+                    )
+                    .at(s.span, "undeclared service")
+                    .help("declare it under `shared_services:` — only declared services may be shared"),
+                ),
+            }
+        }
+        import.sort();
+        import.dedup();
+        let pkey = (ib_compute
+            || (t.storage && f.transport_of(Role::StorageLeaf) == Some(Transport::Infiniband)))
+        .then(|| format!("{:#06x}", spec.tenancy.pkey_base.value.saturating_add(id)));
+        tenants.push(Tenant {
+            name: t.name.value.clone(),
+            id,
+            vrf: t.name.value.clone(),
+            l3vni,
+            vlan,
+            route_target: rt.clone(),
+            import,
+            export: vec![rt],
+            rd,
+            nodes: members.clone(),
+            ports,
+            networks,
+            shared_services: shared,
+            pkey,
+            nic_ports,
+        });
+    }
+    let shared_services = spec
+        .shared_services
+        .iter()
+        .map(|s| {
+            let consumers: Vec<&Tenant> = tenants
+                .iter()
+                .filter(|t| t.shared_services.contains(&s.name.value))
+                .collect();
+            let mut import: Vec<String> =
+                consumers.iter().map(|t| t.route_target.clone()).collect();
+            import.sort();
+            SharedService {
+                name: s.name.value.clone(),
+                id: s.id.value,
+                route_target: route_target(
+                    spec,
+                    spec.tenancy.l3vni_base.value.saturating_add(s.id.value),
+                ),
+                import,
+                prefixes: s.prefixes.iter().map(|p| p.value.clone()).collect(),
+                consumers: consumers.iter().map(|t| t.name.clone()).collect(),
+            }
+        })
+        .collect();
+    let plan = TenantPlan {
+        tenants,
+        shared_services,
+    };
+    checks::values(spec, &plan, diags);
+    checks::route_targets(spec, &plan, diags);
+    plan
+}
+
+/// `swp2` before `swp10`: digits compared as numbers.
+fn natural(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut num = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            num.push(c);
+        } else {
+            if !num.is_empty() {
+                out.push((std::mem::take(&mut text), num.parse().unwrap_or(0)));
+                num.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, num.parse().unwrap_or(0)));
+    out
+}
+
+/// Names of tenants sharing a set, for messages.
+pub(crate) fn names(v: &BTreeSet<&str>) -> String {
+    v.iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

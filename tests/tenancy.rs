@@ -1,0 +1,196 @@
+//! Tenant plans: selection, values derived from stable ids, the isolation proof and stability
+//! under adding a tenant (issue 4). Expected values come from the spec's declared ids and the
+//! documented derivations (VNI = 100000 + id, RT = 65000:VNI, PKey = 0x0100 + id, FACTS §3.3,
+//! §5.1), not from the program's output.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::*;
+use railyard::diag::SourceFile;
+use railyard::intent::Intents;
+use railyard::tenancy::Tenant;
+
+fn intents(text: &str) -> Intents {
+    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+    c.intents.unwrap_or_else(|| {
+        panic!(
+            "did not compile: {:?}",
+            c.diagnostics
+                .sorted()
+                .iter()
+                .map(|d| format!("{}: {}", d.code.id, d.message))
+                .collect::<Vec<_>>()
+        )
+    })
+}
+
+fn tenant<'a>(i: &'a Intents, name: &str) -> &'a Tenant {
+    i.tenants
+        .tenants
+        .iter()
+        .find(|t| t.name == name)
+        .expect("tenant")
+}
+
+#[test]
+fn research_cloud_projects_get_a_vrf_each_on_the_leaves_of_their_nodes() {
+    let i = intents(&inventory("mdx-research-cloud.yaml"));
+    assert_eq!(i.tenants.tenants.len(), 4);
+    let llm = tenant(&i, "llm-pretrain");
+    // FACTS §11.2: the LLM project used 16 nodes (128 A100s).
+    assert_eq!(llm.nodes.len(), 16);
+    assert_eq!((llm.l3vni, llm.vlan), (100_001, 101));
+    assert_eq!(llm.route_target, "65000:100001");
+    // Its VRF exists on exactly the two rack leaves of SUs 1 and 2, with 2 NIC ports per node.
+    let leaves: BTreeSet<&str> = llm.ports.keys().map(String::as_str).collect();
+    assert_eq!(leaves, BTreeSet::from(["leaf-su01-01", "leaf-su02-01"]));
+    assert_eq!(llm.ports.values().map(Vec::len).sum::<usize>(), 16 * 2);
+    // The shared Lustre service is the only extra import.
+    assert_eq!(
+        llm.import,
+        vec!["65000:100001".to_string(), "65000:100900".to_string()]
+    );
+    let climate = tenant(&i, "proj-climate");
+    assert_eq!(climate.nodes.len(), 8, "64 GPUs = 8 nodes of 8");
+    // Every tenant port is in its VRF on the leaf, and each VRF lives only where its ports are.
+    for t in &i.tenants.tenants {
+        for (leaf, ports) in &t.ports {
+            let d = &i.devices[leaf];
+            let v = d
+                .vrfs
+                .iter()
+                .find(|v| v.name == t.vrf)
+                .expect("VRF on the leaf");
+            assert_eq!(v.l3vni, t.l3vni);
+            assert_eq!(&v.interfaces, ports);
+            for p in ports {
+                let x = d.interfaces.iter().find(|x| &x.name == p).unwrap();
+                assert_eq!(x.vrf.as_deref(), Some(t.vrf.as_str()));
+            }
+        }
+        for d in i
+            .devices
+            .values()
+            .filter(|d| !t.ports.contains_key(&d.hostname))
+        {
+            assert!(
+                d.vrfs.iter().all(|v| v.name != t.vrf),
+                "{} on {}",
+                t.vrf,
+                d.hostname
+            );
+        }
+    }
+    // Spines relay EVPN but hold no tenant VRF.
+    for s in ["spine01", "spine02"] {
+        assert!(i.devices[s].evpn.is_some() && i.devices[s].vrfs.is_empty());
+    }
+}
+
+#[test]
+fn no_port_is_in_two_tenants_and_no_value_is_shared() {
+    for inv in ["mdx-research-cloud.yaml", "spectrum-x-cloud-tenants.yaml"] {
+        let i = intents(&inventory(inv));
+        let mut owner: BTreeMap<(String, String), &str> = BTreeMap::new();
+        for t in &i.tenants.tenants {
+            for (leaf, ports) in &t.ports {
+                for p in ports {
+                    assert!(
+                        owner.insert((leaf.clone(), p.clone()), &t.name).is_none(),
+                        "{leaf}:{p}"
+                    );
+                }
+            }
+        }
+        let vnis: BTreeSet<u32> = i.tenants.tenants.iter().map(|t| t.l3vni).collect();
+        let rts: BTreeSet<&str> = i
+            .tenants
+            .tenants
+            .iter()
+            .map(|t| t.route_target.as_str())
+            .collect();
+        assert_eq!(vnis.len(), i.tenants.tenants.len());
+        assert_eq!(rts.len(), i.tenants.tenants.len());
+        // RT graph: no tenant imports another tenant's export.
+        for a in &i.tenants.tenants {
+            for b in i.tenants.tenants.iter().filter(|b| b.name != a.name) {
+                assert!(a.export.iter().all(|rt| !b.import.contains(rt)));
+            }
+        }
+    }
+}
+
+#[test]
+fn gpu_count_tenant_is_placed_in_one_su() {
+    let i = intents(&inventory("spectrum-x-cloud-tenants.yaml"));
+    let b = tenant(&i, "cust-b");
+    assert_eq!(b.nodes.len(), 32, "256 GPUs on 8-GPU nodes");
+    // SU 1 is cust-a's and SU 3 is half taken by cust-c: the whole of SU 2 fits best.
+    let expected: Vec<String> = (33..=64).map(|n| format!("gpu{n:03}")).collect();
+    assert_eq!(b.nodes, expected);
+    // Storage VRFs: the tenant's storage ports are on the storage leaves too.
+    assert!(b.ports.keys().any(|l| l.starts_with("stor-leaf")));
+}
+
+#[test]
+fn adding_a_fourth_tenant_changes_no_byte_of_the_first_three() {
+    let three = intents(&inventory("spectrum-x-cloud-tenants.yaml"));
+    let four = intents(&format!(
+        "{}  - name: cust-d\n    id: 4\n    nodes: {{range: [81, 96]}}\n",
+        inventory("spectrum-x-cloud-tenants.yaml")
+    ));
+    assert_eq!(four.tenants.tenants.len(), 4);
+    for t in &three.tenants.tenants {
+        let after = tenant(&four, &t.name);
+        assert_eq!(
+            railyard::spec::to_yaml(t),
+            railyard::spec::to_yaml(after),
+            "tenant {} changed",
+            t.name
+        );
+    }
+    // And the leaves serving only the first three tenants render the same configs.
+    let a = outputs(&inventory("spectrum-x-cloud-tenants.yaml"));
+    let b = outputs(&format!(
+        "{}  - name: cust-d\n    id: 4\n    nodes: {{range: [81, 96]}}\n",
+        inventory("spectrum-x-cloud-tenants.yaml")
+    ));
+    for leaf in ["leaf-su01-01", "leaf-su02-03"] {
+        let path = format!("configs/{leaf}/nv-set.sh");
+        assert_eq!(file(&a, &path), file(&b, &path), "{path}");
+    }
+}
+
+#[test]
+fn infiniband_tenants_get_partition_keys_and_a_limited_default_partition() {
+    let files = outputs(&inventory("dgx-superpod-h100-tenants.yaml"));
+    let conf = file(&files, "tenants/partitions.conf");
+    // FACTS §3.3: the default partition limited for everyone, the SM port full.
+    assert!(
+        conf.lines()
+            .any(|l| l == "Default=0x7fff : ALL=limited, SELF=full ;"),
+        "{conf}"
+    );
+    assert!(conf.contains("team-llm=0x0101, ipoib, defmember=full :"));
+    assert!(conf.contains("team-rec=0x0102, ipoib, defmember=full :"));
+    // 2 SUs of the H100 SuperPOD (31 + 32 nodes, one slot holds the UFM appliances) × 8 ports.
+    let llm_members = conf
+        .split("team-llm=")
+        .nth(1)
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .matches('@')
+        .count()
+        / 2;
+    let i = intents(&inventory("dgx-superpod-h100-tenants.yaml"));
+    assert_eq!(llm_members, tenant(&i, "team-llm").nodes.len() * 8);
+    assert_eq!(tenant(&i, "team-rec").nodes.len(), 16, "128 GPUs");
+    // No Ethernet VRFs for an InfiniBand-only tenancy.
+    assert!(i.devices.values().all(|d| d.vrfs.is_empty()));
+    let plan = file(&files, "tenants/plan.yaml");
+    assert!(plan.contains("pkey: \"0x0101\""), "{plan}");
+}
