@@ -24,16 +24,8 @@ const UNTRIGGERABLE: &[(&str, &str)] = &[
         "input budget: needs a huge or alias-bomb document; not worth pinning as a fixture",
     ),
     (
-        "RY0701",
-        "both session ends derive from one ASN plan; a spec can break them only once per-device overrides exist (issue 6)",
-    ),
-    (
         "RY0808",
         "the isolation proof checks railyard's own VRF assignment; no spec can make it disagree",
-    ),
-    (
-        "RY0703",
-        "loopbacks come from disjoint per-role zones; duplicates need per-device overrides (issue 6)",
     ),
 ];
 

@@ -165,9 +165,14 @@ codes! {
         "A RoCE QoS value is out of range (DSCP 0-63, priority 0-7, probability 1-100, weight 1-99), \
          RoCE and CNP share a DSCP or priority, the ECN minimum is not below the maximum, or the MTU is \
          outside 1500-9216.";
+    UNKNOWN_OVERRIDE = "RY0607", "override names an unknown device or holds a bad value",
+        "An entry under `overrides:` names no switch of the fabric, or its value is unusable (an ASN \
+         outside 1–4294967294, a loopback that is not an IPv4 /32). Device names are as in the \
+         cabling plan.";
     BGP_SESSION_MISMATCH = "RY0701", "BGP session ends disagree",
-        "The two ends of a planned BGP session do not agree on the peer's ASN, address or interface. \
-         This is a railyard bug or the result of an override; the session would not come up.";
+        "The two ends of a planned BGP session do not agree on the peer's ASN, address or interface; \
+         the session would not come up. Caused by an `overrides:` entry it is a warning (the configs \
+         are still written, e.g. to prove a lab catches it); otherwise an error (a railyard bug).";
     MTU_MISMATCH = "RY0702", "MTU differs across a link or is too small",
         "Both ends of a link must use the same MTU, and a fabric that carries VXLAN needs at least \
          50 bytes above the host MTU.";

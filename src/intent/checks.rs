@@ -21,68 +21,84 @@ fn find<'a>(
 }
 
 pub fn run(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
-    sessions(devs, diags);
+    sessions(spec, devs, diags);
     links(spec, devs, diags);
     router_ids(spec, devs, diags);
 }
 
-fn sessions(devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
+fn sessions(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
+    // (device, peer device, why) → (sessions, first session), so one broken device is one line
+    // per peer, not one per parallel link and side.
+    let mut found: BTreeMap<(String, String, String), (u32, String)> = BTreeMap::new();
     for d in devs.values() {
         let Some(bgp) = &d.bgp else { continue };
         for n in &bgp.neighbors {
-            let mismatch = |why: String| {
-                Diagnostic::error(
-                    codes::BGP_SESSION_MISMATCH,
-                    format!(
-                        "BGP session {}:{} ↔ {}:{}: {why}",
-                        d.hostname, n.interface, n.peer_device, n.peer_port
-                    ),
-                )
-                .help("the session would not come up; check overrides of either device")
-            };
             // A peer railyard renders no config for (no known OS, RY0106) cannot be compared.
             if !devs.contains_key(&n.peer_device) {
                 continue;
             }
+            let mut note = |why: String| {
+                let e = found
+                    .entry((d.hostname.clone(), n.peer_device.clone(), why))
+                    .or_insert((
+                        0,
+                        format!(
+                            "{}:{} ↔ {}:{}",
+                            d.hostname, n.interface, n.peer_device, n.peer_port
+                        ),
+                    ));
+                e.0 += 1;
+            };
             let Some((peer, pif)) = find(devs, &n.peer_device, &n.peer_port) else {
-                diags.push(mismatch("the far end has no such interface".into()));
+                note("the far end has no such interface".into());
                 continue;
             };
             let Some(pbgp) = &peer.bgp else {
-                diags.push(mismatch("the far end runs no BGP".into()));
+                note("the far end runs no BGP".into());
                 continue;
             };
             if pbgp.asn != n.remote_asn {
-                diags.push(mismatch(format!(
+                note(format!(
                     "expects ASN {} but the peer has ASN {}",
                     n.remote_asn, pbgp.asn
-                )));
+                ));
             }
-            let back = pbgp.neighbors.iter().find(|m| m.interface == n.peer_port);
-            match back {
-                None => diags.push(mismatch("the far end has no session back".into())),
+            match pbgp.neighbors.iter().find(|m| m.interface == n.peer_port) {
+                None => note("the far end has no session back".into()),
                 Some(m) => {
-                    if m.remote_asn != bgp.asn {
-                        diags.push(mismatch(format!(
-                            "the peer expects ASN {} but this end has ASN {}",
-                            m.remote_asn, bgp.asn
-                        )));
-                    }
                     if m.peer_device != d.hostname || m.peer_port != n.interface {
-                        diags.push(mismatch("the far end's session points elsewhere".into()));
+                        note("the far end's session points elsewhere".into());
                     }
                 }
             }
             if bgp.unnumbered != pbgp.unnumbered {
-                diags.push(mismatch("one end is unnumbered, the other numbered".into()));
+                note("one end is unnumbered, the other numbered".into());
             } else if let Some(addr) = n.address
                 && pif.ipv4.map(|p| p.addr()) != Some(addr)
             {
-                diags.push(mismatch(format!(
+                note(format!(
                     "neighbor address {addr} is not the far end's interface address"
-                )));
+                ));
             }
         }
+    }
+    for ((dev, peer, why), (count, example)) in found {
+        let overridden = [&dev, &peer]
+            .into_iter()
+            .find_map(|x| spec.overrides.get(x.as_str()));
+        let msg =
+            format!("BGP sessions {dev} → {peer}: {why} ({count} session(s), e.g. {example})");
+        let d = match overridden {
+            Some(o) => Diagnostic::warning(codes::BGP_SESSION_MISMATCH, msg)
+                .at(
+                    o.asn.as_ref().and_then(|a| a.span).or(o.loopback.as_ref().and_then(|l| l.span)),
+                    "override",
+                )
+                .help("the override breaks these sessions; configs are written anyway (remove it to restore them)"),
+            None => Diagnostic::error(codes::BGP_SESSION_MISMATCH, msg)
+                .help("the sessions would not come up; this is a railyard bug, please report it"),
+        };
+        diags.push(d);
     }
 }
 
@@ -233,6 +249,11 @@ fn router_ids(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: 
     for d in devs.values() {
         let Some(b) = &d.bgp else { continue };
         if let Some(first) = seen.insert(b.router_id, &d.hostname) {
+            let span = [first, d.hostname.as_str()]
+                .iter()
+                .find_map(|n| spec.overrides.get(*n).and_then(|o| o.loopback.as_ref()))
+                .and_then(|l| l.span)
+                .or(spec.addressing.loopbacks.span);
             diags.push(
                 Diagnostic::error(
                     codes::ROUTER_ID_DUPLICATE,
@@ -241,7 +262,10 @@ fn router_ids(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: 
                         b.router_id, d.hostname
                     ),
                 )
-                .at(spec.addressing.loopbacks.span, "loopback pool"),
+                .at(span, "loopback")
+                .help(
+                    "every switch needs its own loopback; drop the override or pick a free address",
+                ),
             );
         }
     }

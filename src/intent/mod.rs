@@ -10,6 +10,7 @@ mod checks;
 mod device;
 pub mod host;
 mod interfaces;
+mod overrides;
 mod qos;
 mod system;
 mod tenancy;
@@ -127,6 +128,7 @@ pub fn build(
         devices.insert(d.name.clone(), intent);
     }
     ar.report(spec, diags);
+    overrides::apply(spec, &mut devices, diags);
     checks::run(spec, &devices, diags);
     tenancy::prove(&plan, &devices, diags);
     let hosts = host::build(spec, f, alloc, &devices, diags);

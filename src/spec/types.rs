@@ -70,6 +70,24 @@ pub struct ClusterSpec {
     pub shared_services: Vec<SharedServiceSpec>,
     #[serde(default)]
     pub tenancy: TenancySpec,
+    /// Per-device exceptions to the computed plan (by device name), applied after allocation.
+    /// Use sparingly: an override that breaks a BGP session is reported (RY0701) but rendered,
+    /// so a lab can prove that verification catches it.
+    #[serde(default)]
+    pub overrides: std::collections::BTreeMap<String, DeviceOverride>,
+}
+
+/// What one device may override.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct DeviceOverride {
+    /// BGP ASN of this switch only (its peers keep expecting the planned one).
+    #[serde(default)]
+    pub asn: Option<Sp<u64>>,
+    /// Loopback (router-id) of this switch, e.g. `10.0.0.99/32`.
+    #[serde(default)]
+    pub loopback: Option<Sp<String>>,
 }
 
 /// Scalable units: the repeated building block of nodes and their leaves.
