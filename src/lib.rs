@@ -32,6 +32,27 @@ pub struct Compiled {
 /// Run the pure stages on one spec file: parse, expand, allocate, build intent, check. Each stage
 /// reports every problem it finds; the pipeline stops at the first stage with errors.
 pub fn compile(src: &SourceFile) -> Compiled {
+    compile_with(src, |_| {})
+}
+
+/// Compile with every Ethernet switch running `platform`, whatever the spec says: what the
+/// virtual lab uses (`frr`), so the lab boots the very configs railyard renders for FRR.
+pub fn compile_for_platform(src: &SourceFile, platform: model::Platform) -> Compiled {
+    compile_with(src, |spec| {
+        let p = Some(spec::Sp::new(platform));
+        spec.platforms = spec::PlatformSpec {
+            default: p.clone(),
+            leaf: p.clone(),
+            spine: p.clone(),
+            core: p.clone(),
+            storage: p.clone(),
+            inband: p,
+        };
+    })
+}
+
+/// Compile after `adjust` edits the parsed spec (before any design stage runs).
+pub fn compile_with(src: &SourceFile, adjust: impl FnOnce(&mut spec::ClusterSpec)) -> Compiled {
     let mut diagnostics = Diagnostics::default();
     let mut out = Compiled {
         fabric: None,
@@ -40,10 +61,11 @@ pub fn compile(src: &SourceFile) -> Compiled {
         spec: None,
         diagnostics: Diagnostics::default(),
     };
-    let Some(spec) = spec::parse(src, &mut diagnostics) else {
+    let Some(mut spec) = spec::parse(src, &mut diagnostics) else {
         out.diagnostics = diagnostics;
         return out;
     };
+    adjust(&mut spec);
     let fabric = topology::build(&spec, catalog::builtin(), &mut diagnostics);
     if let Some(fabric) = fabric.filter(|_| !diagnostics.has_errors()) {
         let alloc = addressing::allocate(&spec, &fabric, &mut diagnostics);
