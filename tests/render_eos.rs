@@ -507,3 +507,427 @@ fn adaptive_routing_never_reaches_an_eos_config() {
     let cfg = config(&spec, "leaf-su01-01");
     assert!(!cfg.to_lowercase().contains("adaptive"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// EVPN-VXLAN tenancy (FACTS §5): checked against the saved intent of each switch, which is the
+// tenancy plan's word on which VRFs, VNIs, RTs and RDs a switch carries.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use railyard::intent::DeviceIntent;
+use railyard::model::Role;
+
+/// The two tenant inventories rendered for EOS, once per test binary.
+fn tenant_files(inventory_file: &str) -> &'static [railyard::OutputFile] {
+    static SPX: OnceLock<Vec<railyard::OutputFile>> = OnceLock::new();
+    static MDX: OnceLock<Vec<railyard::OutputFile>> = OnceLock::new();
+    let cell = match inventory_file {
+        "spectrum-x-cloud-tenants.yaml" => &SPX,
+        "mdx-research-cloud.yaml" => &MDX,
+        other => panic!("no cache for {other}"),
+    };
+    cell.get_or_init(|| outputs(&eos_spec(inventory_file, "")))
+}
+
+const TENANT_INVENTORIES: [&str; 2] = ["spectrum-x-cloud-tenants.yaml", "mdx-research-cloud.yaml"];
+
+/// Every switch with a startup-config: its intent (parsed from `intent/<device>.yaml`) and
+/// config.
+fn switches(files: &[railyard::OutputFile]) -> Vec<(DeviceIntent, String)> {
+    let out: Vec<(DeviceIntent, String)> = files
+        .iter()
+        .filter_map(|f| {
+            let device = f
+                .path
+                .strip_prefix("configs/")?
+                .strip_suffix("/startup-config")?;
+            let intent: DeviceIntent =
+                serde_saphyr::from_str(&file(files, &format!("intent/{device}.yaml")))
+                    .unwrap_or_else(|e| panic!("intent/{device}.yaml: {e}"));
+            Some((intent, file(files, &f.path)))
+        })
+        .collect();
+    assert!(!out.is_empty(), "no EOS startup-config rendered");
+    out
+}
+
+fn tenant_vrf_names(d: &DeviceIntent) -> BTreeSet<String> {
+    d.vrfs.iter().map(|v| v.name.clone()).collect()
+}
+
+/// `vrf instance` names, the management VRF left out.
+fn vrf_instances(cfg: &str, d: &DeviceIntent) -> BTreeSet<String> {
+    let mgmt = d.system.mgmt.as_ref().map(|m| m.vrf.as_str());
+    cfg.lines()
+        .filter_map(|l| l.strip_prefix("vrf instance "))
+        .filter(|v| Some(*v) != mgmt)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The body of `interface Vxlan1`, if any.
+fn vxlan1(cfg: &str) -> Option<Vec<String>> {
+    interfaces(cfg)
+        .into_iter()
+        .find(|(n, _)| n == "Vxlan1")
+        .map(|(_, b)| b)
+}
+
+/// The `router bgp` block: its lines with the three leading spaces removed.
+fn router_bgp(cfg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in cfg.lines() {
+        if line.starts_with("router bgp ") {
+            inside = true;
+        } else if inside {
+            match line.strip_prefix("   ") {
+                Some(body) => out.push(body.to_string()),
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+/// The sub-blocks of `router bgp` (`address-family evpn`, `vrf cust-a`, ...) and their lines.
+fn bgp_blocks(cfg: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in router_bgp(cfg) {
+        if let Some(body) = line.strip_prefix("   ") {
+            if let Some(name) = &current {
+                out.entry(name.clone()).or_default().push(body.to_string());
+            }
+        } else if line.starts_with("address-family ") || line.starts_with("vrf ") {
+            out.entry(line.clone()).or_default();
+            current = Some(line);
+        } else {
+            current = None;
+        }
+    }
+    out
+}
+
+fn bgp_vrf_blocks(cfg: &str) -> BTreeMap<String, Vec<String>> {
+    bgp_blocks(cfg)
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix("vrf ")?.to_string(), v)))
+        .collect()
+}
+
+fn is_vtep(d: &DeviceIntent) -> bool {
+    d.evpn.as_ref().is_some_and(|e| e.vtep.is_some())
+}
+
+#[test]
+fn tenant_vrfs_exist_only_on_leaves_that_carry_their_ports() {
+    for inv in TENANT_INVENTORIES {
+        let all = switches(tenant_files(inv));
+        let mut tenant_leaves: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (d, cfg) in &all {
+            // The intent's VRFs are exactly the VRFs of its ports...
+            let of_ports: BTreeSet<String> =
+                d.interfaces.iter().filter_map(|i| i.vrf.clone()).collect();
+            assert_eq!(tenant_vrf_names(d), of_ports, "{inv} {}", d.hostname);
+            // ...and the config carries exactly those, in every place a VRF is named.
+            assert_eq!(
+                vrf_instances(cfg, d),
+                of_ports,
+                "{inv} {}: vrf instance",
+                d.hostname
+            );
+            let routed: BTreeSet<String> = lines_with(cfg, "ip routing vrf ")
+                .iter()
+                .map(|l| l.trim_start_matches("ip routing vrf ").to_string())
+                .collect();
+            assert_eq!(routed, of_ports, "{inv} {}: ip routing vrf", d.hostname);
+            if d.bgp.is_some() {
+                let in_bgp: BTreeSet<String> = bgp_vrf_blocks(cfg).into_keys().collect();
+                assert_eq!(in_bgp, of_ports, "{inv} {}: router bgp vrf", d.hostname);
+            }
+            for v in of_ports {
+                tenant_leaves
+                    .entry(v)
+                    .or_default()
+                    .insert(d.hostname.clone());
+            }
+        }
+        // Tenancy is local: no tenant reaches every VTEP of its inventory.
+        let vteps: BTreeSet<String> = all
+            .iter()
+            .filter(|(d, _)| is_vtep(d))
+            .map(|(d, _)| d.hostname.clone())
+            .collect();
+        assert!(tenant_leaves.len() >= 3, "{inv}: {tenant_leaves:?}");
+        for (vrf, leaves) in &tenant_leaves {
+            assert!(
+                leaves.len() < vteps.len(),
+                "{inv}: tenant VRF {vrf} on every VTEP"
+            );
+        }
+    }
+}
+
+#[test]
+fn vnis_route_targets_and_distinguishers_equal_the_intent() {
+    for inv in TENANT_INVENTORIES {
+        let mut checked = 0;
+        for (d, cfg) in switches(tenant_files(inv)) {
+            if d.vrfs.is_empty() {
+                continue;
+            }
+            let vx = vxlan1(&cfg).unwrap_or_else(|| panic!("{inv} {}: no Vxlan1", d.hostname));
+            let mut maps: Vec<&str> = vx
+                .iter()
+                .filter(|l| l.starts_with("vxlan vrf "))
+                .map(String::as_str)
+                .collect();
+            maps.sort_unstable();
+            let mut want: Vec<String> = d
+                .vrfs
+                .iter()
+                .map(|v| format!("vxlan vrf {} vni {}", v.name, v.l3vni))
+                .collect();
+            want.sort();
+            assert_eq!(maps, want, "{inv} {}", d.hostname);
+
+            let Some(b) = &d.bgp else { continue };
+            let blocks = bgp_vrf_blocks(&cfg);
+            for v in &d.vrfs {
+                let block = &blocks[&v.name];
+                let mut expect = vec![format!("rd {}", v.rd)];
+                expect.extend(
+                    v.import
+                        .iter()
+                        .map(|rt| format!("route-target import evpn {rt}")),
+                );
+                expect.extend(
+                    v.export
+                        .iter()
+                        .map(|rt| format!("route-target export evpn {rt}")),
+                );
+                expect.push(format!("router-id {}", b.router_id));
+                expect.push("redistribute connected".into());
+                assert_eq!(block, &expect, "{inv} {} vrf {}", d.hostname, v.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "{inv}: no tenant VRF checked");
+    }
+}
+
+#[test]
+fn every_tenant_port_carries_its_vrf_before_its_address() {
+    for inv in TENANT_INVENTORIES {
+        let mut tenant_ports = 0;
+        for (d, cfg) in switches(tenant_files(inv)) {
+            let blocks: BTreeMap<String, Vec<String>> = ethernet(&cfg).into_iter().collect();
+            for i in &d.interfaces {
+                let body = &blocks[&i.name];
+                let vrf_lines: Vec<&String> =
+                    body.iter().filter(|l| l.starts_with("vrf ")).collect();
+                match &i.vrf {
+                    Some(v) => {
+                        tenant_ports += 1;
+                        assert_eq!(
+                            vrf_lines,
+                            [&format!("vrf {v}")],
+                            "{} {}",
+                            d.hostname,
+                            i.name
+                        );
+                        let at = |p: &str| body.iter().position(|l| l.starts_with(p));
+                        if let Some(addr) = at("ip address ") {
+                            assert!(at("vrf ").unwrap() < addr, "{} {}", d.hostname, i.name);
+                        }
+                    }
+                    None => assert!(vrf_lines.is_empty(), "{} {}", d.hostname, i.name),
+                }
+            }
+        }
+        assert!(tenant_ports > 0, "{inv}: no tenant port");
+    }
+}
+
+#[test]
+fn spines_relay_evpn_and_carry_no_tenant_vrf() {
+    for inv in TENANT_INVENTORIES {
+        let spines: Vec<(DeviceIntent, String)> = switches(tenant_files(inv))
+            .into_iter()
+            .filter(|(d, _)| d.role == Role::Spine)
+            .collect();
+        assert!(!spines.is_empty(), "{inv}: no spine");
+        for (d, cfg) in spines {
+            let name = &d.hostname;
+            assert!(d.evpn.is_some(), "{inv} {name}: spine outside EVPN");
+            let pg = &d.bgp.as_ref().expect("spine runs BGP").peer_group;
+            let blocks = bgp_blocks(&cfg);
+            assert_eq!(
+                blocks["address-family evpn"],
+                [
+                    "bgp next-hop-unchanged".to_string(),
+                    format!("neighbor {pg} activate")
+                ],
+                "{inv} {name}"
+            );
+            assert!(
+                has(
+                    &router_bgp(&cfg),
+                    &format!("neighbor {pg} send-community extended")
+                ),
+                "{inv} {name}"
+            );
+            assert!(bgp_vrf_blocks(&cfg).is_empty(), "{inv} {name}");
+            assert!(vrf_instances(&cfg, &d).is_empty(), "{inv} {name}");
+            assert!(
+                lines_with(&cfg, "ip routing vrf ").is_empty(),
+                "{inv} {name}"
+            );
+            assert!(vxlan1(&cfg).is_none(), "{inv} {name}");
+            // The underlay keeps its RFC 5549 sessions and next hops.
+            assert_eq!(
+                lines_with(&cfg, &format!("neighbor {pg} next-hop")),
+                [format!("neighbor {pg} next-hop address-family ipv6 originate").as_str()],
+                "{inv} {name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn leaves_originate_evpn_and_keep_their_next_hop() {
+    for inv in TENANT_INVENTORIES {
+        let mut leaves = 0;
+        for (d, cfg) in switches(tenant_files(inv)) {
+            if d.role != Role::Leaf || d.bgp.is_none() {
+                continue;
+            }
+            leaves += 1;
+            let pg = &d.bgp.as_ref().unwrap().peer_group;
+            assert_eq!(
+                bgp_blocks(&cfg)["address-family evpn"],
+                [format!("neighbor {pg} activate")],
+                "{inv} {}",
+                d.hostname
+            );
+            assert!(lines_with(&cfg, "bgp next-hop-unchanged").is_empty());
+        }
+        assert!(leaves > 0, "{inv}: no leaf");
+    }
+}
+
+#[test]
+fn vxlan1_only_on_leaves_sourced_from_the_vtep_loopback() {
+    for inv in TENANT_INVENTORIES {
+        let mut vteps = 0;
+        for (d, cfg) in switches(tenant_files(inv)) {
+            let name = &d.hostname;
+            let Some(vx) = vxlan1(&cfg) else {
+                assert!(!is_vtep(&d), "{inv} {name}: VTEP without Vxlan1");
+                continue;
+            };
+            vteps += 1;
+            assert!(
+                matches!(d.role, Role::Leaf | Role::StorageLeaf),
+                "{inv} {name}: Vxlan1 on a {:?}",
+                d.role
+            );
+            let vtep = d.evpn.as_ref().and_then(|e| e.vtep).expect("VTEP address");
+            let source = vx
+                .iter()
+                .find_map(|l| l.strip_prefix("vxlan source-interface "))
+                .unwrap_or_else(|| panic!("{inv} {name}: no source-interface"));
+            let lo = interfaces(&cfg)
+                .into_iter()
+                .find(|(n, _)| n == source)
+                .unwrap_or_else(|| panic!("{inv} {name}: no {source}"));
+            assert!(has(&lo.1, &format!("ip address {vtep}")), "{inv} {name}");
+            if d.loopback.vtep.is_some() {
+                assert_eq!(source, "Loopback1", "{inv} {name}");
+            }
+            assert!(has(&vx, "vxlan udp-port 4789"), "{inv} {name}");
+        }
+        assert!(vteps > 0, "{inv}: no VTEP");
+    }
+}
+
+#[test]
+fn vteps_copy_roce_dscp_and_ecn_into_the_outer_header() {
+    // Issue 4 / FACTS §5.3: RoCE QoS must survive VXLAN encapsulation (EOS manual, VXLAN DSCP
+    // Mapping; AVD vxlan_interface.vxlan1.vxlan.qos).
+    for inv in TENANT_INVENTORIES {
+        let mut with_qos = 0;
+        for (d, cfg) in switches(tenant_files(inv)) {
+            let Some(vx) = vxlan1(&cfg) else { continue };
+            let qos: Vec<&String> = vx.iter().filter(|l| l.starts_with("vxlan qos")).collect();
+            if d.qos.is_some() {
+                with_qos += 1;
+                assert_eq!(
+                    qos,
+                    [
+                        "vxlan qos ecn propagation",
+                        "vxlan qos dscp propagation encapsulation"
+                    ],
+                    "{inv} {}",
+                    d.hostname
+                );
+            } else {
+                assert!(qos.is_empty(), "{inv} {}", d.hostname);
+            }
+        }
+        assert!(with_qos > 0, "{inv}: no VTEP with a RoCE class");
+    }
+}
+
+#[test]
+fn tenancy_sections_follow_running_config_order() {
+    let files = tenant_files("mdx-research-cloud.yaml");
+    let cfg = file(files, "configs/leaf-su01-01/startup-config");
+    let order = [
+        "\nvrf instance ",
+        "\ninterface Ethernet",
+        "\ninterface Loopback1\n",
+        "\ninterface Management1\n",
+        "\ninterface Vxlan1\n",
+        "\nip routing ipv6 interfaces\n",
+        "\nip routing vrf ",
+        "\nip prefix-list ",
+        "\nrouter bgp ",
+        "\n   address-family evpn\n",
+        "\n   address-family ipv4\n",
+        "\n   !\n   vrf llm-pretrain\n      rd ",
+        "\nend\n",
+    ];
+    let at: Vec<usize> = order
+        .iter()
+        .map(|s| cfg.find(s).unwrap_or_else(|| panic!("missing {s:?}")))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+}
+
+#[test]
+fn clusters_without_tenants_stay_out_of_evpn() {
+    for device in ["leaf-su01-01", "spine01", "inb-leaf01"] {
+        let cfg = lab("", device);
+        assert!(vxlan1(&cfg).is_none(), "{device}");
+        assert!(
+            lines_with(&cfg, "address-family evpn").is_empty(),
+            "{device}"
+        );
+        assert!(lines_with(&cfg, "neighbor fabric send-community").is_empty());
+        assert!(lines_with(&cfg, "ip routing vrf ").is_empty(), "{device}");
+    }
+    // The in-band network of a tenant cluster carries no tenant either.
+    for (d, cfg) in switches(tenant_files("mdx-research-cloud.yaml")) {
+        if d.evpn.is_none() {
+            assert!(
+                lines_with(&cfg, "address-family evpn").is_empty(),
+                "{}",
+                d.hostname
+            );
+            assert!(vxlan1(&cfg).is_none(), "{}", d.hostname);
+        }
+    }
+}

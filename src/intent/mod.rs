@@ -99,6 +99,9 @@ pub fn build(
             interfaces::build(spec, f, alloc, d, platform, links, &mut ar);
         let (evpn, vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
         let bgp = bgp::build(spec, alloc, d, own, links, &interfaces);
+        // A switch without BGP (a storage leaf pair with no spines) keeps its tenant VRFs as
+        // local VRFs: there is no EVPN control plane to carry them.
+        let evpn = evpn.filter(|_| bgp.is_some());
         let qos = qos::build(spec, d, platform, &interfaces);
         let ar_ports: Vec<String> = interfaces
             .iter()

@@ -4,7 +4,13 @@
 //!
 //! The templates see the intent as `d` and the EOS-only values derived here as `eos`: the speed
 //! token of split ports, the ECN threshold unit, the PFC watchdog timers in seconds, prefix-list
-//! sequence numbers, the loopback and QoS profile names. Nothing in the templates computes.
+//! sequence numbers, the loopback and QoS profile names, the VXLAN source loopback and the
+//! tenant VRFs in running-config (name) order. Nothing in the templates computes.
+//!
+//! Tenancy (EVPN-VXLAN, FACTS §5): pure type-5 routing with one L3VNI per tenant VRF, no L2VNIs.
+//! Every compute switch with `DeviceIntent::evpn` activates the EVPN address family on its fabric
+//! peer group; spines relay with the EVPN next hop unchanged; leaves also originate from
+//! `interface Vxlan1` and carry one `vrf` block per tenant with ports on them.
 //!
 //! Assumed release: EOS 4.32 or later on a fixed-configuration switch with unicast tx-queues
 //! (`uc-tx-queue`, Trident/Tomahawk-class). EOS has no adaptive routing, so
@@ -17,7 +23,7 @@ use minijinja::{Environment, Value, context};
 use serde::Serialize;
 
 use super::{RenderError, template};
-use crate::intent::{Breakout, DeviceIntent, InterfaceKind, Qos};
+use crate::intent::{Breakout, DeviceIntent, Evpn, InterfaceKind, Qos};
 
 /// Route-map and prefix-list names; the same as the FRR renderer's, so configs read alike.
 const CONNECTED_V4: &str = "CONNECTED-TO-BGP";
@@ -30,6 +36,12 @@ const SNMP_COMMUNITY: &str = "${SNMP_COMMUNITY}";
 /// `uc_tx_queues[].random_detect.ecn.threshold.units`). Bytes keep the spec's figures exact
 /// and do not depend on the ASIC's segment size.
 const ECN_UNIT: &str = "bytes";
+/// The VXLAN UDP destination port (FACTS §5.1), set explicitly as in AVD's generated configs.
+const VXLAN_UDP_PORT: u16 = 4789;
+/// EVPN route targets are extended communities; AVD sets `send-community` on its EVPN peer
+/// groups.
+const SEND_COMMUNITY: &str = "extended";
+
 #[derive(Serialize)]
 struct Eos {
     /// `service routing protocols model multi-agent`: BGP over IPv6 link-local interface peers
@@ -51,6 +63,70 @@ struct Eos {
     route_maps: Vec<RouteMap>,
     bgp: Option<BgpNames>,
     qos: Option<QosPlan>,
+    /// `vrf instance` names: the management VRF and the tenant VRFs, by name.
+    vrf_instances: Vec<String>,
+    /// `[no] ip routing vrf <name>`, by name: tenant VRFs route, the management VRF does not.
+    routing_vrfs: Vec<RoutingVrf>,
+    /// Tenant VRFs with IPv6 on a port: `ipv6 unicast-routing vrf <name>`.
+    ipv6_routing_vrfs: Vec<String>,
+    /// `interface Vxlan1` (EVPN leaves: `DeviceIntent::evpn` with a VTEP).
+    vxlan: Option<Vxlan>,
+    /// The EVPN address family on the fabric peer group (every EVPN switch with BGP).
+    evpn: Option<EvpnPlan>,
+    /// `router bgp` → `vrf <name>` blocks, by name (leaves with BGP).
+    bgp_vrfs: Vec<BgpVrf>,
+}
+
+#[derive(Serialize)]
+struct RoutingVrf {
+    name: String,
+    routed: bool,
+}
+
+#[derive(Serialize)]
+struct Vxlan {
+    /// The loopback that carries the VTEP address.
+    source_interface: &'static str,
+    udp_port: u16,
+    /// `vxlan vrf <name> vni <l3vni>`, by VRF name.
+    vrfs: Vec<VrfVni>,
+    /// RoCE over VXLAN: DSCP and ECN carried between inner and outer header (VTEPs with a RoCE
+    /// class only).
+    qos: Option<VxlanQos>,
+}
+
+#[derive(Serialize)]
+struct VrfVni {
+    name: String,
+    vni: u32,
+}
+
+#[derive(Serialize)]
+struct VxlanQos {
+    /// `vxlan qos ecn propagation`: ECN copied to the outer header on encapsulation and back to
+    /// the inner one on decapsulation, so a CE mark set in the underlay reaches the receiver.
+    ecn_propagation: bool,
+    /// `vxlan qos dscp propagation encapsulation`: outer DSCP = inner DSCP, so the underlay
+    /// classifies the tunnel traffic into the RoCE/CNP classes.
+    dscp_propagation_encapsulation: bool,
+}
+
+#[derive(Serialize)]
+struct EvpnPlan {
+    peer_group: String,
+    send_community: &'static str,
+    /// `bgp next-hop-unchanged` in the EVPN family: a relaying spine passes the originating
+    /// VTEP on as next hop instead of itself (eBGP rewrites it by default).
+    next_hop_unchanged: bool,
+}
+
+#[derive(Serialize)]
+struct BgpVrf {
+    name: String,
+    rd: String,
+    import: Vec<String>,
+    export: Vec<String>,
+    router_id: std::net::Ipv4Addr,
 }
 
 #[derive(Serialize)]
@@ -168,6 +244,12 @@ fn plan(d: &DeviceIntent) -> Result<Eos, RenderError> {
         });
     }
     let unnumbered = d.bgp.as_ref().is_some_and(|b| b.unnumbered);
+    let vxlan = match &d.evpn {
+        Some(Evpn {
+            vtep: Some(vtep), ..
+        }) => Some(vxlan(d, *vtep)?),
+        _ => None,
+    };
     let any_v6 = d.loopback.ipv6.is_some() || d.interfaces.iter().any(|i| i.ipv6.is_some());
     let service_vrf = d.system.mgmt.as_ref().map(|m| m.vrf.clone());
     Ok(Eos {
@@ -186,7 +268,123 @@ fn plan(d: &DeviceIntent) -> Result<Eos, RenderError> {
             redistribute_v6: (!b.redistribute_v6.is_empty()).then_some(CONNECTED_V6),
         }),
         qos: d.qos.as_ref().map(|q| qos_plan(d, q)).transpose()?,
+        vrf_instances: vrf_instances(d),
+        routing_vrfs: routing_vrfs(d),
+        ipv6_routing_vrfs: ipv6_routing_vrfs(d),
+        vxlan,
+        evpn: evpn_plan(d),
+        bgp_vrfs: bgp_vrfs(d)?,
     })
+}
+
+/// Tenant VRFs sorted by name, as AVD's templates emit them (`natural_sort('name')`).
+fn tenant_vrfs(d: &DeviceIntent) -> Vec<&crate::intent::Vrf> {
+    let mut v: Vec<_> = d.vrfs.iter().collect();
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    v
+}
+
+fn vrf_instances(d: &DeviceIntent) -> Vec<String> {
+    let mut names: Vec<String> = d.vrfs.iter().map(|v| v.name.clone()).collect();
+    names.extend(d.system.mgmt.as_ref().map(|m| m.vrf.clone()));
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn routing_vrfs(d: &DeviceIntent) -> Vec<RoutingVrf> {
+    let mut out: Vec<RoutingVrf> = d
+        .vrfs
+        .iter()
+        .map(|v| RoutingVrf {
+            name: v.name.clone(),
+            routed: true,
+        })
+        .collect();
+    out.extend(d.system.mgmt.as_ref().map(|m| RoutingVrf {
+        name: m.vrf.clone(),
+        routed: false,
+    }));
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn ipv6_routing_vrfs(d: &DeviceIntent) -> Vec<String> {
+    tenant_vrfs(d)
+        .into_iter()
+        .filter(|v| {
+            d.interfaces
+                .iter()
+                .any(|i| i.vrf.as_deref() == Some(v.name.as_str()) && i.ipv6.is_some())
+        })
+        .map(|v| v.name.clone())
+        .collect()
+}
+
+/// `interface Vxlan1` of a VTEP. The source is the loopback the intent put the VTEP address on:
+/// Loopback1 with a VTEP pool, else the router loopback.
+fn vxlan(d: &DeviceIntent, vtep: IpNet) -> Result<Vxlan, RenderError> {
+    let source_interface = if d.loopback.vtep == Some(vtep) {
+        "Loopback1"
+    } else if d.loopback.ipv4 == Some(vtep) {
+        "Loopback0"
+    } else {
+        return Err(RenderError {
+            device: d.hostname.clone(),
+            template: "eos/vxlan-interface.j2".into(),
+            message: format!("VTEP address {vtep} is on no loopback"),
+        });
+    };
+    Ok(Vxlan {
+        source_interface,
+        udp_port: VXLAN_UDP_PORT,
+        vrfs: tenant_vrfs(d)
+            .into_iter()
+            .map(|v| VrfVni {
+                name: v.name.clone(),
+                vni: v.l3vni,
+            })
+            .collect(),
+        qos: d.qos.as_ref().map(|_| VxlanQos {
+            ecn_propagation: true,
+            dscp_propagation_encapsulation: true,
+        }),
+    })
+}
+
+fn evpn_plan(d: &DeviceIntent) -> Option<EvpnPlan> {
+    let (e, b) = (d.evpn.as_ref()?, d.bgp.as_ref()?);
+    Some(EvpnPlan {
+        peer_group: b.peer_group.clone(),
+        send_community: SEND_COMMUNITY,
+        next_hop_unchanged: e.vtep.is_none(),
+    })
+}
+
+fn bgp_vrfs(d: &DeviceIntent) -> Result<Vec<BgpVrf>, RenderError> {
+    let Some(b) = &d.bgp else {
+        return Ok(Vec::new());
+    };
+    tenant_vrfs(d)
+        .into_iter()
+        .map(|v| {
+            // An EVPN VRF needs its own RD (FACTS §5.1); an empty one is an intent bug.
+            if v.rd.is_empty() {
+                return Err(RenderError {
+                    device: d.hostname.clone(),
+                    template: "eos/router-bgp.j2".into(),
+                    message: format!("tenant VRF `{}` has no route distinguisher", v.name),
+                });
+            }
+            Ok(BgpVrf {
+                name: v.name.clone(),
+                rd: v.rd.clone(),
+                import: v.import.clone(),
+                export: v.export.clone(),
+                router_id: b.router_id,
+            })
+        })
+        .collect()
 }
 
 fn ports(d: &DeviceIntent) -> BTreeMap<String, Port> {

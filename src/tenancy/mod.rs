@@ -188,7 +188,7 @@ pub fn plan(
             }
         }
         for v in ports.values_mut() {
-            v.sort_by(|a, b| natural(a).cmp(&natural(b)));
+            v.sort_by_key(|a| natural(a));
             v.dedup();
         }
         let rd = ports
