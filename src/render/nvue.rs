@@ -7,6 +7,10 @@
 //! serialized from the typed `Tree`). Both read one `View`, where every NVUE-specific decision
 //! is taken (tokens, names, rule numbers, timers, quoting), so the two files cannot drift apart on a
 //! decision; `tests/render_nvue.rs` checks that they carry the same settings.
+//!
+//! Tenancy (EVPN-VXLAN, symmetric routing with one L3VNI per tenant VRF, type-5 routes only):
+//! relays carry the l2vpn-evpn family; VTEP leaves add `evpn`, `nve vxlan` (copying the RoCE DSCP
+//! into the outer header), the tenant VRFs with their BGP instances, and the ports' VRFs.
 
 use std::collections::BTreeMap;
 
@@ -15,7 +19,7 @@ use minijinja::{Environment, Value};
 use serde::Serialize;
 
 use super::{RenderError, template};
-use crate::intent::{Bgp, DeviceIntent, PrefixRule, Qos, QosMode};
+use crate::intent::{Bgp, DeviceIntent, Evpn, PrefixRule, Qos, QosMode, Vrf as TenantVrf};
 
 /// The Cumulus Linux release the syntax targets; printed in the script header.
 pub const RELEASE: &str = "5.15";
@@ -28,6 +32,12 @@ const SNMP_COMMUNITY_VAR: &str = "SNMP_TRAP_COMMUNITY";
 const REDIST_V4: &str = "CONNECTED-TO-BGP";
 const REDIST_V6: &str = "CONNECTED-TO-BGP-V6";
 const PROFILE: &str = "default-global";
+
+/// VXLAN tunnel DSCP on a VTEP: the outer header copies the inner DSCP on encapsulation, and the
+/// inner DSCP is left as the host set it on decapsulation, so RoCE (and its CNPs) keep their class
+/// across the underlay. NVUE's default for both is `derive` (from the switch priority).
+const ENCAP_DSCP: &str = "copy";
+const DECAP_DSCP: &str = "preserve";
 
 pub fn render(
     env: &Environment<'_>,
@@ -108,6 +118,9 @@ struct View {
     route_maps: Vec<RouteMapView>,
     qos: Option<QosView>,
     ar_ports: Vec<String>,
+    evpn: Option<EvpnView>,
+    /// Tenant VRFs (leaves with tenant ports).
+    vrfs: Vec<VrfView>,
 }
 
 #[derive(Debug, Serialize)]
@@ -135,6 +148,42 @@ struct IfView {
     mtu: u32,
     ipv4: Option<String>,
     ipv6: Option<String>,
+    /// Tenant VRF of a host port.
+    vrf: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct EvpnView {
+    /// `evpn state enabled`: NVUE's switch for advertising the local VNIs (`advertise-all-vni`);
+    /// VTEP leaves only, relays (spines) just carry the address family.
+    advertise_all_vni: bool,
+    /// VXLAN tunnel source address (VTEPs only), without its prefix length.
+    vtep: Option<String>,
+    encap_dscp: &'static str,
+    decap_dscp: &'static str,
+    /// The fabric peer group the l2vpn-evpn family is activated on; `None` without BGP.
+    peer_group: Option<String>,
+    /// Leaf ASN reuse: EVPN routes from a leaf sharing our ASN are accepted too.
+    allow_my_asn: Option<u8>,
+}
+
+#[derive(Debug, Serialize)]
+struct VrfView {
+    name: String,
+    l3vni: u32,
+    /// VLAN of the L3VNI's internal SVI (`vlan<id>_l3`); NVUE picks one itself when unset.
+    vlan: u32,
+    /// `None` on a switch without BGP: the VRF then isolates locally but exchanges no routes.
+    bgp: Option<TenantBgpView>,
+}
+
+#[derive(Debug, Serialize)]
+struct TenantBgpView {
+    asn: u64,
+    router_id: String,
+    rd: Option<String>,
+    import: Vec<String>,
+    export: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -305,6 +354,7 @@ impl View {
                     mtu: i.mtu,
                     ipv4: i.ipv4.map(|a| a.to_string()),
                     ipv6: i.ipv6.map(|a| a.to_string()),
+                    vrf: i.vrf.clone(),
                 })
                 .collect(),
             bgp: d.bgp.as_ref().map(bgp),
@@ -316,7 +366,41 @@ impl View {
                 .as_ref()
                 .map(|a| a.ports.clone())
                 .unwrap_or_default(),
+            evpn: d.evpn.as_ref().map(|e| evpn(e, d.bgp.as_ref())),
+            vrfs: d
+                .vrfs
+                .iter()
+                .map(|v| tenant_vrf(v, d.bgp.as_ref()))
+                .collect(),
         }
+    }
+}
+
+fn evpn(e: &Evpn, b: Option<&Bgp>) -> EvpnView {
+    EvpnView {
+        advertise_all_vni: e.advertise_all_vni,
+        vtep: e.vtep.map(|v| v.addr().to_string()),
+        encap_dscp: ENCAP_DSCP,
+        decap_dscp: DECAP_DSCP,
+        peer_group: b.map(|b| b.peer_group.clone()),
+        allow_my_asn: b.and_then(|b| b.allowas_in.then_some(1)),
+    }
+}
+
+/// A tenant VRF's BGP instance runs in the device ASN with the device router-id, as in FRR
+/// (`router bgp <asn> vrf <name>`).
+fn tenant_vrf(v: &TenantVrf, b: Option<&Bgp>) -> VrfView {
+    VrfView {
+        name: v.name.clone(),
+        l3vni: v.l3vni,
+        vlan: v.vlan,
+        bgp: b.map(|b| TenantBgpView {
+            asn: b.asn,
+            router_id: b.router_id.to_string(),
+            rd: (!v.rd.is_empty()).then(|| v.rd.clone()),
+            import: v.import.clone(),
+            export: v.export.clone(),
+        }),
     }
 }
 
@@ -509,8 +593,12 @@ const ENABLED: State = State { state: "enabled" };
 
 #[derive(Default, Serialize)]
 struct Tree {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evpn: Option<State>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     interface: BTreeMap<String, Iface>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nve: Option<Nve>,
     #[serde(skip_serializing_if = "Option::is_none")]
     qos: Option<TQos>,
     #[serde(skip_serializing_if = "Router::is_empty")]
@@ -732,9 +820,48 @@ struct TrapVersion {
     version: &'static str,
 }
 
+#[derive(Serialize)]
+struct Nve {
+    vxlan: Vxlan,
+}
+
+#[derive(Serialize)]
+struct Vxlan {
+    decapsulation: TunnelDscp,
+    encapsulation: TunnelDscp,
+    source: VxlanSource,
+    state: &'static str,
+}
+
+#[derive(Serialize)]
+struct TunnelDscp {
+    dscp: DscpAction,
+}
+
+#[derive(Serialize)]
+struct DscpAction {
+    action: &'static str,
+}
+
+#[derive(Serialize)]
+struct VxlanSource {
+    address: String,
+}
+
 #[derive(Default, Serialize)]
 struct Vrf {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evpn: Option<VrfEvpn>,
+    #[serde(skip_serializing_if = "VrfRouter::is_empty")]
     router: VrfRouter,
+}
+
+/// A tenant VRF's L3VNI: `vni` is a keyed collection in NVUE, `vlan` a plain value.
+#[derive(Serialize)]
+struct VrfEvpn {
+    state: &'static str,
+    vlan: u32,
+    vni: BTreeMap<u32, Empty>,
 }
 
 #[derive(Default, Serialize)]
@@ -745,20 +872,58 @@ struct VrfRouter {
     static_routes: BTreeMap<String, StaticRoute>,
 }
 
+impl VrfRouter {
+    fn is_empty(&self) -> bool {
+        self.bgp.is_none() && self.static_routes.is_empty()
+    }
+}
+
 #[derive(Serialize)]
 struct StaticRoute {
     via: BTreeMap<String, Empty>,
 }
 
+/// BGP in one VRF: the underlay instance in `default` (neighbours, peer group, path selection) or
+/// a tenant instance (own ASN and router-id, RD, RTs to and from EVPN).
 #[derive(Serialize)]
 #[serde(rename_all = "kebab-case")]
 struct VrfBgp {
     address_family: AddressFamilies,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    autonomous_system: Option<u64>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     neighbor: BTreeMap<String, Neighbor>,
     #[serde(skip_serializing_if = "Option::is_none")]
     path_selection: Option<PathSelection>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     peer_group: BTreeMap<String, PeerGroup>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rd: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    route_export: Option<ToEvpn>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    route_import: Option<FromEvpn>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    router_id: Option<String>,
     state: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+struct ToEvpn {
+    to_evpn: RouteTargets,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+struct FromEvpn {
+    from_evpn: RouteTargets,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+struct RouteTargets {
+    route_target: BTreeMap<String, Empty>,
 }
 
 #[derive(Serialize)]
@@ -767,6 +932,8 @@ struct AddressFamilies {
     ipv4_unicast: Unicast,
     #[serde(skip_serializing_if = "Option::is_none")]
     ipv6_unicast: Option<Unicast>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l2vpn_evpn: Option<State>,
 }
 
 #[derive(Serialize)]
@@ -774,10 +941,20 @@ struct AddressFamilies {
 struct Unicast {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     aggregate_route: BTreeMap<String, Aggregate>,
-    multipaths: Multipaths,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multipaths: Option<Multipaths>,
     #[serde(skip_serializing_if = "Option::is_none")]
     redistribute: Option<Redistribute>,
+    /// Type-5 export of the VRF's BGP routes (tenant VRFs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    route_export: Option<AfToEvpn>,
     state: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+struct AfToEvpn {
+    to_evpn: State,
 }
 
 #[derive(Serialize)]
@@ -799,7 +976,8 @@ struct Redistribute {
 #[derive(Serialize)]
 #[serde(rename_all = "kebab-case")]
 struct Connected {
-    route_map: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    route_map: Option<String>,
     state: &'static str,
 }
 
@@ -838,6 +1016,8 @@ struct PeerGroupFamilies {
     ipv4_unicast: PeerGroupUnicast,
     #[serde(skip_serializing_if = "Option::is_none")]
     ipv6_unicast: Option<PeerGroupUnicast>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l2vpn_evpn: Option<PeerGroupUnicast>,
 }
 
 #[derive(Serialize)]
@@ -964,8 +1144,12 @@ impl Tree {
         t.system_services(v);
         t.interfaces(v);
         if let Some(b) = &v.bgp {
-            t.bgp(b);
+            t.bgp(b, v.evpn.as_ref());
         }
+        if let Some(e) = &v.evpn {
+            t.evpn(e);
+        }
+        t.tenant_vrfs(v);
         t.policy(v);
         if let Some(q) = &v.qos {
             t.qos(q);
@@ -1108,10 +1292,11 @@ impl Tree {
             });
             e.ipv4 = i.ipv4.as_ref().map(|a| addresses(std::slice::from_ref(a)));
             e.ipv6 = i.ipv6.as_ref().map(|a| addresses(std::slice::from_ref(a)));
+            e.vrf.clone_from(&i.vrf);
         }
     }
 
-    fn bgp(&mut self, b: &BgpView) {
+    fn bgp(&mut self, b: &BgpView, evpn: Option<&EvpnView>) {
         self.router.bgp = Some(RouterBgp {
             autonomous_system: b.asn,
             router_id: b.router_id.clone(),
@@ -1143,13 +1328,14 @@ impl Tree {
                     )
                 })
                 .collect(),
-            multipaths: Multipaths { ebgp: b.multipaths },
+            multipaths: Some(Multipaths { ebgp: b.multipaths }),
             redistribute: af.route_map.as_ref().map(|rm| Redistribute {
                 connected: Connected {
-                    route_map: rm.clone(),
+                    route_map: Some(rm.clone()),
                     state: state(true),
                 },
             }),
+            route_export: None,
             state: state(true),
         };
         let pg_unicast = || PeerGroupUnicast {
@@ -1165,6 +1351,7 @@ impl Tree {
             address_family: PeerGroupFamilies {
                 ipv4_unicast: pg_unicast(),
                 ipv6_unicast: b.v6.as_ref().map(|_| pg_unicast()),
+                l2vpn_evpn: evpn.map(|_| pg_unicast()),
             },
             bfd: b.bfd.as_ref().map(|f| PeerGroupBfd {
                 profile: f.profile.clone(),
@@ -1174,7 +1361,9 @@ impl Tree {
             address_family: AddressFamilies {
                 ipv4_unicast: unicast(&b.v4),
                 ipv6_unicast: b.v6.as_ref().map(unicast),
+                l2vpn_evpn: evpn.map(|_| ENABLED),
             },
+            autonomous_system: None,
             neighbor: b
                 .neighbors
                 .iter()
@@ -1196,6 +1385,10 @@ impl Tree {
                 },
             }),
             peer_group: BTreeMap::from([(b.peer_group.clone(), peer_group)]),
+            rd: None,
+            route_export: None,
+            route_import: None,
+            router_id: None,
             state: state(true),
         };
         self.vrf
@@ -1203,6 +1396,72 @@ impl Tree {
             .or_default()
             .router
             .bgp = Some(vrf_bgp);
+    }
+
+    fn evpn(&mut self, e: &EvpnView) {
+        if e.advertise_all_vni {
+            self.evpn = Some(ENABLED);
+        }
+        if let Some(vtep) = &e.vtep {
+            let dscp = |action| TunnelDscp {
+                dscp: DscpAction { action },
+            };
+            self.nve = Some(Nve {
+                vxlan: Vxlan {
+                    decapsulation: dscp(e.decap_dscp),
+                    encapsulation: dscp(e.encap_dscp),
+                    source: VxlanSource {
+                        address: vtep.clone(),
+                    },
+                    state: state(true),
+                },
+            });
+        }
+    }
+
+    fn tenant_vrfs(&mut self, v: &View) {
+        let targets = |rts: &[String]| RouteTargets {
+            route_target: rts.iter().map(|rt| (rt.clone(), Empty {})).collect(),
+        };
+        for t in &v.vrfs {
+            let vrf = self.vrf.entry(t.name.clone()).or_default();
+            vrf.evpn = Some(VrfEvpn {
+                state: state(true),
+                vlan: t.vlan,
+                vni: BTreeMap::from([(t.l3vni, Empty {})]),
+            });
+            vrf.router.bgp = t.bgp.as_ref().map(|b| VrfBgp {
+                address_family: AddressFamilies {
+                    ipv4_unicast: Unicast {
+                        aggregate_route: BTreeMap::new(),
+                        multipaths: None,
+                        redistribute: Some(Redistribute {
+                            connected: Connected {
+                                route_map: None,
+                                state: state(true),
+                            },
+                        }),
+                        route_export: Some(AfToEvpn { to_evpn: ENABLED }),
+                        state: state(true),
+                    },
+                    ipv6_unicast: None,
+                    l2vpn_evpn: None,
+                },
+                autonomous_system: Some(b.asn),
+                neighbor: BTreeMap::new(),
+                path_selection: None,
+                peer_group: BTreeMap::new(),
+                rd: b.rd.clone(),
+                route_export: (!b.export.is_empty()).then(|| ToEvpn {
+                    to_evpn: targets(&b.export),
+                }),
+                route_import: (!b.import.is_empty()).then(|| FromEvpn {
+                    from_evpn: targets(&b.import),
+                }),
+                router_id: Some(b.router_id.clone()),
+                state: state(true),
+            });
+        }
     }
 
     fn policy(&mut self, v: &View) {

@@ -20,14 +20,16 @@ pub fn identities(spec: &ClusterSpec, diags: &mut Diagnostics) {
         .chain(spec.shared_services.iter().map(|s| (&s.name, &s.id)));
     for (name, id) in all {
         let n = name.value.as_str();
-        if !is_safe_name(n) || n.len() > 15 || n.contains('.') {
+        // `mgmt` and `default` are VRFs every switch already has.
+        let reserved = matches!(n, "mgmt" | "default" | "management");
+        if reserved || !is_safe_name(n) || n.len() > 15 || n.contains('.') {
             diags.push(
                 Diagnostic::error(
                     codes::TENANT_NAME,
                     format!("tenant or service name `{n}` cannot be a VRF name"),
                 )
                 .at(name.span, "VRF name")
-                .help("use letters, digits, `-` and `_`, at most 15 characters (a Linux interface name)"),
+                .help("use letters, digits, `-` and `_`, at most 15 characters (a Linux interface name), not `mgmt` or `default`"),
             );
         }
         if names_seen.insert(n, name.span).is_some() {
