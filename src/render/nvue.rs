@@ -175,6 +175,8 @@ struct VrfView {
     vlan: u32,
     /// `None` on a switch without BGP: the VRF then isolates locally but exchanges no routes.
     bgp: Option<TenantBgpView>,
+    /// The switch runs EVPN, so the VRF gets its L3VNI.
+    evpn: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -370,7 +372,7 @@ impl View {
             vrfs: d
                 .vrfs
                 .iter()
-                .map(|v| tenant_vrf(v, d.bgp.as_ref()))
+                .map(|v| tenant_vrf(v, d.bgp.as_ref(), d.evpn.is_some()))
                 .collect(),
         }
     }
@@ -389,8 +391,9 @@ fn evpn(e: &Evpn, b: Option<&Bgp>) -> EvpnView {
 
 /// A tenant VRF's BGP instance runs in the device ASN with the device router-id, as in FRR
 /// (`router bgp <asn> vrf <name>`).
-fn tenant_vrf(v: &TenantVrf, b: Option<&Bgp>) -> VrfView {
+fn tenant_vrf(v: &TenantVrf, b: Option<&Bgp>, evpn: bool) -> VrfView {
     VrfView {
+        evpn,
         name: v.name.clone(),
         l3vni: v.l3vni,
         vlan: v.vlan,
@@ -852,6 +855,9 @@ struct VxlanSource {
 struct Vrf {
     #[serde(skip_serializing_if = "Option::is_none")]
     evpn: Option<VrfEvpn>,
+    /// `auto` creates a VRF that has no L3VNI (a local tenant VRF on a switch without EVPN).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table: Option<&'static str>,
     #[serde(skip_serializing_if = "VrfRouter::is_empty")]
     router: VrfRouter,
 }
@@ -1425,12 +1431,16 @@ impl Tree {
         };
         for t in &v.vrfs {
             let vrf = self.vrf.entry(t.name.clone()).or_default();
-            vrf.evpn = Some(VrfEvpn {
-                state: state(true),
-                vlan: t.vlan,
-                vni: BTreeMap::from([(t.l3vni, Empty {})]),
-            });
-            vrf.router.bgp = t.bgp.as_ref().map(|b| VrfBgp {
+            if t.evpn {
+                vrf.evpn = Some(VrfEvpn {
+                    state: state(true),
+                    vlan: t.vlan,
+                    vni: BTreeMap::from([(t.l3vni, Empty {})]),
+                });
+            } else {
+                vrf.table = Some("auto");
+            }
+            vrf.router.bgp = t.bgp.as_ref().filter(|_| t.evpn).map(|b| VrfBgp {
                 address_family: AddressFamilies {
                     ipv4_unicast: Unicast {
                         aggregate_route: BTreeMap::new(),
