@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use common::*;
 use ipnet::IpNet;
 use railyard::OutputFile;
+use railyard::intent::DeviceIntent;
 use serde_json::{Map, Value};
 
 const SONIC: &str = "platforms: {default: sonic}\n";
@@ -26,6 +27,56 @@ fn lab() -> &'static [OutputFile] {
 fn spx() -> &'static [OutputFile] {
     static FILES: OnceLock<Vec<OutputFile>> = OnceLock::new();
     FILES.get_or_init(|| outputs(&(inventory("spectrum-x-cloud.yaml") + SONIC)))
+}
+
+/// Three customers with storage VRFs on the Spectrum-X cloud (issue 4).
+fn spx_tenants() -> &'static [OutputFile] {
+    static FILES: OnceLock<Vec<OutputFile>> = OnceLock::new();
+    FILES.get_or_init(|| outputs(&(inventory("spectrum-x-cloud-tenants.yaml") + SONIC)))
+}
+
+/// Four research projects and a shared Lustre service (FACTS §11.2).
+fn mdx_tenants() -> &'static [OutputFile] {
+    static FILES: OnceLock<Vec<OutputFile>> = OnceLock::new();
+    FILES.get_or_init(|| outputs(&(inventory("mdx-research-cloud.yaml") + SONIC)))
+}
+
+fn tenant_specs() -> [(&'static str, &'static [OutputFile]); 2] {
+    [("spx-tenants", spx_tenants()), ("mdx", mdx_tenants())]
+}
+
+/// The switch's saved intent, the independent record of what it should carry.
+fn intent(files: &[OutputFile], dev: &str) -> DeviceIntent {
+    serde_saphyr::from_str(&file(files, &format!("intent/{dev}.yaml")))
+        .unwrap_or_else(|e| panic!("intent/{dev}.yaml: {e}"))
+}
+
+/// A table that may be absent (absent = no rows; `config load` never gets `{}`).
+fn rows(db: &Map<String, Value>, name: &str) -> Map<String, Value> {
+    match db.get(name) {
+        None => Map::new(),
+        Some(Value::Object(m)) => {
+            assert!(
+                !m.is_empty(),
+                "table {name} written empty: config load would delete it"
+            );
+            m.clone()
+        }
+        Some(other) => panic!("table {name} is not an object: {other}"),
+    }
+}
+
+/// SONiC VRF name → its `vni` (None for a local VRF), from config_db's `VRF` table.
+fn vrf_vnis(db: &Map<String, Value>) -> BTreeMap<String, Option<u32>> {
+    rows(db, "VRF")
+        .iter()
+        .map(|(k, v)| {
+            let vni = v
+                .get("vni")
+                .map(|n| n.as_str().expect("vni string").parse().expect("vni number"));
+            (k.clone(), vni)
+        })
+        .collect()
 }
 
 /// Switches that got a SONiC config, by name.
@@ -575,4 +626,457 @@ fn services_land_in_their_tables() {
         // sonic-syslog.yang: `mgmt` is valid only with the management VRF enabled.
         assert_eq!(field(s, "vrf"), "mgmt", "{dev}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// EVPN-VXLAN tenancy (FACTS §5.1; sonic-net/SONiC doc/vxlan/EVPN/EVPN_VXLAN_HLD.md §4.3 lists
+// the config_db rows of an L3VNI: VXLAN_TUNNEL, VXLAN_EVPN_NVO, VLAN, VXLAN_TUNNEL_MAP, VRF vni,
+// VLAN_INTERFACE vrf_name). Expectations come from the saved intent files.
+
+/// sonic-vrf.yang: `Vrf[a-zA-Z0-9_-]+`; sonic-utilities `config vrf add`: at most 15 characters.
+fn is_sonic_vrf_name(n: &str) -> bool {
+    n.len() <= 15
+        && n.strip_prefix("Vrf").is_some_and(|rest| {
+            !rest.is_empty()
+                && rest
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+}
+
+/// The SONiC name a tenant VRF must get: `Vrf<name>`, or `Vrf<id>` when that is too long.
+fn sonic_vrf(v: &railyard::intent::Vrf) -> String {
+    let full = format!("Vrf{}", v.name);
+    if full.len() <= 15 {
+        full
+    } else {
+        format!("Vrf{}", v.tenant_id)
+    }
+}
+
+/// Whether the switch originates VXLAN (a VTEP) according to its intent.
+fn is_vtep(d: &DeviceIntent) -> bool {
+    d.evpn.as_ref().is_some_and(|e| e.vtep.is_some())
+}
+
+const VXLAN_TABLES: [&str; 5] = [
+    "VLAN",
+    "VLAN_INTERFACE",
+    "VXLAN_TUNNEL",
+    "VXLAN_EVPN_NVO",
+    "VXLAN_TUNNEL_MAP",
+];
+
+#[test]
+fn tenant_vteps_get_the_l3vni_tables_of_the_evpn_hld() {
+    for (spec, files) in tenant_specs() {
+        let mut vteps = 0;
+        for dev in switches(files) {
+            let want = intent(files, &dev);
+            let Some(vtep) = want.evpn.as_ref().and_then(|e| e.vtep) else {
+                continue;
+            };
+            if want.vrfs.is_empty() {
+                continue;
+            }
+            vteps += 1;
+            let db = config_db(files, &dev);
+
+            // The VTEP: one tunnel with the VTEP address, one NVO naming it.
+            let tunnels = rows(&db, "VXLAN_TUNNEL");
+            assert_eq!(tunnels.len(), 1, "{spec} {dev}: VXLAN_TUNNEL");
+            let (tunnel, t) = tunnels.iter().next().unwrap();
+            assert_eq!(field(t, "src_ip"), vtep.addr().to_string(), "{spec} {dev}");
+            let nvos = rows(&db, "VXLAN_EVPN_NVO");
+            assert_eq!(
+                nvos.len(),
+                1,
+                "{spec} {dev}: VXLAN_EVPN_NVO (max-elements 1)"
+            );
+            let nvo = nvos.values().next().unwrap();
+            assert_eq!(field(nvo, "source_vtep"), tunnel, "{spec} {dev}");
+            // The VXLAN source is a local address: on Loopback0.
+            assert!(
+                table(&db, "LOOPBACK_INTERFACE").contains_key(&format!("Loopback0|{vtep}")),
+                "{spec} {dev}: VTEP {vtep} not on Loopback0"
+            );
+
+            // One VRF, VLAN, VLAN interface and VNI map per tenant VRF of the intent.
+            let vrfs = vrf_vnis(&db);
+            let vlans = rows(&db, "VLAN");
+            let svis = rows(&db, "VLAN_INTERFACE");
+            let maps = rows(&db, "VXLAN_TUNNEL_MAP");
+            for t in [&vlans, &svis, &maps] {
+                assert_eq!(t.len(), want.vrfs.len(), "{spec} {dev}");
+            }
+            assert_eq!(vrfs.len(), want.vrfs.len(), "{spec} {dev}");
+            // The L3VNI SVI is unnumbered: no `Vlan<id>|<prefix>` row.
+            assert!(svis.keys().all(|k| !k.contains('|')), "{spec} {dev}");
+            for v in &want.vrfs {
+                let (name, _) = vrfs
+                    .iter()
+                    .find(|(_, vni)| **vni == Some(v.l3vni))
+                    .unwrap_or_else(|| panic!("{spec} {dev}: no VRF with vni {}", v.l3vni));
+                assert!(is_sonic_vrf_name(name), "{spec} {dev}: VRF name {name}");
+                assert_eq!(*name, sonic_vrf(v), "{spec} {dev}: tenant {}", v.name);
+                let vlan = format!("Vlan{}", v.vlan);
+                assert_eq!(
+                    field(&vlans[&vlan], "vlanid"),
+                    v.vlan.to_string(),
+                    "{spec} {dev}"
+                );
+                assert_eq!(
+                    field(&svis[&vlan], "vrf_name"),
+                    name,
+                    "{spec} {dev}: {vlan}"
+                );
+                let key = format!("{tunnel}|map_{}_{vlan}", v.l3vni);
+                let m = maps
+                    .get(&key)
+                    .unwrap_or_else(|| panic!("{spec} {dev}: no VXLAN_TUNNEL_MAP {key}"));
+                assert_eq!(field(m, "vlan"), vlan, "{spec} {dev}: {key}");
+                assert_eq!(field(m, "vni"), v.l3vni.to_string(), "{spec} {dev}: {key}");
+            }
+        }
+        assert!(vteps >= 5, "{spec}: only {vteps} VTEPs with tenants");
+    }
+}
+
+#[test]
+fn each_tenant_vrf_exists_only_on_the_leaves_carrying_its_ports() {
+    for (spec, files) in tenant_specs() {
+        let all = switches(files);
+        let intents: BTreeMap<String, DeviceIntent> =
+            all.iter().map(|d| (d.clone(), intent(files, d))).collect();
+        // Every tenant of the spec, by L3VNI (the same on every switch).
+        let tenants: BTreeMap<u32, railyard::intent::Vrf> = intents
+            .values()
+            .flat_map(|d| d.vrfs.iter().map(|v| (v.l3vni, v.clone())))
+            .collect();
+        // Tenant → switches with a port in it, from the intent files' ports.
+        let mut carriers: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+        // Tenant → switches whose config_db defines its VRF.
+        let mut defined: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+        for (dev, want) in &intents {
+            for i in &want.interfaces {
+                let Some(vrf) = &i.vrf else { continue };
+                let v = want
+                    .vrfs
+                    .iter()
+                    .find(|v| &v.name == vrf)
+                    .unwrap_or_else(|| panic!("{spec} {dev}: port {} in unknown {vrf}", i.name));
+                carriers.entry(v.l3vni).or_default().insert(dev.clone());
+            }
+            for (name, vni) in vrf_vnis(&config_db(files, dev)) {
+                let (l3vni, _) = tenants
+                    .iter()
+                    .find(|(_, t)| sonic_vrf(t) == name)
+                    .unwrap_or_else(|| panic!("{spec} {dev}: VRF {name} is no tenant"));
+                if let Some(vni) = vni {
+                    assert_eq!(vni, *l3vni, "{spec} {dev}: {name}");
+                }
+                defined.entry(*l3vni).or_default().insert(dev.clone());
+            }
+        }
+        assert!(
+            carriers.len() >= 3,
+            "{spec}: {} tenants with ports",
+            carriers.len()
+        );
+        assert_eq!(defined, carriers, "{spec}: VRFs vs tenant ports");
+        for (vni, devs) in &carriers {
+            assert!(
+                devs.len() < all.len(),
+                "{spec}: tenant {vni} is everywhere, the test proves nothing"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_tenant_port_carries_its_vrf_name_and_keeps_its_address() {
+    for (spec, files) in tenant_specs() {
+        let mut tenant_ports = 0;
+        for dev in switches(files) {
+            let want = intent(files, &dev);
+            let db = config_db(files, &dev);
+            let vrfs = vrf_vnis(&db);
+            let intf = table(&db, "INTERFACE");
+            for i in &want.interfaces {
+                let bound = intf.get(&i.name).and_then(|e| e.get("vrf_name"));
+                let Some(vrf) = &i.vrf else {
+                    assert!(bound.is_none(), "{spec} {dev}: {} is in no tenant", i.name);
+                    continue;
+                };
+                tenant_ports += 1;
+                let v = want.vrfs.iter().find(|v| &v.name == vrf).unwrap();
+                let bound = bound
+                    .and_then(Value::as_str)
+                    .unwrap_or_else(|| panic!("{spec} {dev}: {} has no vrf_name", i.name));
+                assert_eq!(bound, sonic_vrf(v), "{spec} {dev}: {}", i.name);
+                assert!(vrfs.contains_key(bound), "{spec} {dev}: {bound} undefined");
+                for a in i.ipv4.iter().chain(&i.ipv6) {
+                    assert!(
+                        intf.contains_key(&format!("{}|{a}", i.name)),
+                        "{spec} {dev}: {} lost {a}",
+                        i.name
+                    );
+                }
+            }
+        }
+        assert!(
+            tenant_ports >= 50,
+            "{spec}: only {tenant_ports} tenant ports"
+        );
+    }
+}
+
+#[test]
+fn switches_without_tenants_get_no_vrf_or_vxlan_tables_and_relays_carry_evpn() {
+    for (spec, files) in tenant_specs() {
+        let mut relays = 0;
+        for dev in switches(files) {
+            let want = intent(files, &dev);
+            if !want.vrfs.is_empty() {
+                continue;
+            }
+            let db = config_db(files, &dev);
+            for t in VXLAN_TABLES.iter().chain(&["VRF"]) {
+                assert!(!db.contains_key(*t), "{spec} {dev}: {t}");
+            }
+            for (k, e) in table(&db, "INTERFACE") {
+                assert!(e.get("vrf_name").is_none(), "{spec} {dev}: {k}");
+            }
+            let conf = frr(files, &dev);
+            assert!(!conf.lines().any(|l| l.starts_with("vrf ")), "{spec} {dev}");
+            assert!(!conf.contains("advertise-all-vni"), "{spec} {dev}");
+            // A spine relays the EVPN routes of the leaves: the family is on, nothing originates.
+            if want.evpn.is_some() {
+                relays += 1;
+                let af = block(&conf, " address-family l2vpn evpn")
+                    .unwrap_or_else(|| panic!("{spec} {dev}: no l2vpn evpn"));
+                let group = &want.bgp.as_ref().unwrap().peer_group;
+                let line = format!("  neighbor {group} activate");
+                assert!(af.contains(&line.as_str()), "{spec} {dev}");
+            }
+        }
+        assert!(relays >= 2, "{spec}: {relays} EVPN relays");
+    }
+    // Without tenants nothing changes: the plain Spectrum-X cloud has no tenancy rows at all.
+    for dev in switches(spx()) {
+        let db = config_db(spx(), &dev);
+        for t in VXLAN_TABLES.iter().chain(&["VRF"]) {
+            assert!(!db.contains_key(*t), "spx {dev}: {t}");
+        }
+    }
+}
+
+/// The intent keeps tenant VRFs without EVPN where there is no BGP (spectrum-x-cloud-tenants'
+/// storage leaf pair has no spines): local VRFs, ports bound, no VNI and nothing of VXLAN.
+#[test]
+fn tenant_vrfs_without_evpn_stay_local() {
+    let files = spx_tenants();
+    let mut local = 0;
+    for dev in switches(files) {
+        let want = intent(files, &dev);
+        if want.vrfs.is_empty() || is_vtep(&want) {
+            continue;
+        }
+        local += 1;
+        let db = config_db(files, &dev);
+        let vrfs = vrf_vnis(&db);
+        let names: BTreeSet<String> = want.vrfs.iter().map(sonic_vrf).collect();
+        assert_eq!(
+            vrfs.keys().cloned().collect::<BTreeSet<_>>(),
+            names,
+            "{dev}"
+        );
+        assert!(
+            vrfs.values().all(Option::is_none),
+            "{dev}: a VNI without a VTEP"
+        );
+        for t in VXLAN_TABLES {
+            assert!(!db.contains_key(t), "{dev}: {t}");
+        }
+        let conf = frr(files, &dev);
+        for n in &names {
+            assert_eq!(block(&conf, &format!("vrf {n}")), Some(vec![]), "{dev}");
+        }
+        assert!(!conf.contains("l2vpn evpn"), "{dev}");
+    }
+    assert!(local >= 2, "{local} switches with local tenant VRFs");
+}
+
+/// The lines of the block opened by `head` up to its closing `exit`.
+fn block<'a>(conf: &'a str, head: &str) -> Option<Vec<&'a str>> {
+    let mut lines = conf.lines().skip_while(|l| *l != head);
+    lines.next()?;
+    Some(
+        lines
+            .take_while(|l| *l != "exit" && *l != "exit-vrf" && *l != " exit-address-family")
+            .collect(),
+    )
+}
+
+#[test]
+fn frr_conf_binds_each_tenant_vrf_to_its_l3vni_and_exports_type5_routes() {
+    for (spec, files) in tenant_specs() {
+        let mut instances = 0;
+        for dev in switches(files) {
+            let want = intent(files, &dev);
+            if want.vrfs.is_empty() || !is_vtep(&want) {
+                continue;
+            }
+            let conf = frr(files, &dev);
+            let db = config_db(files, &dev);
+            // Originating VTEP: the default instance advertises the local VNIs.
+            let af = block(&conf, " address-family l2vpn evpn")
+                .unwrap_or_else(|| panic!("{spec} {dev}: no l2vpn evpn family"));
+            assert!(af.contains(&"  advertise-all-vni"), "{spec} {dev}");
+            let asn = want.bgp.as_ref().expect("a VTEP runs BGP").asn;
+            for v in &want.vrfs {
+                // The same VRF name as config_db: one kernel VRF, made by vrfmgrd.
+                let name = sonic_vrf(v);
+                assert_eq!(
+                    vrf_vnis(&db).get(&name),
+                    Some(&Some(v.l3vni)),
+                    "{spec} {dev}"
+                );
+                let vrf = block(&conf, &format!("vrf {name}"))
+                    .unwrap_or_else(|| panic!("{spec} {dev}: no `vrf {name}`"));
+                assert_eq!(vrf, [format!(" vni {}", v.l3vni).as_str()], "{spec} {dev}");
+                let head = format!("router bgp {asn} vrf {name}");
+                assert!(conf.lines().any(|l| l == head), "{spec} {dev}: no `{head}`");
+                let inst: Vec<&str> = conf
+                    .lines()
+                    .skip_while(|l| *l != head)
+                    .take_while(|l| *l != "exit")
+                    .collect();
+                let has = |l: String| assert!(inst.contains(&l.as_str()), "{spec} {dev}: `{l}`");
+                has(format!("  rd {}", v.rd));
+                for rt in &v.import {
+                    has(format!("  route-target import {rt}"));
+                }
+                for rt in &v.export {
+                    has(format!("  route-target export {rt}"));
+                }
+                has("  advertise ipv4 unicast".into());
+                instances += 1;
+            }
+        }
+        assert!(instances >= 5, "{spec}: {instances} tenant BGP instances");
+    }
+}
+
+#[test]
+fn real_frr_accepts_the_tenant_frr_confs() {
+    let vtysh = std::path::Path::new("/usr/bin/vtysh");
+    assert!(
+        vtysh.exists(),
+        "vtysh not found: install Debian's `frr` package (scripts/test.sh does: apt-get install frr)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for (spec, files) in tenant_specs() {
+        for f in files.iter().filter(|f| f.path.ends_with("/frr.conf")) {
+            let p = dir
+                .path()
+                .join(format!("{spec}-{}", f.path.replace('/', "_")));
+            std::fs::write(&p, &f.bytes).unwrap();
+            let out = std::process::Command::new(vtysh)
+                .arg("-C")
+                .arg("-f")
+                .arg(&p)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "FRR rejected {spec} {}:\n{}{}",
+                f.path,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} FRR configs checked");
+}
+
+/// RoCE over VXLAN (issue 4). SONiC has no outer-DSCP knob for a VXLAN tunnel: sonic-vxlan.yang
+/// VXLAN_TUNNEL knows `src_ip`, `dst_ip`, `ttl_mode`, and orchagent's VXLAN tunnel keeps the SAI
+/// default DSCP mode, uniform (inner DSCP copied to the outer header). What the renderer must
+/// get right is therefore the classification of the outer header: every fabric port of a VTEP
+/// trusts DSCP with the RoCE class, and PFC runs there on the RoCE priority.
+#[test]
+fn roce_class_covers_the_vxlan_outer_header_on_vtep_uplinks() {
+    for (spec, files) in tenant_specs() {
+        let mut uplinks = 0;
+        for dev in switches(files) {
+            let want = intent(files, &dev);
+            if !is_vtep(&want) {
+                continue;
+            }
+            let db = config_db(files, &dev);
+            for t in rows(&db, "VXLAN_TUNNEL").values() {
+                let fields: BTreeSet<&str> =
+                    t.as_object().unwrap().keys().map(String::as_str).collect();
+                assert_eq!(fields, BTreeSet::from(["src_ip"]), "{spec} {dev}");
+            }
+            let Some(q) = &want.qos else {
+                continue;
+            };
+            let dscp = bound_dscp_map(&db);
+            assert_eq!(
+                dscp[&q.roce.dscp],
+                q.roce.traffic_class.to_string(),
+                "{spec} {dev}"
+            );
+            let qm = table(&db, "PORT_QOS_MAP");
+            let pfc = q
+                .pfc_priorities
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(",");
+            for i in want
+                .interfaces
+                .iter()
+                .filter(|i| i.kind == railyard::intent::InterfaceKind::Fabric)
+            {
+                let e = &qm[&i.name];
+                assert_eq!(
+                    field(e, "dscp_to_tc_map"),
+                    "ROCE",
+                    "{spec} {dev} {}",
+                    i.name
+                );
+                assert_eq!(field(e, "pfc_enable"), pfc, "{spec} {dev} {}", i.name);
+                uplinks += 1;
+            }
+        }
+        assert!(uplinks >= 20, "{spec}: {uplinks} VTEP uplinks checked");
+    }
+}
+
+#[test]
+fn a_tenant_name_too_long_for_a_sonic_vrf_falls_back_to_its_id() {
+    // 15 characters is a valid tenant name; `Vrf` + 15 is not a valid SONiC VRF name.
+    let spec =
+        inventory("spectrum-x-cloud-tenants.yaml").replace("cust-a", "customer-alpha1") + SONIC;
+    let files = outputs(&spec);
+    let mut seen = 0;
+    for dev in switches(&files) {
+        let want = intent(&files, &dev);
+        let Some(v) = want.vrfs.iter().find(|v| v.name == "customer-alpha1") else {
+            continue;
+        };
+        seen += 1;
+        let db = config_db(&files, &dev);
+        let name = format!("Vrf{}", v.tenant_id);
+        assert!(vrf_vnis(&db).contains_key(&name), "{dev}");
+        assert!(vrf_vnis(&db).keys().all(|n| is_sonic_vrf_name(n)), "{dev}");
+        let conf = frr(&files, &dev);
+        assert!(conf.lines().any(|l| l == format!("vrf {name}")), "{dev}");
+    }
+    assert!(seen >= 2, "{seen} switches carry the renamed tenant");
 }

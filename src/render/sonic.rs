@@ -19,6 +19,20 @@
 //!
 //! `frr.conf` comes from `templates/sonic/frr.conf.j2`, which reuses the FRR sections; SONiC
 //! reads it as is in `split-unified` routing-config mode (see [`ROUTING_CONFIG_MODE`]).
+//!
+//! EVPN-VXLAN tenancy (symmetric routing, one L3VNI per tenant VRF, no L2VNIs) is split the way
+//! SONiC splits it (sonic-net/SONiC `doc/vxlan/EVPN/EVPN_VXLAN_HLD.md` §4.3, "Following
+//! configurations are required for enabling EVPN L3 service"): the VTEP, the L3VNI's VLAN and its
+//! VNI map, the VRF with its `vni` and the VLAN interface in that VRF are config_db rows (see
+//! [`tenancy`]); the same VRF-to-VNI binding and the per-VRF BGP instance are FRR configuration in
+//! `frr.conf`. A switch with tenant ports but no EVPN (the intent drops EVPN where there is no
+//! BGP, e.g. a storage leaf pair without spines) gets its tenant VRFs as local VRFs: `VRF` rows
+//! without `vni` and its ports bound to them, nothing of VXLAN. Merging has one more consequence
+//! here: a tenant that leaves a switch keeps its
+//! `VRF`/`VLAN`/`VXLAN_TUNNEL_MAP` rows until they are deleted (`config vrf del`, `config vxlan
+//! map del`, `config vlan del`), and intfmgrd refuses to move a port that still has addresses
+//! from one VRF to another (sonic-swss `cfgmgr/intfmgr.cpp`, `isIntfChangeVrf`), so re-homing a
+//! port means removing its `INTERFACE` rows first.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -40,6 +54,21 @@ const ROUTING_CONFIG_MODE: &str = "split-unified";
 const QOS_MAP: &str = "ROCE";
 const ECN_PROFILE: &str = "ROCE_ECN";
 const STRICT_SCHEDULER: &str = "STRICT";
+
+/// The VTEP (`VXLAN_TUNNEL`) and the EVPN NVO naming it. sonic-vxlan.yang allows one
+/// VXLAN_EVPN_NVO and at most two tunnels; `config vxlan add <vtepname> <src_ip>` and `config
+/// vxlan evpn_nvo add <nvoname> <vtepname>` (EVPN_VXLAN_HLD.md §5.1.1) take any name.
+const VTEP_NAME: &str = "vtep";
+const NVO_NAME: &str = "nvo";
+
+/// SONiC data VRFs are named `Vrf...`: sonic-vrf.yang's name pattern is `Vrf[a-zA-Z0-9_-]+`,
+/// sonic-utilities `config vrf add` refuses other names and names over 15 characters, and
+/// intfmgrd only waits for a VRF to come up when its name starts with `Vrf` (sonic-swss
+/// `cfgmgr/intfmgr.cpp` `isIntfStateOk`: any other `vrf_name` is looked up as a port and the
+/// interface is never bound). The intent's tenant names are kernel-safe but unprefixed.
+const VRF_PREFIX: &str = "Vrf";
+/// Linux IFNAMSIZ - 1, the limit `config vrf add` enforces.
+const VRF_NAME_MAX: usize = 15;
 
 /// sonic-pfcwd.yang: POLL_INTERVAL 100..1000 ms, and detection and restoration times must not be
 /// shorter than it. sonic-utilities `pfcwd/main.py` polls every 200 ms by default.
@@ -95,6 +124,21 @@ struct ConfigDb {
     tc_to_priority_group_map: Table<BTreeMap<u8, String>>,
     #[serde(rename = "TC_TO_QUEUE_MAP", skip_serializing_if = "BTreeMap::is_empty")]
     tc_to_queue_map: Table<BTreeMap<u8, String>>,
+    #[serde(rename = "VLAN", skip_serializing_if = "BTreeMap::is_empty")]
+    vlan: Table<Vlan>,
+    #[serde(rename = "VLAN_INTERFACE", skip_serializing_if = "BTreeMap::is_empty")]
+    vlan_interface: Table<VlanInterface>,
+    #[serde(rename = "VRF", skip_serializing_if = "BTreeMap::is_empty")]
+    vrf: Table<VrfEntry>,
+    #[serde(rename = "VXLAN_EVPN_NVO", skip_serializing_if = "BTreeMap::is_empty")]
+    vxlan_evpn_nvo: Table<EvpnNvo>,
+    #[serde(rename = "VXLAN_TUNNEL", skip_serializing_if = "BTreeMap::is_empty")]
+    vxlan_tunnel: Table<VxlanTunnel>,
+    #[serde(
+        rename = "VXLAN_TUNNEL_MAP",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    vxlan_tunnel_map: Table<VxlanTunnelMap>,
     #[serde(rename = "WRED_PROFILE", skip_serializing_if = "BTreeMap::is_empty")]
     wred_profile: Table<WredProfile>,
 }
@@ -139,6 +183,57 @@ struct Interface {
     /// BGP unnumbered (RFC 5549) needs (Configuration.md, "L3 Interfaces").
     #[serde(skip_serializing_if = "Option::is_none")]
     ipv6_use_link_local_only: Option<&'static str>,
+    /// sonic-interface.yang `vrf_name`: the tenant VRF of a host port (a `VRF` key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vrf_name: Option<String>,
+}
+
+/// sonic-vlan.yang VLAN_LIST: key `Vlan<id>`, `vlanid` equal to the id. The L3VNI's VLAN has no
+/// members; it only gives the VNI an SVI in the tenant VRF.
+#[derive(Debug, Serialize)]
+struct Vlan {
+    vlanid: String,
+    description: String,
+}
+
+/// sonic-vlan.yang VLAN_INTERFACE_LIST: key `Vlan<id>`. The L3VNI SVI has no address (symmetric
+/// routing needs none), so there is no `Vlan<id>|<prefix>` row.
+#[derive(Debug, Serialize)]
+struct VlanInterface {
+    vrf_name: String,
+}
+
+/// sonic-vrf.yang VRF_LIST: `vni` (0..16777215, 0 = none) binds the L3VNI, what `config vrf
+/// add_vrf_vni_map <vrf> <vni>` writes (EVPN_VXLAN_HLD.md §4.2.1 VRF_TABLE, §5.1.1). A local VRF
+/// is the bare key, `{}` (ConfigDBConnector stores an empty entry as `NULL: NULL`, as `config vrf
+/// add` does).
+#[derive(Debug, Serialize)]
+struct VrfEntry {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vni: Option<String>,
+}
+
+/// sonic-vxlan.yang VXLAN_TUNNEL_LIST: the VTEP, source address only (no `dst_ip`: EVPN
+/// discovers the remote VTEPs; EVPN_VXLAN_HLD.md §4.3 "Configure VXLAN tunnel with SIP only").
+#[derive(Debug, Serialize)]
+struct VxlanTunnel {
+    src_ip: String,
+}
+
+/// sonic-vxlan.yang VXLAN_EVPN_NVO_LIST: `source_vtep` names the VXLAN_TUNNEL used for the
+/// BGP-EVPN discovered tunnels.
+#[derive(Debug, Serialize)]
+struct EvpnNvo {
+    source_vtep: &'static str,
+}
+
+/// sonic-vxlan.yang VXLAN_TUNNEL_MAP_LIST: key `<tunnel>|<mapname>`, `vlan` as `Vlan<id>`, `vni`.
+/// The map name is the one `config vxlan map add` generates, `map_<vni>_Vlan<id>`
+/// (EVPN_VXLAN_HLD.md §5.1.2 and §5.3).
+#[derive(Debug, Serialize)]
+struct VxlanTunnelMap {
+    vlan: String,
+    vni: String,
 }
 
 /// Configuration.md "Management Interface": key `eth0|<address/len>`, gateway in `gwaddr`.
@@ -238,6 +333,9 @@ pub fn render(
     env: &Environment<'_>,
     d: &DeviceIntent,
 ) -> Result<Vec<(String, String)>, RenderError> {
+    // Both files see the tenant VRFs under their SONiC names: config_db's `VRF` keys and FRR's
+    // `vrf`/`router bgp .. vrf` must name the same kernel VRF device, which vrfmgrd creates.
+    let d = &sonic_vrf_names(d)?;
     let mut json = serde_json::to_string_pretty(&config_db(d)).map_err(|e| RenderError {
         device: d.hostname.clone(),
         template: "config_db.json".into(),
@@ -254,6 +352,53 @@ pub fn render(
         ("config_db.json".into(), json),
         ("frr.conf".into(), frr),
     ])
+}
+
+/// The intent with every tenant VRF renamed to its SONiC name (see [`VRF_PREFIX`]): `Vrf` and
+/// the tenant name, or `Vrf` and the tenant id when that would pass 15 characters (tenant names
+/// may have 15). The rule depends on the tenant alone, so a tenant has one name on every switch.
+fn sonic_vrf_names(d: &DeviceIntent) -> Result<DeviceIntent, RenderError> {
+    let fail = |message: String| RenderError {
+        device: d.hostname.clone(),
+        template: "config_db.json".into(),
+        message,
+    };
+    let names: BTreeMap<&str, String> = d
+        .vrfs
+        .iter()
+        .map(|v| {
+            let full = format!("{VRF_PREFIX}{}", v.name);
+            let name = if full.len() <= VRF_NAME_MAX {
+                full
+            } else {
+                format!("{VRF_PREFIX}{}", v.tenant_id)
+            };
+            (v.name.as_str(), name)
+        })
+        .collect();
+    let distinct: BTreeSet<&String> = names.values().collect();
+    if distinct.len() != names.len() {
+        return Err(fail(format!(
+            "tenant VRFs {:?} map to clashing SONiC VRF names {:?}",
+            names.keys().collect::<Vec<_>>(),
+            names.values().collect::<Vec<_>>()
+        )));
+    }
+    let mut s = d.clone();
+    for v in &mut s.vrfs {
+        v.name = names[v.name.as_str()].clone();
+    }
+    for i in &mut s.interfaces {
+        if let Some(vrf) = &mut i.vrf {
+            *vrf = names.get(vrf.as_str()).cloned().ok_or_else(|| {
+                fail(format!(
+                    "port {} is in VRF `{vrf}`, which the switch does not carry",
+                    i.name
+                ))
+            })?;
+        }
+    }
+    Ok(s)
 }
 
 fn config_db(d: &DeviceIntent) -> ConfigDb {
@@ -273,6 +418,7 @@ fn config_db(d: &DeviceIntent) -> ConfigDb {
     );
     ports(d, &mut db);
     interfaces(d, &mut db);
+    tenancy(d, &mut db);
     system(d, &mut db);
     if let Some(q) = &d.qos {
         qos(d, q, &mut db);
@@ -318,13 +464,16 @@ fn interfaces(d: &DeviceIntent, db: &mut ConfigDb) {
     for i in &d.interfaces {
         let addrs: Vec<_> = i.ipv4.iter().chain(i.ipv6.iter()).collect();
         let link_local = addrs.is_empty() && unnumbered.contains(i.name.as_str());
-        if addrs.is_empty() && !link_local {
+        if addrs.is_empty() && !link_local && i.vrf.is_none() {
             continue;
         }
+        // A tenant port names its VRF on the bare entry (Configuration.md "L3 Interfaces" with
+        // `vrf_name`; what `config interface vrf bind` writes); its addresses then live there.
         db.interface.insert(
             i.name.clone(),
             Interface {
                 ipv6_use_link_local_only: link_local.then_some("enable"),
+                vrf_name: i.vrf.clone(),
             },
         );
         for a in addrs {
@@ -334,15 +483,109 @@ fn interfaces(d: &DeviceIntent, db: &mut ConfigDb) {
     }
 
     // sonic-loopback-interface.yang: like INTERFACE, the bare name entry comes first. The VTEP
-    // address shares Loopback0 with the router address, as on the other platforms' `lo`.
+    // address shares Loopback0 with the router address, as on the other platforms' `lo`; the
+    // VXLAN source must be a local address (`show vxlan interface` reports the loopback holding
+    // it, EVPN_VXLAN_HLD.md §5.1.2). A VTEP equal to the router address is the same key.
     let lo = &d.loopback;
-    let addrs: Vec<_> = lo.ipv4.iter().chain(&lo.vtep).chain(&lo.ipv6).collect();
+    let evpn_vtep = d.evpn.as_ref().and_then(|e| e.vtep);
+    let addrs: Vec<_> = lo
+        .ipv4
+        .iter()
+        .chain(&lo.vtep)
+        .chain(&evpn_vtep)
+        .chain(&lo.ipv6)
+        .collect();
     if !addrs.is_empty() {
         db.loopback_interface.insert("Loopback0".into(), Empty {});
         for a in addrs {
             db.loopback_interface
                 .insert(format!("Loopback0|{a}"), Empty {});
         }
+    }
+}
+
+/// Tenant VRFs, and EVPN-VXLAN on a VTEP (FACTS §5.1: symmetric routing through one L3VNI per
+/// tenant VRF, type-5 routes only). A relay (spine, core: `vtep` = None) only carries the
+/// l2vpn-evpn family, which is FRR configuration; it gets no row here. A switch with tenant VRFs
+/// and no VTEP gets them as local VRFs (`VRF|<vrf>` with no `vni`) and nothing else.
+///
+/// The rows are the ones EVPN_VXLAN_HLD.md §4.3 lists for an EVPN L3 service, each what one
+/// `config` command writes (§5.1.1: `vxlan add`, `vxlan evpn_nvo add`, `vxlan map add`, `vrf
+/// add_vrf_vni_map`; and the general `vlan add`, `interface vrf bind Vlan<id>`);
+/// `config load` writes them at once (intfmgrd, for one, retries a `vrf_name` binding until the
+/// VRF is up: `cfgmgr/intfmgr.cpp` `doIntfGeneralTask`):
+/// - `VXLAN_TUNNEL|vtep` `src_ip` and `VXLAN_EVPN_NVO|nvo` `source_vtep` — the VTEP;
+/// - `VLAN|Vlan<id>` `vlanid` and `VXLAN_TUNNEL_MAP|vtep|map_<vni>_Vlan<id>` — "Configure
+///   L3VNI-VLAN mapping for the given NVO" (§5.2.3: the VNI-VLAN map must exist before the
+///   VRF-VNI map, "since VNI should be both L2 and L3");
+/// - `VRF|<vrf>` `vni` — "Configure L3VNI under the corresponding SONiC VRF config";
+/// - `VLAN_INTERFACE|Vlan<id>` `vrf_name` — "Configure VRF on VLAN interface associated with the
+///   VLAN" (the HLD spells the field `vrf-name`; sonic-vlan.yang and intfmgrd read `vrf_name`).
+///   §4.3.9: VRF routes become type-5 routes only "if corresponding VRF is configured with L3VNI
+///   and corresponding IRB VLAN is present and belongs to the corresponding VRF".
+///
+/// The tenant ports' `vrf_name` is written with their addresses in [`interfaces`].
+///
+/// RoCE over VXLAN: config_db has no outer-DSCP setting for a VXLAN tunnel. sonic-vxlan.yang
+/// VXLAN_TUNNEL has only `src_ip`, `dst_ip` and `ttl_mode` (the DSCP/ECN modes and QoS maps of
+/// Configuration.md "Tunnel" belong to the IP-in-IP `TUNNEL` table), and sonic-swss
+/// `orchagent/vxlanorch.cpp` `create_tunnel` sets no `SAI_TUNNEL_ATTR_ENCAP_DSCP_MODE`,
+/// `..._DECAP_DSCP_MODE` or ECN mode. The SAI defaults therefore apply (opencomputeproject/SAI
+/// `inc/saitunnel.h`): DSCP `SAI_TUNNEL_DSCP_MODE_UNIFORM_MODEL` both ways — the inner DSCP is
+/// copied into the outer header on encapsulation and from it on decapsulation — and ECN
+/// `SAI_TUNNEL_ENCAP_ECN_MODE_STANDARD` (RFC 6040 §4.1, copy from inner) /
+/// `SAI_TUNNEL_DECAP_ECN_MODE_STANDARD` (RFC 6040 §4.2, a CE mark on the outer header reaches
+/// the inner one). So the RoCE DSCP rides in the outer header, where the fabric ports' DSCP map
+/// ([`qos`], trusted on every cabled port) puts it in the lossless class on every hop, and ECN
+/// marks set in the underlay reach the receiving NIC. Nothing is written for it; whether a given
+/// vendor SAI honours the default for VXLAN is not something config_db can state or check.
+fn tenancy(d: &DeviceIntent, db: &mut ConfigDb) {
+    let vtep = d.evpn.as_ref().and_then(|e| e.vtep);
+    if let Some(vtep) = vtep {
+        db.vxlan_tunnel.insert(
+            VTEP_NAME.into(),
+            VxlanTunnel {
+                src_ip: vtep.addr().to_string(),
+            },
+        );
+        db.vxlan_evpn_nvo.insert(
+            NVO_NAME.into(),
+            EvpnNvo {
+                source_vtep: VTEP_NAME,
+            },
+        );
+    }
+    for v in &d.vrfs {
+        db.vrf.insert(
+            v.name.clone(),
+            VrfEntry {
+                vni: vtep.map(|_| v.l3vni.to_string()),
+            },
+        );
+        if vtep.is_none() {
+            continue;
+        }
+        let vlan = format!("Vlan{}", v.vlan);
+        db.vlan.insert(
+            vlan.clone(),
+            Vlan {
+                vlanid: v.vlan.to_string(),
+                description: format!("L3VNI {} of tenant VRF {}", v.l3vni, v.name),
+            },
+        );
+        db.vlan_interface.insert(
+            vlan.clone(),
+            VlanInterface {
+                vrf_name: v.name.clone(),
+            },
+        );
+        db.vxlan_tunnel_map.insert(
+            format!("{VTEP_NAME}|map_{}_{vlan}", v.l3vni),
+            VxlanTunnelMap {
+                vlan,
+                vni: v.l3vni.to_string(),
+            },
+        );
     }
 }
 
