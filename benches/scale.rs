@@ -18,6 +18,12 @@ fn spec(sus: u32) -> String {
     } else {
         ""
     };
+    // Over a thousand cores share one management subnet: give the OOB pool room for /21s.
+    let oob = if sus > 64 {
+        "addressing: {oob: 10.128.0.0/9, oob_subnet: 21}\n"
+    } else {
+        ""
+    };
     // A converged storage/in-band fabric up to 64 SUs; beyond that it would need a third tier,
     // which access fabrics do not have yet, so the largest size measures compute and OOB only.
     let storage = if sus <= 64 {
@@ -28,8 +34,7 @@ fn spec(sus: u32) -> String {
     format!(
         "name: bench-{sus}\nscalable_units: {{count: {sus}, nodes_per_su: 32, node_model: xe9680-bf3}}\n\
          compute:\n  leaf: {{model: sn5600, rails_per_leaf: 2}}\n  spine: {{model: sn5600, sus_per_group: 4}}\n{tiers}\
-         {storage}addressing: {{oob_subnet: 20}}
-"
+         {storage}{oob}"
     )
 }
 

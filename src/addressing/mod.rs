@@ -174,6 +174,8 @@ impl Need {
 
 struct Ctx<'a> {
     f: &'a Fabric,
+    /// Management subnet → (highest offset asked for, its device), for subnets that overflow.
+    mgmt_overflow: BTreeMap<u128, (u128, String)>,
     mgmt_len: u8,
     mgmt_span: Option<crate::diag::Span>,
     shape: Shape,
@@ -277,7 +279,7 @@ impl<'a> Ctx<'a> {
         out
     }
 
-    fn mgmt(&mut self, d: &Device, out: &mut DeviceAlloc, diags: &mut Diagnostics) {
+    fn mgmt(&mut self, d: &Device, out: &mut DeviceAlloc) {
         let Some(p) = self.pools.oob.as_ref() else {
             return;
         };
@@ -302,21 +304,11 @@ impl<'a> Ctx<'a> {
         };
         let zone = mgmt_zone(d, &sh);
         if offset + 1 >= zone_size {
-            diags.push(
-                crate::diag::Diagnostic::error(
-                    crate::diag::codes::POOL_TOO_SMALL,
-                    format!(
-                        "a /{len} management subnet holds {} hosts; `{}` needs offset {offset}",
-                        zone_size - 2,
-                        d.name
-                    ),
-                )
-                .at(self.mgmt_span, "subnet too small")
-                .help(format!(
-                    "set `addressing.oob_subnet` to {} or less",
-                    p.len_for(pow2(offset + 2)).max(p.net.prefix_len())
-                )),
-            );
+            // One finding per overfull subnet (its highest offset), not one per device.
+            let e = self.mgmt_overflow.entry(zone).or_insert((0, String::new()));
+            if offset > e.0 {
+                *e = (offset, d.name.clone());
+            }
             return;
         }
         self.need.note(
@@ -352,6 +344,7 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
     let asns = asn::AsnPlan::new(spec);
     let mut cx = Ctx {
         f,
+        mgmt_overflow: BTreeMap::new(),
         mgmt_len: *spec.addressing.oob_subnet,
         mgmt_span: spec.addressing.oob_subnet.span,
         shape: Shape::of(&f.sizing),
@@ -384,7 +377,7 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
         } else {
             DeviceAlloc::default()
         };
-        cx.mgmt(d, &mut a, diags);
+        cx.mgmt(d, &mut a);
         devices.insert(d.name.clone(), a);
     }
     let mut links = Vec::with_capacity(f.link_count());
@@ -439,6 +432,26 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
             Tier::Mgmt => {}
         }
         links.push(la);
+    }
+    if let Some(p) = &pools.oob {
+        let len = cx.mgmt_len;
+        let zone_size = 1u128 << (32 - u32::from(len.min(32)));
+        for (offset, device) in cx.mgmt_overflow.values() {
+            diags.push(
+                crate::diag::Diagnostic::error(
+                    crate::diag::codes::POOL_TOO_SMALL,
+                    format!(
+                        "a /{len} management subnet holds {} hosts; `{device}` needs offset {offset}",
+                        zone_size.saturating_sub(2)
+                    ),
+                )
+                .at(cx.mgmt_span, "subnet too small")
+                .help(format!(
+                    "set `addressing.oob_subnet` to {} or less",
+                    p.len_for(pow2(offset + 2)).max(p.net.prefix_len())
+                )),
+            );
+        }
     }
     for (key, (need, what)) in &cx.need.0 {
         let pool = [

@@ -91,13 +91,47 @@ pub fn render_all(
     templates: &Templates,
 ) -> Result<Vec<OutputFile>, RenderError> {
     let env = templates.environment();
+    // Devices render independently: split them over the cores; the sort below makes the result
+    // independent of which thread finishes first.
+    let devices: Vec<&DeviceIntent> = intents.devices.values().collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let chunk = devices.len().div_ceil(threads).max(1);
+    let parts: Vec<Result<Vec<OutputFile>, RenderError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = devices
+            .chunks(chunk)
+            .map(|part| {
+                let env = &env;
+                s.spawn(move || {
+                    let mut files = Vec::with_capacity(part.len() * 3);
+                    for d in part {
+                        files.extend(device(env, d)?);
+                        files.push(OutputFile::new(
+                            format!("intent/{}.yaml", d.hostname),
+                            crate::spec::to_yaml(d),
+                        ));
+                    }
+                    Ok(files)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(RenderError {
+                        device: String::new(),
+                        template: String::new(),
+                        message: "a render thread panicked".into(),
+                    })
+                })
+            })
+            .collect()
+    });
     let mut out = Vec::new();
-    for d in intents.devices.values() {
-        out.extend(device(&env, d)?);
-        out.push(OutputFile::new(
-            format!("intent/{}.yaml", d.hostname),
-            crate::spec::to_yaml(d),
-        ));
+    for p in parts {
+        out.extend(p?);
     }
     for sm in &intents.subnet_managers {
         out.extend(subnet_manager::render(&env, sm)?);
