@@ -3,30 +3,66 @@
 
 use std::collections::BTreeMap;
 
-use super::device::{DeviceIntent, Interface, InterfaceKind};
+use super::device::{DeviceIntent, Interface, InterfaceKind, Neighbor, QosMode, TrafficClass};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::spec::ClusterSpec;
 
 /// VXLAN over IPv4 adds 50 bytes (outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8).
 const VXLAN_OVERHEAD: u32 = 50;
 
-fn find<'a>(
-    devs: &'a BTreeMap<String, DeviceIntent>,
-    dev: &str,
-    port: &str,
-) -> Option<(&'a DeviceIntent, &'a Interface)> {
-    let d = devs.get(dev)?;
-    let i = d.interfaces.iter().find(|i| i.name == port)?;
-    Some((d, i))
+/// Interfaces and BGP neighbours by (device, interface), built once: the checks look up the far
+/// end of every link, and a linear search per lookup is quadratic on a 5,000-switch fabric.
+/// Per device, its interfaces and neighbours by interface name (small maps: one big map keyed on
+/// (device, port) costs more in string comparisons than it saves).
+type DeviceIndex<'a> = (
+    &'a DeviceIntent,
+    BTreeMap<&'a str, &'a Interface>,
+    BTreeMap<&'a str, &'a Neighbor>,
+);
+
+struct Index<'a>(BTreeMap<&'a str, DeviceIndex<'a>>);
+
+impl<'a> Index<'a> {
+    fn new(devs: &'a BTreeMap<String, DeviceIntent>) -> Self {
+        Self(
+            devs.values()
+                .map(|d| {
+                    let ifaces = d.interfaces.iter().map(|i| (i.name.as_str(), i)).collect();
+                    let neighbors = d
+                        .bgp
+                        .iter()
+                        .flat_map(|b| &b.neighbors)
+                        .map(|n| (n.interface.as_str(), n))
+                        .collect();
+                    (d.hostname.as_str(), (d, ifaces, neighbors))
+                })
+                .collect(),
+        )
+    }
+
+    fn find(&self, dev: &str, port: &str) -> Option<(&'a DeviceIntent, &'a Interface)> {
+        let (d, ifaces, _) = self.0.get(dev)?;
+        Some((*d, *ifaces.get(port)?))
+    }
+
+    fn neighbor(&self, dev: &str, port: &str) -> Option<&'a Neighbor> {
+        self.0.get(dev)?.2.get(port).copied()
+    }
 }
 
 pub fn run(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
-    sessions(spec, devs, diags);
-    links(spec, devs, diags);
+    let ix = Index::new(devs);
+    sessions(spec, devs, &ix, diags);
+    links(spec, devs, &ix, diags);
     router_ids(spec, devs, diags);
 }
 
-fn sessions(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
+fn sessions(
+    spec: &ClusterSpec,
+    devs: &BTreeMap<String, DeviceIntent>,
+    ix: &Index<'_>,
+    diags: &mut Diagnostics,
+) {
     // (device, peer device, why) → (sessions, first session), so one broken device is one line
     // per peer, not one per parallel link and side.
     let mut found: BTreeMap<(String, String, String), (u32, String)> = BTreeMap::new();
@@ -49,7 +85,7 @@ fn sessions(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &m
                     ));
                 e.0 += 1;
             };
-            let Some((peer, pif)) = find(devs, &n.peer_device, &n.peer_port) else {
+            let Some((peer, pif)) = ix.find(&n.peer_device, &n.peer_port) else {
                 note("the far end has no such interface".into());
                 continue;
             };
@@ -63,7 +99,7 @@ fn sessions(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &m
                     n.remote_asn, pbgp.asn
                 ));
             }
-            match pbgp.neighbors.iter().find(|m| m.interface == n.peer_port) {
+            match ix.neighbor(&peer.hostname, &n.peer_port) {
                 None => note("the far end has no session back".into()),
                 Some(m) => {
                     if m.peer_device != d.hostname || m.peer_port != n.interface {
@@ -120,7 +156,12 @@ impl Tally {
     }
 }
 
-fn links(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
+fn links(
+    spec: &ClusterSpec,
+    devs: &BTreeMap<String, DeviceIntent>,
+    ix: &Index<'_>,
+    diags: &mut Diagnostics,
+) {
     let vxlan = spec.addressing.vteps.is_some();
     let host_mtu = *spec.roce.host_mtu;
     let mut tally = Tally::default();
@@ -149,10 +190,10 @@ fn links(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut 
             {
                 continue;
             }
-            let Some((peer, pif)) = find(devs, &i.peer_device, &i.peer_port) else {
+            let Some((peer, pif)) = ix.find(&i.peer_device, &i.peer_port) else {
                 continue;
             };
-            let link = format!("{}:{} ↔ {}:{}", d.hostname, i.name, peer.hostname, pif.name);
+            let link = || format!("{}:{} ↔ {}:{}", d.hostname, i.name, peer.hostname, pif.name);
             // Point at the spec's platform choice of either end, else at the fabric MTU.
             let choice = |x: &DeviceIntent| spec.platforms.for_role(x.role).and_then(|p| p.span);
             let span = choice(d).or_else(|| choice(peer));
@@ -168,24 +209,11 @@ fn links(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut 
                         peer.platform,
                         peer.role.as_str()
                     ),
-                    link.clone(),
+                    link(),
                     span.or(spec.roce.mtu.span),
                 );
             }
-            let class = |x: &DeviceIntent, xi: &Interface| {
-                (
-                    xi.lossless,
-                    x.qos.as_ref().map(|q| {
-                        (
-                            q.mode,
-                            q.roce.clone(),
-                            q.cnp.clone(),
-                            q.pfc_priorities.clone(),
-                        )
-                    }),
-                )
-            };
-            if class(d, i) != class(peer, pif) {
+            if roce_class(d, i) != roce_class(peer, pif) {
                 tally.add(
                     "qos",
                     format!(
@@ -197,7 +225,7 @@ fn links(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut 
                         peer.role.as_str(),
                         qos_name(peer, pif)
                     ),
-                    link,
+                    link(),
                     span,
                 );
             }
@@ -231,6 +259,22 @@ fn links(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut 
                 .help(help),
         );
     }
+}
+
+type RoceClass<'a> = (
+    bool,
+    Option<(QosMode, &'a TrafficClass, &'a TrafficClass, &'a Vec<u8>)>,
+);
+
+/// What must agree on both ends of a link for RoCE to stay lossless: PFC on the port, and the
+/// class (mode, RoCE and CNP mapping, PFC priorities).
+fn roce_class<'a>(x: &'a DeviceIntent, xi: &Interface) -> RoceClass<'a> {
+    (
+        xi.lossless,
+        x.qos
+            .as_ref()
+            .map(|q| (q.mode, &q.roce, &q.cnp, &q.pfc_priorities)),
+    )
 }
 
 fn qos_name(d: &DeviceIntent, i: &Interface) -> String {
