@@ -11,6 +11,13 @@ command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 [ -x /usr/bin/vtysh ] || need_apt+=(frr)
 # The real slurmctld checks every generated topology.conf (tests/scheduler.rs).
 command -v slurmctld >/dev/null || need_apt+=(slurmctld slurm-client)
+# The virtual lab pings between namespaces; cabling verification runs real lldpd.
+command -v ping >/dev/null || need_apt+=(iputils-ping)
+command -v lldpd >/dev/null || need_apt+=(lldpd)
+# Push is tested against yuma123 netconfd behind OpenSSH, and FRR's frr-reload.py.
+command -v netconfd >/dev/null || need_apt+=(netconfd)
+[ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
+[ -x /usr/lib/frr/frr-reload.py ] || need_apt+=(frr-pythontools)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"

@@ -7,10 +7,13 @@
 
 pub mod addressing;
 pub mod artifacts;
+pub mod cabling;
 pub mod catalog;
 pub mod diag;
 pub mod intent;
+pub mod lab;
 pub mod model;
+pub mod push;
 pub mod render;
 pub mod spec;
 pub mod tenancy;

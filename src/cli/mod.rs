@@ -1,7 +1,10 @@
 //! The command line: the only place that knows clap, anyhow, miette rendering and the file system
 //! layout of outputs. Exit codes: 0 clean, 1 design errors, 2 unreadable input or usage error.
 
+mod cabling;
+mod lab;
 mod output;
+mod push;
 mod report;
 mod templates;
 
@@ -69,6 +72,14 @@ enum Command {
     Explain { code: Option<String> },
     /// List the built-in hardware models.
     Catalog,
+    /// Verify the installed cabling against the plan (LLDP).
+    #[command(subcommand)]
+    Cabling(cabling::CablingCommand),
+    /// Virtual lab: boot the fabric in network namespaces with FRR, verify it, tear it down.
+    #[command(subcommand)]
+    Lab(lab::LabCommand),
+    /// Push rendered configs to switches: preflight, dry-run diff, confirmed commit in waves.
+    Push(push::PushArgs),
 }
 
 pub fn run() -> ExitCode {
@@ -176,6 +187,9 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
                 }
             },
         },
+        Command::Cabling(cmd) => cabling::run(cmd),
+        Command::Lab(cmd) => lab::run(cmd),
+        Command::Push(args) => push::run(args),
         Command::Catalog => {
             let cat = railyard::catalog::builtin();
             println!("switches:");

@@ -1,0 +1,164 @@
+//! `railyard lab up|verify|down`: the virtual lab from the command line. Progress lines go to
+//! stderr with the elapsed time; the verify report goes to stdout (text or JSON).
+//! Exit codes: 0 done (verify: every check passed or was skipped), 1 verify found a failure or
+//! `down` left something behind, 2 the lab could not run (not root, missing tools, …).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Subcommand, ValueEnum};
+
+use railyard::lab::{self, UpOptions};
+use railyard::model::Platform;
+
+use super::{Format, load, report, templates};
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+pub enum LabCommand {
+    /// Boot the fabric in network namespaces with FRR running the rendered configs (root).
+    Up {
+        /// Spec file; the built-in `lab-small` example when omitted.
+        spec: Option<PathBuf>,
+        /// Keep the shape, not the size: every tier and rail, ≥ 2 of each switch role, one node
+        /// per SU (and a pair per tenant); prints what was dropped.
+        #[arg(long)]
+        scale_down: bool,
+        /// Lab state directory (sockets, logs, configs, state file).
+        #[arg(long, value_name = "DIR", default_value = lab::DEFAULT_STATE_DIR)]
+        state: PathBuf,
+        /// Longest wait for BGP and ECMP convergence, in seconds.
+        #[arg(long, value_name = "SECS", default_value_t = 120)]
+        wait: u64,
+        /// Directory of templates overriding the built-in ones (as for `build`).
+        #[arg(long, value_name = "DIR")]
+        templates: Option<PathBuf>,
+    },
+    /// Check the running lab: BGP sessions, ECMP widths, rail and tenant reachability.
+    Verify {
+        #[arg(long, value_name = "DIR", default_value = lab::DEFAULT_STATE_DIR)]
+        state: PathBuf,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ReportFormat,
+    },
+    /// Stop every daemon, delete every namespace and file of the lab (also after a crashed `up`).
+    Down {
+        #[arg(long, value_name = "DIR", default_value = lab::DEFAULT_STATE_DIR)]
+        state: PathBuf,
+    },
+}
+
+fn secs(ms: u64) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+pub fn run(cmd: LabCommand) -> anyhow::Result<ExitCode> {
+    let t0 = Instant::now();
+    let mut progress = |msg: &str| eprintln!("[{:>6.1}s] {msg}", t0.elapsed().as_secs_f64());
+    match cmd {
+        LabCommand::Up {
+            spec,
+            scale_down,
+            state,
+            wait,
+            templates,
+        } => {
+            let templates = templates::load(templates.as_deref())?;
+            let src = load(spec.as_deref())?;
+            let compiled = railyard::compile_for_platform(&src, Platform::Frr);
+            report::print(&src, &compiled.diagnostics, Format::Short);
+            let Some(files) = compiled.outputs(&templates) else {
+                return Ok(ExitCode::from(1));
+            };
+            let files = files?;
+            let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
+                return Ok(ExitCode::from(1));
+            };
+            let sel = lab::scale::select(fabric, intents, scale_down);
+            let (plan, configs) = lab::plan::build(&compiled, &files, &sel)?;
+            for line in plan.scale.lines() {
+                progress(&format!("scope: {line}"));
+            }
+            for r in &plan.renamed {
+                progress(&format!(
+                    "renamed {}:{} to `{}` (longer than 15 characters)",
+                    r.device, r.port, r.ifname
+                ));
+            }
+            let mut opts = UpOptions::new(&state, src.name.clone());
+            opts.max_wait = Duration::from_secs(wait);
+            let lab_name = plan.lab.clone();
+            let s = lab::up(plan, &configs, &opts, &mut progress)?;
+            let t = &s.timings;
+            eprintln!(
+                "lab up: {lab_name} in {} (namespaces {}, cables {}, daemons {}, configs {}, converge {}); \
+                 {} namespaces, {} FRR daemons, peak RSS {} MB; state in {}",
+                secs(t.total_ms),
+                secs(t.namespaces_ms),
+                secs(t.cables_ms),
+                secs(t.daemons_ms),
+                secs(t.configs_ms),
+                secs(t.converge_ms),
+                s.namespaces,
+                s.daemons,
+                t.peak_rss_kib / 1024,
+                state.display()
+            );
+            if !s.converged {
+                eprintln!(
+                    "warning: not converged ({} item(s) pending), e.g.:",
+                    s.pending.len()
+                );
+                for p in s.pending.iter().take(8) {
+                    eprintln!("  {p}");
+                }
+                eprintln!("run `railyard lab verify` for the full report");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        LabCommand::Verify { state, format } => {
+            let r = lab::verify(&state, &mut progress)?;
+            match format {
+                ReportFormat::Text => print!("{}", r.to_text()),
+                ReportFormat::Json => print!("{}", r.to_json()),
+            }
+            Ok(if r.passed {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        LabCommand::Down { state } => {
+            let s = lab::down(&state, &mut progress)?;
+            if s.stopped == 0 && s.namespaces == 0 && !s.removed_dir && s.leftovers.is_empty() {
+                eprintln!("lab down: nothing to remove");
+                return Ok(ExitCode::SUCCESS);
+            }
+            eprintln!(
+                "lab down: stopped {} processes, deleted {} namespaces{} in {}",
+                s.stopped,
+                s.namespaces,
+                if s.removed_dir {
+                    format!(", removed {}", state.display())
+                } else {
+                    String::new()
+                },
+                secs(s.elapsed_ms)
+            );
+            if s.leftovers.is_empty() {
+                return Ok(ExitCode::SUCCESS);
+            }
+            eprintln!("left behind:");
+            for l in &s.leftovers {
+                eprintln!("  {l}");
+            }
+            Ok(ExitCode::from(1))
+        }
+    }
+}

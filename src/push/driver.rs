@@ -1,0 +1,140 @@
+//! The small trait every platform driver implements, so the transaction engine is written once.
+//!
+//! Life of one device: `preflight` (connect, host key, capabilities, lock, fetch running, stage,
+//! diff) → either `abort` (dry run, unchanged, or another device failed) or `commit_confirmed`
+//! (the device reverts by itself unless confirmed) → `verify` (read back over a fresh session)
+//! → `confirm`, or `cancel` + `check_reverted`.
+
+use std::fmt;
+use std::time::Duration;
+
+use super::netconf::client::{NetconfError, RpcError};
+use super::ssh::SshError;
+
+/// What kind of failure, for exit codes and reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailKind {
+    /// TCP/SSH connect or transport loss.
+    Connect,
+    /// Host key unknown or mismatched: nothing was sent.
+    HostKey,
+    Auth,
+    /// The device lacks a required capability.
+    Capability,
+    /// Someone else holds the configuration lock.
+    Locked,
+    /// The device refused the configuration (rpc-error, vtysh/frr-reload error).
+    Rejected,
+    /// A step timed out or the session broke; the device state is not known from here.
+    Transport,
+    /// Read-back differs from the intended configuration.
+    Verify,
+}
+
+/// A driver failure: a kind, a human message and, for NETCONF, the parsed errors.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DriverError {
+    pub kind: FailKind,
+    pub message: String,
+    pub rpc_errors: Vec<RpcError>,
+}
+
+impl DriverError {
+    pub fn new(kind: FailKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            rpc_errors: Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for DriverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for DriverError {}
+
+impl From<SshError> for DriverError {
+    fn from(e: SshError) -> Self {
+        let kind = match &e {
+            SshError::HostKeyMismatch { .. }
+            | SshError::HostKeyUnknown { .. }
+            | SshError::HostKeyCheck(_) => FailKind::HostKey,
+            SshError::Auth { .. } => FailKind::Auth,
+            SshError::Connect(_) => FailKind::Connect,
+            SshError::Channel(_) | SshError::Io(_) => FailKind::Transport,
+        };
+        DriverError::new(kind, e.to_string())
+    }
+}
+
+impl From<NetconfError> for DriverError {
+    fn from(e: NetconfError) -> Self {
+        let kind = match &e {
+            NetconfError::Rpc { errors, .. }
+                if errors
+                    .iter()
+                    .any(|x| x.tag == "lock-denied" || x.tag == "in-use") =>
+            {
+                FailKind::Locked
+            }
+            NetconfError::Rpc { .. } => FailKind::Rejected,
+            NetconfError::MissingCapability(_) => FailKind::Capability,
+            _ => FailKind::Transport,
+        };
+        DriverError {
+            kind,
+            message: e.to_string(),
+            rpc_errors: e.rpc_errors().to_vec(),
+        }
+    }
+}
+
+/// What preflight learned.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Preflight {
+    /// The device's own view of the change (NETCONF: candidate vs running; FRR: frr-reload's
+    /// "lines to delete / add").
+    pub native_diff: String,
+    /// Order-insensitive diff of intended vs running (`- old` / `+ new` lines).
+    pub canonical_diff: String,
+    /// Whether anything would change; an unchanged device is never committed.
+    pub changed: bool,
+    /// sha256 of the canonical running config before the change.
+    pub pre_hash: String,
+    /// sha256 of the canonical intended config.
+    pub intended_hash: String,
+    /// Disruptive changes worth a human's attention (speed, breakout, BGP ASN).
+    pub disruptive: Vec<String>,
+}
+
+/// A device driver. Implementations keep their session between calls; every call has bounded
+/// time (drivers set timeouts on every network operation).
+pub trait Driver: Send {
+    fn preflight(&mut self, intended: &[u8]) -> Result<Preflight, DriverError>;
+    /// Undo staging and release locks (dry run, unchanged, or preflight of another failed).
+    fn abort(&mut self) -> Result<(), DriverError>;
+    /// Apply with a device-side revert after `timeout`; returns the native revision/timer id.
+    fn commit_confirmed(&mut self, timeout: Duration) -> Result<String, DriverError>;
+    /// Read back over a fresh session: `Ok(())` when running equals intended.
+    fn verify(&mut self) -> Result<(), DriverError>;
+    /// Make the change permanent (disarm the revert).
+    fn confirm(&mut self) -> Result<(), DriverError>;
+    /// Revert the pending change now.
+    fn cancel(&mut self) -> Result<(), DriverError>;
+    /// Read back over a fresh session: `Ok(true)` when running equals the pre-change config.
+    fn check_reverted(&mut self) -> Result<bool, DriverError>;
+}
+
+/// sha256 hex of some bytes (config hashes for the journal).
+pub fn sha256_hex(data: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -1,0 +1,308 @@
+//! The targets file: where each device is reached and with which driver. Never secrets: a
+//! password is named by an environment variable, a key by its file; unknown keys (such as
+//! `password:`) are rejected.
+//!
+//! ```yaml
+//! known_hosts: /etc/railyard/known_hosts   # optional; railyard's own file by default
+//! auth: { agent: true, key_file: ~/.ssh/id_ed25519, password_env: RAILYARD_PASSWORD }
+//! defaults: { user: admin, port: 830, driver: netconf }
+//! devices:
+//!   spine1: { address: 10.0.0.1, role: spine }
+//!   leaf1:  { address: 10.0.0.11, role: leaf, driver: frr-ssh, port: 22 }
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::ssh::{Auth, Endpoint};
+
+/// How a device is pushed to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DriverKind {
+    /// Generic NETCONF (candidate + confirmed commit), payload `openconfig.xml`.
+    Netconf,
+    /// FRR on Linux over SSH: `vtysh -C` → `frr-reload.py --test` → `--reload`, payload `frr.conf`.
+    FrrSsh,
+    /// Cumulus Linux NVUE over SSH (`nv config replace/diff/apply --confirm`), `startup.yaml`.
+    NvueSsh,
+    /// Arista EOS config sessions over SSH (`commit timer`), `startup-config`.
+    EosSsh,
+    /// SONiC GCU over SSH (checkpoint, `config replace`, device-side revert), `config_db.json`.
+    SonicSsh,
+}
+
+impl DriverKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DriverKind::Netconf => "netconf",
+            DriverKind::FrrSsh => "frr-ssh",
+            DriverKind::NvueSsh => "nvue-ssh",
+            DriverKind::EosSsh => "eos-ssh",
+            DriverKind::SonicSsh => "sonic-ssh",
+        }
+    }
+
+    /// The rendered file under `configs/<device>/` this driver pushes by default.
+    pub fn default_file(self) -> &'static str {
+        match self {
+            DriverKind::Netconf => "openconfig.xml",
+            DriverKind::FrrSsh => "frr.conf",
+            DriverKind::NvueSsh => "startup.yaml",
+            DriverKind::EosSsh => "startup-config",
+            DriverKind::SonicSsh => "config_db.json",
+        }
+    }
+
+    pub fn default_port(self) -> u16 {
+        match self {
+            DriverKind::Netconf => 830,
+            _ => 22,
+        }
+    }
+
+    /// The platform tool the command drivers call (overridable per device with `tool:`).
+    pub fn default_tool(self) -> &'static str {
+        match self {
+            DriverKind::NvueSsh => "nv",
+            // EOS's CLI binary reads commands from stdin when run from the switch's shell.
+            DriverKind::EosSsh => "Cli -p 15",
+            DriverKind::SonicSsh => "sudo config",
+            DriverKind::Netconf | DriverKind::FrrSsh => "",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSpec {
+    #[serde(default)]
+    pub agent: Option<bool>,
+    pub agent_socket: Option<PathBuf>,
+    pub key_file: Option<PathBuf>,
+    pub key_passphrase_env: Option<String>,
+    pub password_env: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Defaults {
+    pub user: Option<String>,
+    pub port: Option<u16>,
+    pub driver: Option<DriverKind>,
+}
+
+/// FRR driver settings (paths on the device).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrrSpec {
+    /// `--vty_socket` for vtysh and frr-reload.py (FRR in a namespace or a pathspace).
+    pub vty_socket: Option<String>,
+    /// Where railyard keeps intended/pre-change configs and the revert timer on the device.
+    pub state_dir: Option<String>,
+    /// frr-reload.py's path.
+    pub reload: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceSpec {
+    pub address: String,
+    pub port: Option<u16>,
+    pub user: Option<String>,
+    pub driver: Option<DriverKind>,
+    /// For `--wave`: `spine`, `leaf`, … (push never reads the topology to find it).
+    pub role: Option<String>,
+    pub known_hosts: Option<PathBuf>,
+    /// File under `configs/<device>/` to push, when not the driver's default.
+    pub file: Option<String>,
+    #[serde(default)]
+    pub frr: FrrSpec,
+    /// Command drivers: the platform tool's command line (`nv`, `Cli -p 15`, `sudo config`).
+    pub tool: Option<String>,
+    /// Command drivers: where railyard keeps uploads and timers on the device (default
+    /// `.railyard` in the login's home).
+    pub state_dir: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetsFile {
+    pub known_hosts: Option<PathBuf>,
+    #[serde(default)]
+    pub auth: AuthSpec,
+    #[serde(default)]
+    pub defaults: Defaults,
+    pub devices: BTreeMap<String, DeviceSpec>,
+}
+
+/// One resolved target.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub name: String,
+    pub role: Option<String>,
+    pub driver: DriverKind,
+    pub endpoint: Endpoint,
+    pub auth: Auth,
+    pub file: String,
+    pub frr: FrrSpec,
+    pub tool: String,
+    pub state_dir: String,
+}
+
+#[derive(Debug)]
+pub struct TargetsError(pub String);
+
+impl fmt::Display for TargetsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "targets file: {}", self.0)
+    }
+}
+
+impl std::error::Error for TargetsError {}
+
+/// railyard's own known_hosts: `$XDG_CONFIG_HOME/railyard/known_hosts` or
+/// `~/.config/railyard/known_hosts`; never `~/.ssh/known_hosts` implicitly.
+pub fn default_known_hosts() -> PathBuf {
+    config_home().join("railyard/known_hosts")
+}
+
+fn config_home() -> PathBuf {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .unwrap_or_else(|| PathBuf::from(".railyard"))
+}
+
+fn expand(p: &Path, base: &Path) -> PathBuf {
+    let s = p.to_string_lossy();
+    if let Some(rest) = s.strip_prefix("~/")
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        return PathBuf::from(home).join(rest);
+    }
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        base.join(p)
+    }
+}
+
+/// Parse a targets file; relative paths are relative to the file's directory.
+pub fn parse(text: &str, base: &Path) -> Result<Vec<Target>, TargetsError> {
+    let f: TargetsFile = serde_saphyr::from_str(text).map_err(|e| {
+        // Only the first line: the rest is a source snippet, which could quote a secret someone
+        // wrongly put into the file.
+        let msg = e.to_string();
+        let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+        if ["password", "passphrase", "secret"]
+            .iter()
+            .any(|k| first.contains(&format!("`{k}`")))
+        {
+            TargetsError(format!(
+                "{first} — secrets never go into the targets file: use auth.password_env \
+                 (the name of an environment variable) or a key file"
+            ))
+        } else {
+            TargetsError(first)
+        }
+    })?;
+    let kh_default = f
+        .known_hosts
+        .as_deref()
+        .map(|p| expand(p, base))
+        .unwrap_or_else(default_known_hosts);
+    let auth = Auth {
+        agent: f.auth.agent.unwrap_or(true),
+        agent_socket: f.auth.agent_socket.as_deref().map(|p| expand(p, base)),
+        key_file: f.auth.key_file.as_deref().map(|p| expand(p, base)),
+        key_passphrase_env: f.auth.key_passphrase_env.clone(),
+        password_env: f.auth.password_env.clone(),
+    };
+    let mut out = Vec::new();
+    for (name, d) in f.devices {
+        if name.is_empty() || name.contains(['/', '\0']) || name.starts_with('.') {
+            return Err(TargetsError(format!(
+                "device name `{name}` is not a plain name"
+            )));
+        }
+        let driver = d
+            .driver
+            .or(f.defaults.driver)
+            .unwrap_or(DriverKind::Netconf);
+        let user = d
+            .user
+            .or_else(|| f.defaults.user.clone())
+            .ok_or_else(|| TargetsError(format!("{name}: no `user` (nor defaults.user)")))?;
+        let file = d.file.unwrap_or_else(|| driver.default_file().to_string());
+        if file.contains("..") || file.starts_with('/') {
+            return Err(TargetsError(format!(
+                "{name}: `file` must stay under configs/{name}/"
+            )));
+        }
+        out.push(Target {
+            endpoint: Endpoint {
+                host: d.address,
+                port: d
+                    .port
+                    .or(f.defaults.port)
+                    .unwrap_or_else(|| driver.default_port()),
+                user,
+                known_hosts: d
+                    .known_hosts
+                    .as_deref()
+                    .map(|p| expand(p, base))
+                    .unwrap_or_else(|| kh_default.clone()),
+            },
+            name,
+            role: d.role,
+            driver,
+            auth: auth.clone(),
+            file,
+            frr: d.frr,
+            tool: d.tool.unwrap_or_else(|| driver.default_tool().to_string()),
+            state_dir: d.state_dir.unwrap_or_else(|| ".railyard".to_string()),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_applies_defaults() {
+        let t = parse(
+            "known_hosts: kh\nauth: {key_file: id, password_env: PW}\n\
+             defaults: {user: admin}\ndevices:\n  s1: {address: 127.0.0.1, role: spine}\n  \
+             l1: {address: 127.0.0.1, port: 2222, driver: frr-ssh}\n",
+            Path::new("/base"),
+        )
+        .unwrap();
+        assert_eq!(t.len(), 2);
+        let l1 = &t[0];
+        assert_eq!(l1.name, "l1");
+        assert_eq!(l1.driver, DriverKind::FrrSsh);
+        assert_eq!(l1.file, "frr.conf");
+        assert_eq!(l1.endpoint.port, 2222);
+        assert_eq!(l1.endpoint.known_hosts, PathBuf::from("/base/kh"));
+        assert_eq!(t[1].endpoint.port, 830);
+        assert_eq!(t[1].auth.password_env.as_deref(), Some("PW"));
+    }
+
+    #[test]
+    fn secrets_are_refused() {
+        let e = parse(
+            "devices:\n  s1: {address: x, user: u, password: hunter2}\n",
+            Path::new("/"),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("password"), "{e}");
+        assert!(!e.to_string().contains("hunter2"), "{e}");
+    }
+}

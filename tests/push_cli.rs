@@ -1,0 +1,260 @@
+//! `railyard push` end to end, as a user runs it: the binary, a targets file, an output
+//! directory, and real netconfd + sshd targets on 127.0.0.1. Needs root (loud SKIP otherwise).
+
+mod push_support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use push_support::{Fabric, NetconfLab, connect_opts, oc_interfaces, require_root};
+use railyard::push::netconf::canon;
+use railyard::push::netconf::client::{Client, ClientOptions, ConfigPayload, Datastore};
+use railyard::push::ssh::{self, SshTransport};
+
+const PASSPHRASE: &str = "correct-horse-battery-staple-7731";
+const OLD: &[(&str, u32, &str)] = &[("eth1", 1500, "old")];
+
+fn new_config(dev: &str) -> String {
+    oc_interfaces(&[
+        ("eth1", 9000, &format!("uplink of {dev}")),
+        ("eth2", 9000, "second"),
+    ])
+}
+
+fn open(lab: &NetconfLab) -> Client<SshTransport> {
+    let sess = ssh::connect(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("connect");
+    let t = SshTransport::netconf(sess, Duration::from_secs(20)).expect("subsystem");
+    Client::handshake(t, ClientOptions::default()).expect("hello")
+}
+
+/// Whether the device's running config equals `payload` on the managed subtree.
+fn running_is(lab: &NetconfLab, payload: &str) -> bool {
+    let mut c = open(lab);
+    let data = c.get_config(Datastore::Running, None).expect("get-config");
+    let p = ConfigPayload::from_xml(payload.as_bytes()).expect("payload");
+    canon::diff(&data, p.tree()).is_empty()
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    seconds: f64,
+}
+
+fn railyard(dir: &Path, args: &[&str]) -> Run {
+    let t = Instant::now();
+    let out: Output = Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .arg("push")
+        .args(args)
+        .arg("--targets")
+        .arg(dir.join("targets.yaml"))
+        .arg("--from")
+        .arg(dir.join("out"))
+        .arg("--journal-dir")
+        .arg(dir.join("journal"))
+        .env("RY_TEST_PASSPHRASE", PASSPHRASE)
+        // No agent: the key file (with its passphrase from the environment) must do.
+        .env_remove("SSH_AUTH_SOCK")
+        .output()
+        .expect("run railyard");
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    eprintln!(
+        "railyard push {args:?} → exit {} in {:.2} s\n--- stdout ---\n{}--- stderr ---\n{}",
+        r.code, r.seconds, r.stdout, r.stderr
+    );
+    // Nothing secret ever reaches the output.
+    assert!(!r.stdout.contains(PASSPHRASE) && !r.stderr.contains(PASSPHRASE));
+    r
+}
+
+fn journals(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir.join("journal"))
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_else(|_| Vec::new());
+    v.sort();
+    v.into_iter()
+        .map(|p| {
+            let t = std::fs::read_to_string(&p).unwrap_or_default();
+            (p, t)
+        })
+        .collect()
+}
+
+fn setup(devices: &[(&str, &str)]) -> (Fabric, tempfile::TempDir) {
+    let fabric = Fabric::start(devices, &oc_interfaces(OLD), PASSPHRASE);
+    let work = tempfile::Builder::new()
+        .prefix("railyard-push-cli-")
+        .tempdir()
+        .expect("tempdir");
+    std::fs::write(
+        work.path().join("targets.yaml"),
+        fabric.targets_yaml("RY_TEST_PASSPHRASE"),
+    )
+    .expect("targets");
+    fabric.write_configs(&work.path().join("out"), new_config);
+    (fabric, work)
+}
+
+#[test]
+fn dry_run_then_push_in_waves_then_nothing_to_do() {
+    if !require_root("dry_run_then_push_in_waves_then_nothing_to_do") {
+        return;
+    }
+    let devices = [("spine1", "spine"), ("leaf1", "leaf"), ("leaf2", "leaf")];
+    let (fabric, work) = setup(&devices);
+    let w = work.path();
+    let old = oc_interfaces(OLD);
+
+    // Dry run: per-device diff, nothing committed, candidates discarded, locks released.
+    let r = railyard(w, &["--dry-run"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("== spine1 (netconf): Aborted"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("+ /interfaces:interfaces/interface[name=eth1]/config/mtu = 9000")
+    );
+    assert!(
+        r.stdout
+            .contains("- /interfaces:interfaces/interface[name=eth1]/config/mtu = 1500")
+    );
+    for (name, _, lab) in &fabric.labs {
+        assert!(running_is(lab, &old), "{name} changed by a dry run");
+        let mut c = open(lab);
+        c.lock(Datastore::Candidate)
+            .expect("lock left behind by the dry run");
+        let cand = c.get_config(Datastore::Candidate, None).expect("candidate");
+        let p = ConfigPayload::from_xml(old.as_bytes()).expect("old");
+        assert!(
+            canon::diff(&cand, p.tree()).is_empty(),
+            "{name}: candidate not discarded"
+        );
+    }
+
+    // The push, spines first.
+    let r = railyard(w, &["--wave", "spines,leaves", "--confirm-timeout", "60"]);
+    assert_eq!(r.code, 0, "push failed");
+    assert!(r.stderr.contains("wave 1/2: committing 1 device(s)"));
+    assert!(r.stderr.contains("wave 2/2: committing 2 device(s)"));
+    for (name, _, lab) in &fabric.labs {
+        assert!(
+            running_is(lab, &new_config(name)),
+            "{name} not at the new config"
+        );
+    }
+    let js = journals(w);
+    assert_eq!(js.len(), 2, "one journal per transaction");
+    let (path, text) = &js[1];
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(path).expect("journal").permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600);
+    assert!(!text.contains(PASSPHRASE));
+    for (name, _, _) in &fabric.labs {
+        for state in ["ready", "committed", "verified", "confirmed"] {
+            assert!(
+                text.lines()
+                    .any(|l| l.contains(&format!("\"device\":\"{name}\""))
+                        && l.contains(&format!("\"state\":\"{state}\""))),
+                "journal lacks {name} {state}:\n{text}"
+            );
+        }
+    }
+    // The spine was verified before any leaf committed.
+    let line_of = |dev: &str, state: &str| {
+        text.lines()
+            .position(|l| {
+                l.contains(&format!("\"device\":\"{dev}\""))
+                    && l.contains(&format!("\"state\":\"{state}\""))
+            })
+            .unwrap_or(usize::MAX)
+    };
+    assert!(
+        line_of("spine1", "verified") < line_of("leaf1", "committed"),
+        "{text}"
+    );
+
+    // Running again: an empty diff is never committed.
+    let r = railyard(w, &[]);
+    assert_eq!(r.code, 0);
+    let js = journals(w);
+    let (_, text) = &js[2];
+    assert!(!text.contains("\"state\":\"committed\""), "{text}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("\"event\":\"state\"") && l.contains("\"state\":\"unchanged\""))
+            .count(),
+        3
+    );
+    drop(fabric);
+}
+
+#[test]
+fn a_held_lock_refuses_the_whole_push() {
+    if !require_root("a_held_lock_refuses_the_whole_push") {
+        return;
+    }
+    let (fabric, work) = setup(&[("spine1", "spine"), ("leaf1", "leaf")]);
+    let old = oc_interfaces(OLD);
+    // Someone else is configuring leaf1.
+    let mut holder = open(fabric.lab("leaf1"));
+    holder.lock(Datastore::Candidate).expect("holder lock");
+    let theirs = oc_interfaces(&[("eth9", 1400, "their work in progress")]);
+    let theirs_p = ConfigPayload::from_xml(theirs.as_bytes()).expect("theirs");
+    holder
+        .edit_config(Datastore::Candidate, &theirs_p, Default::default())
+        .expect("holder edit");
+    let sid = holder.session_id().expect("session id").to_string();
+    let r = railyard(work.path(), &[]);
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stdout
+            .contains(&format!("candidate locked by NETCONF session {sid}")),
+        "holder not named"
+    );
+    assert!(r.stdout.contains("REFUSED at preflight"));
+    for (name, _, lab) in &fabric.labs {
+        assert!(
+            running_is(lab, &old),
+            "{name} changed although preflight failed"
+        );
+    }
+    // The holder's uncommitted work is untouched.
+    let cand = holder
+        .get_config(Datastore::Candidate, None)
+        .expect("holder candidate");
+    assert!(
+        canon::canonical_lines(&cand)
+            .iter()
+            .any(|l| l.contains("their work in progress")),
+        "railyard discarded someone else's candidate"
+    );
+    // spine1's lock was released by the abort.
+    open(fabric.lab("spine1"))
+        .lock(Datastore::Candidate)
+        .expect("spine1 left locked");
+}
+
+#[test]
+fn an_unknown_host_key_refuses_before_anything_is_sent() {
+    if !require_root("an_unknown_host_key_refuses_before_anything_is_sent") {
+        return;
+    }
+    let (fabric, work) = setup(&[("leaf1", "leaf")]);
+    std::fs::write(&fabric.known_hosts, "").expect("empty known_hosts");
+    let r = railyard(work.path(), &[]);
+    assert_eq!(r.code, 3);
+    assert!(r.stdout.contains("unknown host key"), "{}", r.stdout);
+    assert!(!fabric.lab("leaf1").sshd_log().contains("userauth-request"));
+    assert!(running_is(fabric.lab("leaf1"), &oc_interfaces(OLD)));
+}

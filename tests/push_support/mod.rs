@@ -1,0 +1,576 @@
+//! Test harness for push: real yuma123 `netconfd` behind a private real `sshd` on 127.0.0.1, per
+//! LAB-NOTES. Everything a test starts is owned by a guard whose `Drop` kills it (by process
+//! group, recorded at spawn) and removes its scratch directory, also when the test panics.
+//!
+//! Needs root (sshd privilege separation, mount and network namespaces). Without root each test
+//! prints a loud SKIP line and returns; it never passes silently.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use railyard::push::ssh::{Auth, ConnectOptions, Endpoint};
+
+/// True when the test may run; otherwise prints why it is skipped, loudly.
+pub fn require_root(test: &str) -> bool {
+    let uid = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    if uid == "0" {
+        return true;
+    }
+    // Written to the stderr handle directly: libtest captures the print macros of passing
+    // tests, and a skip must be visible in a normal `cargo test` run.
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!!!!!!! SKIPPED {test}: needs root (private sshd, namespaces). \
+         Run the push tests as root; nothing was verified. !!!!!!!!!!\n"
+    );
+    false
+}
+
+/// Panics with an install hint when a program the lab needs is missing.
+pub fn require_program(path: &str, package: &str) {
+    assert!(
+        Path::new(path).exists(),
+        "{path} missing: apt-get install -y --no-install-recommends {package}"
+    );
+}
+
+/// A child process killed with its whole process group on drop.
+pub struct Daemon {
+    pub name: String,
+    child: Child,
+    stopped: bool,
+}
+
+impl Daemon {
+    pub fn spawn(name: &str, cmd: &mut Command) -> Daemon {
+        use std::os::unix::process::CommandExt;
+        // Own process group: sshd forks per connection and netconf-subsystem per channel; the
+        // group kill on drop reaches all of them.
+        cmd.process_group(0);
+        let child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {name}: {e}"));
+        Daemon {
+            name: name.into(),
+            child,
+            stopped: false,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Daemon {
+    /// Ask the process group to stop without waiting (lets many daemons stop in parallel; the
+    /// drop still waits and kills whatever is left).
+    pub fn signal_term(&self) {
+        if !self.stopped {
+            let _ = Command::new("kill")
+                .args(["-TERM", "--", &format!("-{}", self.child.id())])
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+
+    /// Kill the whole process group and reap the child (idempotent).
+    pub fn stop(&mut self) {
+        if std::mem::replace(&mut self.stopped, true) {
+            // Already reaped: its pid may belong to someone else by now.
+            return;
+        }
+        let pg = format!("-{}", self.child.id());
+        let _ = Command::new("kill")
+            .args(["-TERM", "--", &pg])
+            .stderr(Stdio::null())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &pg])
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+/// A free TCP port on 127.0.0.1 (bound and released: a tiny race, acceptable in tests).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("no free port on 127.0.0.1")
+}
+
+pub fn keygen(path: &Path, comment: &str) {
+    keygen_with_passphrase(path, comment, "");
+}
+
+pub fn keygen_with_passphrase(path: &Path, comment: &str, passphrase: &str) {
+    let ok = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", passphrase, "-C", comment, "-f"])
+        .arg(path)
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(ok, "ssh-keygen failed for {}", path.display());
+}
+
+/// Wait until `cond` holds or panic after `limit` with `what`.
+pub fn wait_for(what: &str, limit: Duration, mut cond: impl FnMut() -> bool) {
+    let t = Instant::now();
+    while t.elapsed() < limit {
+        if cond() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("timed out after {limit:?} waiting for {what}");
+}
+
+/// Where the OpenConfig models live: `../shared/yang/openconfig` beside the repository.
+pub fn openconfig_dir() -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/yang/openconfig");
+    assert!(
+        p.join("release/models/interfaces/openconfig-interfaces.yang")
+            .exists(),
+        "OpenConfig models not found at {} (shared/yang/openconfig)",
+        p.display()
+    );
+    p
+}
+
+/// One netconfd + sshd pair with its own host key, client key, known_hosts and scratch dir.
+pub struct NetconfLab {
+    // Field order = drop order: daemons die before their directory is removed.
+    pub sshd: Daemon,
+    pub netconfd: Daemon,
+    pub port: u16,
+    pub client_key: PathBuf,
+    pub known_hosts: PathBuf,
+    pub host_key_pub: PathBuf,
+    pub sshd_log: PathBuf,
+    pub dir: tempfile::TempDir,
+}
+
+/// An OpenConfig interfaces payload: `(name, mtu, description)` per interface.
+pub fn oc_interfaces(ifs: &[(&str, u32, &str)]) -> String {
+    let mut s = String::from(
+        r#"<config xmlns="urn:ietf:params:xml:ns:netconf:base:1.0"><interfaces xmlns="http://openconfig.net/yang/interfaces">"#,
+    );
+    for (name, mtu, descr) in ifs {
+        s.push_str(&format!(
+            "<interface><name>{name}</name><config><name>{name}</name>\
+             <type xmlns:ianaift=\"urn:ietf:params:xml:ns:yang:iana-if-type\">ianaift:ethernetCsmacd</type>\
+             <mtu>{mtu}</mtu><description>{}</description></config></interface>",
+            descr.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+        ));
+    }
+    s.push_str("</interfaces></config>");
+    s
+}
+
+impl NetconfLab {
+    /// Start netconfd (in its own network namespace) and sshd (on 127.0.0.1, in a private mount
+    /// namespace with a tmpfs `/run`, so the system's `/run/sshd` is never touched).
+    pub fn start(startup: Option<&str>) -> NetconfLab {
+        Self::start_with(startup, &[])
+    }
+
+    pub fn start_with(startup: Option<&str>, netconfd_extra: &[&str]) -> NetconfLab {
+        Self::start_full(startup, netconfd_extra, None)
+    }
+
+    /// `authorized_pub`: also authorize this public key file (so one operator key can reach many
+    /// labs, as one key reaches a fabric).
+    pub fn start_full(
+        startup: Option<&str>,
+        netconfd_extra: &[&str],
+        authorized_pub: Option<&Path>,
+    ) -> NetconfLab {
+        require_program("/usr/sbin/netconfd", "netconfd");
+        require_program("/usr/sbin/sshd", "openssh-server");
+        let oc = openconfig_dir();
+        let dir = tempfile::Builder::new()
+            .prefix("railyard-nc-")
+            .tempdir()
+            .expect("tempdir");
+        let w = dir.path();
+        let port = free_port();
+        let sock = w.join("ncxserver.sock");
+        // netconfd refuses a startup file without a root element: `<config/>` is the empty one.
+        std::fs::write(w.join("startup.xml"), startup.unwrap_or("<config/>")).expect("startup");
+        let mut cmd = Command::new("unshare");
+        cmd.arg("-n")
+            .arg("/usr/sbin/netconfd")
+            .arg("--module=iana-if-type")
+            .arg("--module=openconfig-interfaces")
+            .arg(format!(
+                "--modpath={}:{}:/usr/share/yuma/modules",
+                oc.join("release/models").display(),
+                oc.join("third_party/ietf").display()
+            ))
+            .arg("--target=candidate")
+            .arg("--with-validate=true")
+            .arg("--with-startup=false")
+            .arg(format!("--startup={}", w.join("startup.xml").display()))
+            .arg("--superuser=root")
+            // netconfd only accepts sessions whose SSH port it was told about.
+            .arg(format!("--port={port}"))
+            .arg(format!("--ncxserver-sockname={}", sock.display()))
+            .arg(format!("--log={}", w.join("netconfd.log").display()))
+            .arg("--log-level=info")
+            .args(netconfd_extra)
+            // netconfd keeps its confirmed-commit backup in $HOME: one HOME per server.
+            .env("HOME", w)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut netconfd = Daemon::spawn("netconfd", &mut cmd);
+        wait_for("netconfd socket", Duration::from_secs(10), || {
+            assert!(
+                netconfd.is_running(),
+                "netconfd exited: {}",
+                std::fs::read_to_string(w.join("netconfd.log")).unwrap_or_default()
+            );
+            sock.exists()
+        });
+
+        let host_key = w.join("ssh_host_ed25519_key");
+        keygen(&host_key, "lab-host");
+        let client_key = w.join("id_client");
+        keygen(&client_key, "railyard-test");
+        // The lab's own key (tests read back with it) plus an operator key if given.
+        let mut authorized = std::fs::read_to_string(w.join("id_client.pub")).expect("pub");
+        if let Some(p) = authorized_pub {
+            authorized.push_str(&std::fs::read_to_string(p).expect("operator pub"));
+        }
+        std::fs::write(w.join("authorized_keys"), authorized).expect("authorized_keys");
+        let sshd_log = w.join("sshd.log");
+        let cfg = format!(
+            "Port {port}\nListenAddress 127.0.0.1\nHostKey {hk}\nPidFile none\nStrictModes no\n\
+             UsePAM no\nPermitRootLogin prohibit-password\nAllowUsers root\n\
+             AuthorizedKeysFile {ak}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
+             LogLevel DEBUG1\nSubsystem netconf /usr/sbin/netconf-subsystem \
+             --ncxserver-sockname={port}@{sock}\n",
+            hk = host_key.display(),
+            ak = w.join("authorized_keys").display(),
+            sock = sock.display(),
+        );
+        let cfg_path = w.join("sshd_config");
+        std::fs::write(&cfg_path, cfg).expect("sshd_config");
+        let sshd = spawn_sshd(&cfg_path, &sshd_log, port);
+        let host_key_pub = w.join("ssh_host_ed25519_key.pub");
+        let known_hosts = w.join("known_hosts");
+        write_known_host(&known_hosts, port, &host_key_pub);
+        NetconfLab {
+            sshd,
+            netconfd,
+            port,
+            client_key,
+            known_hosts,
+            host_key_pub,
+            sshd_log,
+            dir,
+        }
+    }
+
+    pub fn endpoint(&self) -> Endpoint {
+        Endpoint {
+            host: "127.0.0.1".into(),
+            port: self.port,
+            user: "root".into(),
+            known_hosts: self.known_hosts.clone(),
+        }
+    }
+
+    pub fn auth(&self) -> Auth {
+        Auth {
+            key_file: Some(self.client_key.clone()),
+            ..Auth::default()
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn netconfd_log_tail(&self) -> String {
+        let log = std::fs::read_to_string(self.path().join("netconfd.log")).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        lines[lines.len().saturating_sub(30)..].join("\n")
+    }
+
+    pub fn sshd_log(&self) -> String {
+        std::fs::read_to_string(&self.sshd_log).unwrap_or_default()
+    }
+}
+
+/// `[127.0.0.1]:port <type> <key>` from a `.pub` file.
+pub fn write_known_host(known_hosts: &Path, port: u16, host_key_pub: &Path) {
+    let pubkey = std::fs::read_to_string(host_key_pub).expect("host key pub");
+    let mut parts = pubkey.split_whitespace();
+    let (kt, key) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let mut f = std::fs::File::create(known_hosts).expect("known_hosts");
+    writeln!(f, "[127.0.0.1]:{port} {kt} {key}").expect("write known_hosts");
+}
+
+pub fn connect_opts() -> ConnectOptions {
+    ConnectOptions {
+        connect_timeout: Duration::from_secs(10),
+        accept_new: false,
+        keepalive: Duration::from_secs(15),
+    }
+}
+
+/// Append `[127.0.0.1]:port <type> <key>` to a known_hosts file shared by several labs.
+pub fn append_known_host(known_hosts: &Path, port: u16, host_key_pub: &Path) {
+    let pubkey = std::fs::read_to_string(host_key_pub).expect("host key pub");
+    let mut parts = pubkey.split_whitespace();
+    let (kt, key) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(known_hosts)
+        .expect("known_hosts");
+    writeln!(f, "[127.0.0.1]:{port} {kt} {key}").expect("write known_hosts");
+}
+
+/// A small fabric of netconfd targets reachable with one operator key.
+pub struct Fabric {
+    // Labs first: they are dropped (killed) before the operator's directory goes.
+    pub labs: Vec<(String, String, NetconfLab)>,
+    pub key: PathBuf,
+    pub known_hosts: PathBuf,
+    pub dir: tempfile::TempDir,
+}
+
+impl Drop for Fabric {
+    fn drop(&mut self) {
+        for (_, _, lab) in &self.labs {
+            lab.sshd.signal_term();
+            lab.netconfd.signal_term();
+        }
+    }
+}
+
+impl Fabric {
+    /// `devices`: (name, role); each starts with `startup` as its running config. The operator
+    /// key has `passphrase` (given to railyard through an environment variable).
+    pub fn start(devices: &[(&str, &str)], startup: &str, passphrase: &str) -> Fabric {
+        let dir = tempfile::Builder::new()
+            .prefix("railyard-fabric-")
+            .tempdir()
+            .expect("tempdir");
+        let key = dir.path().join("id_operator");
+        keygen_with_passphrase(&key, "operator", passphrase);
+        let known_hosts = dir.path().join("known_hosts");
+        let pubkey = dir.path().join("id_operator.pub");
+        let labs: Vec<(String, String, NetconfLab)> = std::thread::scope(|s| {
+            let handles: Vec<_> = devices
+                .iter()
+                .map(|(n, r)| {
+                    let pubkey = pubkey.clone();
+                    s.spawn(move || {
+                        (
+                            n.to_string(),
+                            r.to_string(),
+                            NetconfLab::start_full(Some(startup), &[], Some(&pubkey)),
+                        )
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("lab start"))
+                .collect()
+        });
+        for (_, _, lab) in &labs {
+            append_known_host(&known_hosts, lab.port, &lab.host_key_pub);
+        }
+        Fabric {
+            labs,
+            key,
+            known_hosts,
+            dir,
+        }
+    }
+
+    /// A targets file for all labs (netconf driver, user root, operator key + passphrase env).
+    pub fn targets_yaml(&self, passphrase_env: &str) -> String {
+        let mut s = format!(
+            "known_hosts: {}\nauth:\n  agent: false\n  key_file: {}\n  key_passphrase_env: {}\n\
+             defaults: {{user: root, driver: netconf}}\ndevices:\n",
+            self.known_hosts.display(),
+            self.key.display(),
+            passphrase_env
+        );
+        for (name, role, lab) in &self.labs {
+            s.push_str(&format!(
+                "  {name}: {{address: 127.0.0.1, port: {}, role: {role}}}\n",
+                lab.port
+            ));
+        }
+        s
+    }
+
+    /// Write `configs/<device>/openconfig.xml` for every device into `out`.
+    pub fn write_configs(&self, out: &Path, payload: impl Fn(&str) -> String) {
+        for (name, _, _) in &self.labs {
+            let d = out.join("configs").join(name);
+            std::fs::create_dir_all(&d).expect("configs dir");
+            std::fs::write(d.join("openconfig.xml"), payload(name)).expect("config");
+        }
+    }
+
+    pub fn lab(&self, name: &str) -> &NetconfLab {
+        &self
+            .labs
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .expect("no such device")
+            .2
+    }
+}
+
+/// sshd in a private mount namespace with a tmpfs `/run` (its privilege-separation directory
+/// `/run/sshd` then never touches the system's), waited for until it accepts connections.
+pub fn spawn_sshd(cfg_path: &Path, sshd_log: &Path, port: u16) -> Daemon {
+    spawn_sshd_as(cfg_path, sshd_log, port, None)
+}
+
+/// Like [`spawn_sshd`], optionally in a UTS namespace with `hostname`: commands run over SSH
+/// then see the switch's hostname, as on a real switch.
+pub fn spawn_sshd_as(
+    cfg_path: &Path,
+    sshd_log: &Path,
+    port: u16,
+    hostname: Option<&str>,
+) -> Daemon {
+    let mut cmd = Command::new("unshare");
+    cmd.args(["-m", "--propagation", "private"]);
+    if hostname.is_some() {
+        cmd.arg("--uts");
+    }
+    cmd.args(["sh", "-c"])
+        .arg(
+            "mount -t tmpfs -o mode=755 railyard-run /run && mkdir -p /run/sshd && \
+             { [ -z \"$3\" ] || hostname \"$3\"; } && \
+             exec /usr/sbin/sshd -D -f \"$1\" -E \"$2\"",
+        )
+        .arg("sh")
+        .arg(cfg_path)
+        .arg(sshd_log)
+        .arg(hostname.unwrap_or(""))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut sshd = Daemon::spawn("sshd", &mut cmd);
+    wait_for("sshd listening", Duration::from_secs(10), || {
+        assert!(
+            sshd.is_running(),
+            "sshd exited: {}",
+            std::fs::read_to_string(sshd_log).unwrap_or_default()
+        );
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
+    sshd
+}
+
+/// A second sshd in front of the lab's netconfd (after the first was killed).
+pub fn restart_sshd(lab: &NetconfLab) -> Daemon {
+    spawn_sshd(&lab.path().join("sshd_config"), &lab.sshd_log, lab.port)
+}
+
+/// A plain "switch" reachable over SSH as root on 127.0.0.1 (for the command drivers): its own
+/// host key, a client key, a known_hosts file and a scratch directory.
+pub struct SshBox {
+    pub sshd: Daemon,
+    pub port: u16,
+    pub key: PathBuf,
+    pub known_hosts: PathBuf,
+    pub dir: tempfile::TempDir,
+}
+
+impl SshBox {
+    pub fn start(hostname: Option<&str>) -> SshBox {
+        require_program("/usr/sbin/sshd", "openssh-server");
+        let dir = tempfile::Builder::new()
+            .prefix("railyard-box-")
+            .tempdir()
+            .expect("tempdir");
+        let w = dir.path();
+        let port = free_port();
+        keygen(&w.join("host_key"), "box-host");
+        let key = w.join("id_client");
+        keygen(&key, "railyard-test");
+        std::fs::copy(w.join("id_client.pub"), w.join("authorized_keys")).expect("authorized");
+        let cfg = w.join("sshd_config");
+        std::fs::write(
+            &cfg,
+            format!(
+                "Port {port}\nListenAddress 127.0.0.1\nHostKey {}\nPidFile none\nStrictModes no\n\
+                 UsePAM no\nPermitRootLogin prohibit-password\nAllowUsers root\n\
+                 AuthorizedKeysFile {}\nPasswordAuthentication no\nLogLevel VERBOSE\n",
+                w.join("host_key").display(),
+                w.join("authorized_keys").display()
+            ),
+        )
+        .expect("sshd_config");
+        let sshd = spawn_sshd_as(&cfg, &w.join("sshd.log"), port, hostname);
+        let known_hosts = w.join("known_hosts");
+        write_known_host(&known_hosts, port, &w.join("host_key.pub"));
+        SshBox {
+            sshd,
+            port,
+            key,
+            known_hosts,
+            dir,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn endpoint(&self) -> Endpoint {
+        Endpoint {
+            host: "127.0.0.1".into(),
+            port: self.port,
+            user: "root".into(),
+            known_hosts: self.known_hosts.clone(),
+        }
+    }
+
+    pub fn auth(&self) -> Auth {
+        Auth {
+            key_file: Some(self.key.clone()),
+            ..Auth::default()
+        }
+    }
+}
