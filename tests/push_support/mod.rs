@@ -153,13 +153,12 @@ pub fn wait_for(what: &str, limit: Duration, mut cond: impl FnMut() -> bool) {
     panic!("timed out after {limit:?} waiting for {what}");
 }
 
-/// Where the OpenConfig models live: `../shared/yang/openconfig` beside the repository.
+/// The OpenConfig modules netconfd loads, vendored under `tests/fixtures/yang` (see its README).
 pub fn openconfig_dir() -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/yang/openconfig");
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/yang");
     assert!(
-        p.join("release/models/interfaces/openconfig-interfaces.yang")
-            .exists(),
-        "OpenConfig models not found at {} (shared/yang/openconfig)",
+        p.join("openconfig-interfaces.yang").exists(),
+        "OpenConfig models not found at {}",
         p.display()
     );
     p
@@ -231,9 +230,8 @@ impl NetconfLab {
             .arg("--module=iana-if-type")
             .arg("--module=openconfig-interfaces")
             .arg(format!(
-                "--modpath={}:{}:/usr/share/yuma/modules",
-                oc.join("release/models").display(),
-                oc.join("third_party/ietf").display()
+                "--modpath={}:/usr/share/yuma/modules",
+                oc.display()
             ))
             .arg("--target=candidate")
             .arg("--with-validate=true")
