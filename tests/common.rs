@@ -83,3 +83,42 @@ pub fn links_per_pair(f: &Fabric) -> BTreeMap<(String, String), usize> {
     }
     m
 }
+
+/// The intents of a spec that must compile.
+pub fn intents(text: &str) -> railyard::intent::Intents {
+    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+    c.intents.unwrap_or_else(|| {
+        panic!(
+            "did not compile: {:?}",
+            c.diagnostics
+                .sorted()
+                .iter()
+                .map(|d| format!("{}: {}", d.code.id, d.message))
+                .collect::<Vec<_>>()
+        )
+    })
+}
+
+/// Run the real FRR parser (`vtysh -C`, Debian `frr`) on one generated config; panics with
+/// FRR's own message when it rejects the file.
+pub fn vtysh_accepts(dir: &std::path::Path, name: &str, bytes: &[u8], what: &str) {
+    let vtysh = std::path::Path::new("/usr/bin/vtysh");
+    assert!(
+        vtysh.exists(),
+        "vtysh not found: install Debian's `frr` package (scripts/test.sh does: apt-get install frr)"
+    );
+    let p = dir.join(name.replace('/', "_"));
+    std::fs::write(&p, bytes).expect("write config");
+    let out = std::process::Command::new(vtysh)
+        .arg("-C")
+        .arg("-f")
+        .arg(&p)
+        .output()
+        .expect("run vtysh");
+    assert!(
+        out.status.success(),
+        "FRR rejected {what}:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

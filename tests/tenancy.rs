@@ -8,23 +8,8 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use common::*;
-use railyard::diag::SourceFile;
 use railyard::intent::Intents;
 use railyard::tenancy::Tenant;
-
-fn intents(text: &str) -> Intents {
-    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
-    c.intents.unwrap_or_else(|| {
-        panic!(
-            "did not compile: {:?}",
-            c.diagnostics
-                .sorted()
-                .iter()
-                .map(|d| format!("{}: {}", d.code.id, d.message))
-                .collect::<Vec<_>>()
-        )
-    })
-}
 
 fn tenant<'a>(i: &'a Intents, name: &str) -> &'a Tenant {
     i.tenants

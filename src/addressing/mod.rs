@@ -82,6 +82,27 @@ struct Pools {
     oob: Option<Pool>,
 }
 
+impl Pools {
+    /// Every pool the spec set.
+    fn all(&self) -> Vec<&Pool> {
+        [
+            &self.loopbacks,
+            &self.loopbacks_v6,
+            &self.fabric,
+            &self.fabric_v6,
+            &self.vteps,
+            &self.gpu,
+            &self.gpu_v6,
+            &self.storage,
+            &self.inband,
+            &self.oob,
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+}
+
 fn parse_pools(spec: &ClusterSpec, diags: &mut Diagnostics) -> (Pools, bool) {
     let a = &spec.addressing;
     let v4 = |k, v: &Sp<String>, d: &mut Diagnostics| Pool::parse(k, v, Family::V4, d);
@@ -105,22 +126,7 @@ fn parse_pools(spec: &ClusterSpec, diags: &mut Diagnostics) -> (Pools, bool) {
         inband: v4("inband", &a.inband, diags),
         oob: v4("oob", &a.oob, diags),
     };
-    let all: Vec<&Pool> = [
-        &pools.loopbacks,
-        &pools.loopbacks_v6,
-        &pools.fabric,
-        &pools.fabric_v6,
-        &pools.vteps,
-        &pools.gpu,
-        &pools.gpu_v6,
-        &pools.storage,
-        &pools.inband,
-        &pools.oob,
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    pool::check_disjoint(&all, diags);
+    pool::check_disjoint(&pools.all(), diags);
     (pools, unnumbered)
 }
 
@@ -454,22 +460,7 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
         }
     }
     for (key, (need, what)) in &cx.need.0 {
-        let pool = [
-            &pools.loopbacks,
-            &pools.loopbacks_v6,
-            &pools.fabric,
-            &pools.fabric_v6,
-            &pools.vteps,
-            &pools.gpu,
-            &pools.gpu_v6,
-            &pools.storage,
-            &pools.inband,
-            &pools.oob,
-        ]
-        .into_iter()
-        .flatten()
-        .find(|p| p.key == *key);
-        if let Some(p) = pool {
+        if let Some(p) = pools.all().into_iter().find(|p| p.key == *key) {
             p.require(*need, what, diags);
         }
     }
