@@ -11,6 +11,7 @@ mod env;
 mod eos;
 mod frr;
 mod nvue;
+mod openconfig;
 mod sonic;
 mod subnet_manager;
 mod tenants;
@@ -73,12 +74,14 @@ pub(crate) fn template(
 /// The files of one switch under `configs/<device>/`.
 pub fn device(env: &Environment<'_>, d: &DeviceIntent) -> Result<Vec<OutputFile>, RenderError> {
     let dir = format!("configs/{}", d.hostname);
-    let files = match d.platform {
+    let mut files = match d.platform {
         Platform::Frr => frr::render(env, d)?,
         Platform::Nvue => nvue::render(env, d)?,
         Platform::Sonic => sonic::render(env, d)?,
         Platform::Eos => eos::render(env, d)?,
     };
+    // Beside every platform's own files: the payload of the generic `netconf` push driver.
+    files.push(openconfig::render(d)?);
     Ok(files
         .into_iter()
         .map(|(name, text)| OutputFile::new(format!("{dir}/{name}"), text))
