@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 
 use railyard::push::journal::{self, Journal};
 use railyard::push::txn::{self, DeviceState, Outcome};
-use railyard::push::{self as push_lib, PushSettings, targets};
+use railyard::push::{self as push_lib, PushSettings, recover, targets};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum PushFormat {
@@ -59,6 +59,14 @@ pub struct PushArgs {
     connect_timeout: u64,
     #[arg(long, value_enum, default_value = "text")]
     format: PushFormat,
+    /// Finish transaction ID after railyard died between commit and confirm: re-verify and
+    /// confirm its pending devices (or report those already rolled back). Needs --targets.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["rollback", "dry_run", "from", "spec"])]
+    resume: Option<String>,
+    /// Undo transaction ID: push the previous config saved with its journal back to every device
+    /// it confirmed, as a new confirmed-commit transaction. Needs --targets.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["dry_run", "from", "spec"])]
+    rollback: Option<String>,
 }
 
 /// `configs/**` of an output directory, keyed by relative path.
@@ -127,9 +135,6 @@ fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
     if targets.is_empty() {
         bail!("targets file lists no devices");
     }
-    let files = rendered_files(args)?;
-    let plans = push_lib::plan(&targets, &files).map_err(anyhow::Error::msg)?;
-
     let mut settings = PushSettings::default();
     settings.txn.dry_run = args.dry_run;
     settings.txn.waves = args.wave.clone();
@@ -140,33 +145,105 @@ fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
     settings.client.rpc_timeout = Duration::from_secs(args.rpc_timeout.max(1));
     settings.client.hello_timeout = settings.connect.connect_timeout;
 
-    let txid = journal::new_txid();
     let dir = args
         .journal_dir
         .clone()
         .unwrap_or_else(journal::default_dir);
+    // Hidden test hook: exit abruptly (as a dying laptop would) right after a progress line
+    // ending in this text, e.g. `Committed`.
+    let die_after = std::env::var("RAILYARD_TEST_DIE_AFTER")
+        .ok()
+        .filter(|s| !s.is_empty());
+    let progress = move |line: &str| {
+        eprintln!("{line}");
+        if let Some(s) = &die_after
+            && line.trim_end().ends_with(s.as_str())
+        {
+            std::process::exit(137);
+        }
+    };
+
+    if let Some(id) = &args.resume {
+        let view = recover::read(&dir, id).map_err(anyhow::Error::msg)?;
+        let journal = Journal::open_existing(&dir, id)
+            .with_context(|| format!("opening the journal of `{id}`"))?;
+        eprintln!(
+            "push --resume {id}: {} device(s) in the journal; appending to {}",
+            view.devices.len(),
+            journal.path().display()
+        );
+        let outcome = recover::resume(&view, &targets, &settings, &journal, &progress);
+        print_outcome(
+            args,
+            &outcome,
+            false,
+            settings.txn.confirm_timeout,
+            "resume",
+        )?;
+        return Ok(ExitCode::from(outcome.exit_code));
+    }
+
+    let (plans, chosen, rollback_of) = if let Some(id) = &args.rollback {
+        let view = recover::read(&dir, id).map_err(anyhow::Error::msg)?;
+        let (plans, used) = recover::rollback_plans(&view, &targets).map_err(anyhow::Error::msg)?;
+        (plans, used, Some(id.clone()))
+    } else {
+        let files = rendered_files(args)?;
+        let plans = push_lib::plan(&targets, &files).map_err(anyhow::Error::msg)?;
+        (plans, targets.iter().collect(), None)
+    };
+
+    let txid = journal::new_txid();
     let journal = Journal::create(&dir, &txid)
         .with_context(|| format!("creating the journal in `{}`", dir.display()))?;
-    let drivers = targets
+    if let Some(of) = &rollback_of {
+        journal.record(None, "rollback-of", serde_json::json!({ "of": of }));
+    }
+    let drivers = chosen
         .iter()
         .map(|t| push_lib::make_driver(t, &txid, &settings))
         .collect();
     eprintln!(
-        "push {txid}: {} device(s){}; journal {}",
+        "push {txid}: {} device(s){}{}; journal {}",
         plans.len(),
         if args.dry_run { ", dry run" } else { "" },
+        rollback_of
+            .as_deref()
+            .map(|i| format!(", rolling back {i}"))
+            .unwrap_or_default(),
         journal.path().display()
     );
-    let progress = |line: &str| eprintln!("{line}");
     let outcome = txn::run(plans, drivers, &settings.txn, &journal, &progress);
-    match args.format {
-        PushFormat::Json => println!("{}", serde_json::to_string_pretty(&outcome)?),
-        PushFormat::Text => print_text(&outcome, args.dry_run, settings.txn.confirm_timeout),
-    }
+    let what = if rollback_of.is_some() {
+        "rollback"
+    } else {
+        "push"
+    };
+    print_outcome(
+        args,
+        &outcome,
+        args.dry_run,
+        settings.txn.confirm_timeout,
+        what,
+    )?;
     Ok(ExitCode::from(outcome.exit_code))
 }
 
-fn print_text(o: &Outcome, dry_run: bool, window: Duration) {
+fn print_outcome(
+    args: &PushArgs,
+    o: &Outcome,
+    dry_run: bool,
+    window: Duration,
+    what: &str,
+) -> anyhow::Result<()> {
+    match args.format {
+        PushFormat::Json => println!("{}", serde_json::to_string_pretty(o)?),
+        PushFormat::Text => print_text(o, dry_run, window, what),
+    }
+    Ok(())
+}
+
+fn print_text(o: &Outcome, dry_run: bool, window: Duration, what: &str) {
     for d in &o.devices {
         let diff = d
             .preflight
@@ -210,11 +287,12 @@ fn print_text(o: &Outcome, dry_run: bool, window: Duration) {
         3 => "REFUSED at preflight: nothing was committed anywhere".to_string(),
         _ => format!(
             "MIXED/UNKNOWN: see the states above. Devices not confirmed revert by themselves \
-             within {} s of their commit; re-check them, then re-run `railyard push` (resume and \
-             rollback by id are not implemented yet). Journal: {}",
+             within {} s of their commit. To finish: `railyard push --resume {id} --targets …`; \
+             to undo what was confirmed: `railyard push --rollback {id} --targets …`. Journal: {}",
             window.as_secs(),
-            o.journal
+            o.journal,
+            id = o.txid,
         ),
     };
-    println!("push {}: {summary} (exit {})", o.txid, o.exit_code);
+    println!("{what} {}: {summary} (exit {})", o.txid, o.exit_code);
 }

@@ -190,6 +190,8 @@ impl Driver for NvueDriver {
             pre_hash: sha256_hex(self.pre.as_bytes()),
             intended_hash: sha256_hex(intended),
             disruptive: Vec::new(),
+            // Not known to be re-appliable as an intended config: no --rollback.
+            pre_config: None,
         })
     }
 
@@ -381,6 +383,8 @@ impl Driver for EosDriver {
             ),
             intended_hash: sha256_hex(intended),
             disruptive: Vec::new(),
+            // Not known to be re-appliable as an intended config: no --rollback.
+            pre_config: None,
         })
     }
 
@@ -491,6 +495,8 @@ impl Driver for SonicDriver {
             pre_hash: String::new(),
             intended_hash: sha256_hex(intended),
             disruptive: Vec::new(),
+            // Not known to be re-appliable as an intended config: no --rollback.
+            pre_config: None,
         })
     }
 

@@ -110,6 +110,11 @@ pub struct Preflight {
     pub intended_hash: String,
     /// Disruptive changes worth a human's attention (speed, breakout, BGP ASN).
     pub disruptive: Vec<String>,
+    /// The pre-change config in a form the same driver accepts as an intended config (NETCONF:
+    /// the managed running subtrees as `<config>`; FRR: `show running-config`). Saved next to
+    /// the journal (mode 0600) so `--rollback` can push it back; never serialized in reports.
+    #[serde(skip)]
+    pub pre_config: Option<Vec<u8>>,
 }
 
 /// A device driver. Implementations keep their session between calls; every call has bounded
@@ -128,6 +133,16 @@ pub trait Driver: Send {
     fn cancel(&mut self) -> Result<(), DriverError>;
     /// Read back over a fresh session: `Ok(true)` when running equals the pre-change config.
     fn check_reverted(&mut self) -> Result<bool, DriverError>;
+    /// Take over a pending confirmed commit of an earlier process (`--resume`): remember the
+    /// intended config and the pre-change hash without touching the device, so `verify`,
+    /// `confirm`, `cancel` and `check_reverted` work from fresh sessions.
+    fn adopt(&mut self, intended: &[u8], pre_hash: &str) -> Result<(), DriverError> {
+        let _ = (intended, pre_hash);
+        Err(DriverError::new(
+            FailKind::Capability,
+            "this driver cannot resume a pending commit; it reverts by itself at its timer",
+        ))
+    }
 }
 
 /// sha256 hex of some bytes (config hashes for the journal).

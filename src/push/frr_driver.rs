@@ -260,6 +260,7 @@ impl Driver for FrrDriver {
             pre_hash,
             intended_hash: sha256_hex(intended),
             disruptive: Vec::new(),
+            pre_config: Some(out.stdout.into_bytes()),
         })
     }
 
@@ -364,6 +365,12 @@ impl Driver for FrrDriver {
             let _ = self.abort();
         }
         Ok(back)
+    }
+
+    fn adopt(&mut self, _intended: &[u8], _pre_hash: &str) -> Result<(), DriverError> {
+        // new.conf, pre.conf and the timer pid file are still on the device under this
+        // transaction's tag: verify, confirm (disarm), cancel and check_reverted use them.
+        Ok(())
     }
 }
 

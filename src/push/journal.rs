@@ -5,6 +5,11 @@
 //! It records transaction id, per-device state transitions with timestamps, config hashes
 //! (never configs), native revision ids (NETCONF persist-id, FRR timer) and parsed errors. It
 //! never records credentials: callers pass only hashes, ids and server messages.
+//!
+//! The configs themselves (the pre-change config for `--rollback`, the intended one for
+//! `--resume`) are saved at preflight as separate files named by their sha256 in
+//! `<dir>.saved/<txid>/` beside the journal directory (directories 0700, files 0600); the
+//! journal records only the hashes.
 
 use std::fs::File;
 use std::io::Write;
@@ -63,6 +68,45 @@ impl Journal {
         })
     }
 
+    /// Reopen the journal of an earlier transaction to append to it (`--resume`).
+    pub fn open_existing(dir: &Path, txid: &str) -> std::io::Result<Journal> {
+        let path = path_of(dir, txid)?;
+        let file = std::fs::OpenOptions::new().append(true).open(&path)?;
+        Ok(Journal {
+            path,
+            file: Mutex::new(file),
+            txid: txid.to_string(),
+        })
+    }
+
+    /// Save a config copy next to the journal, named by its sha256
+    /// (`<dir>.saved/<txid>/<sha256>.conf`, file 0600, directories 0700). Returns the hash.
+    pub fn save_copy(&self, bytes: &[u8]) -> std::io::Result<String> {
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+        let hash = super::driver::sha256_hex(bytes);
+        let dir = saved_dir(&self.path);
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)?;
+        let target = dir.join(format!("{hash}.conf"));
+        if target.exists() {
+            return Ok(hash);
+        }
+        // Write under a temporary name, then rename: a half-written copy is never taken for one.
+        let tmp = dir.join(format!(".{hash}.{}.tmp", std::process::id()));
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(true)
+            .write(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &target)?;
+        Ok(hash)
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -99,6 +143,66 @@ impl Journal {
     }
 }
 
+/// `<dir>/<txid>.jsonl`, refusing ids that are not plain names.
+pub fn path_of(dir: &Path, txid: &str) -> std::io::Result<PathBuf> {
+    if txid.is_empty()
+        || !txid
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        || txid.starts_with('.')
+    {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("`{txid}` is not a transaction id"),
+        ));
+    }
+    Ok(dir.join(format!("{txid}.jsonl")))
+}
+
+/// Where the config copies of the journal at `journal_path` live: beside the journal directory,
+/// not in it, so the directory keeps one file per transaction (`tx/` → `tx.saved/<txid>/`).
+pub fn saved_dir(journal_path: &Path) -> PathBuf {
+    let stem = journal_path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let dir = journal_path.parent().unwrap_or(Path::new("."));
+    match dir.file_name() {
+        Some(name) => dir
+            .with_file_name(format!("{}.saved", name.to_string_lossy()))
+            .join(stem),
+        None => dir.join(".railyard-saved").join(stem),
+    }
+}
+
+/// Read a saved copy back, checking that its content still has the recorded hash.
+pub fn load_copy(journal_path: &Path, hash: &str) -> std::io::Result<Vec<u8>> {
+    if hash.len() != 64 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("`{hash}` is not a sha256"),
+        ));
+    }
+    let p = saved_dir(journal_path).join(format!("{hash}.conf"));
+    let bytes = std::fs::read(&p)?;
+    if super::driver::sha256_hex(&bytes) != hash {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{}: content does not match its hash", p.display()),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Every line of a journal, parsed (unparseable lines, e.g. a torn last write, are skipped).
+pub fn read_lines(path: &Path) -> std::io::Result<Vec<Value>> {
+    let text = std::fs::read_to_string(path)?;
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +224,14 @@ mod tests {
         assert_eq!(lines[0]["device"], "leaf1");
         assert_eq!(lines[0]["persist_id"], "p");
         assert_eq!(lines[1]["event"], "done");
+        let h = j.save_copy(b"old config").unwrap();
+        assert_eq!(load_copy(j.path(), &h).unwrap(), b"old config");
+        let saved = d.path().join("tx.saved/ry-1").join(format!("{h}.conf"));
+        let mode = std::fs::metadata(saved).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert!(path_of(d.path(), "../x").is_err());
+        let again = Journal::open_existing(&d.path().join("tx"), "ry-1").unwrap();
+        again.record(None, "resume", json!({}));
+        assert_eq!(read_lines(j.path()).unwrap().len(), 3);
     }
 }

@@ -14,6 +14,7 @@ pub mod frr_driver;
 pub mod journal;
 pub mod netconf;
 pub mod netconf_driver;
+pub mod recover;
 pub mod ssh;
 pub mod targets;
 pub mod txn;

@@ -15,7 +15,7 @@ use super::netconf::client::{
     CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, CAP_ROLLBACK_ON_ERROR, Client, ClientOptions,
     ConfigPayload, Datastore, DefaultOperation, EditOptions, ErrorOption, NetconfError, TestOption,
 };
-use super::netconf::xml::Element;
+use super::netconf::xml::{self, Element, NS_BASE};
 use super::ssh::{self, Auth, ConnectOptions, Endpoint, SshTransport};
 
 pub struct NetconfDriver {
@@ -162,6 +162,10 @@ impl Driver for NetconfDriver {
         }
         let managed = managed_subset(&running, payload.tree());
         self.pre_hash = hash_lines(&managed);
+        let mut pre = managed;
+        pre.name = "config".into();
+        pre.ns = NS_BASE.into();
+        pre.attrs.clear();
         Ok(Preflight {
             native_diff: native.to_text(),
             canonical_diff: canonical.to_text(),
@@ -169,6 +173,7 @@ impl Driver for NetconfDriver {
             pre_hash: self.pre_hash.clone(),
             intended_hash,
             disruptive: disruptive(&canonical),
+            pre_config: Some(xml::write(&pre)),
         })
     }
 
@@ -241,6 +246,16 @@ impl Driver for NetconfDriver {
         let now = self.running_managed(&mut fresh)?;
         let _ = fresh.close_session();
         Ok(hash_lines(&now) == self.pre_hash)
+    }
+
+    fn adopt(&mut self, intended: &[u8], pre_hash: &str) -> Result<(), DriverError> {
+        let payload = ConfigPayload::from_xml(intended)
+            .map_err(|e| DriverError::new(FailKind::Rejected, format!("intended payload: {e}")))?;
+        self.payload = Some(payload);
+        self.pre_hash = pre_hash.to_string();
+        // No lock: the candidate is not ours; confirm/cancel by persist-id need none.
+        self.locked = false;
+        Ok(())
     }
 }
 

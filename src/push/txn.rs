@@ -85,7 +85,7 @@ struct Dev {
 
 /// Run `f` on every item, at most `parallel` at a time, on scoped OS threads (ssh2 is blocking,
 /// so one thread per in-flight device, as Nornir does).
-fn par_each<T: Send>(items: Vec<&mut T>, parallel: usize, f: impl Fn(&mut T) + Sync) {
+pub(crate) fn par_each<T: Send>(items: Vec<&mut T>, parallel: usize, f: impl Fn(&mut T) + Sync) {
     let n = items.len();
     if n == 0 {
         return;
@@ -218,12 +218,27 @@ pub fn run(
                 } else {
                     DeviceState::Unchanged
                 };
-                let extra = json!({
+                let mut extra = json!({
                     "pre_hash": pf.pre_hash,
                     "intended_hash": pf.intended_hash,
                     "changed": pf.changed,
                     "diff_lines": pf.canonical_diff.lines().count(),
                 });
+                if pf.changed && !opts.dry_run {
+                    // Copies for `--resume` (the intended config, to verify against) and
+                    // `--rollback` (the pre-change config), named by hash next to the journal.
+                    let copies = [
+                        ("pre_copy", pf.pre_config.as_deref()),
+                        ("new_copy", Some(&d.plan.intended[..])),
+                    ];
+                    for (key, bytes) in copies {
+                        let Some(bytes) = bytes else { continue };
+                        match journal.save_copy(bytes) {
+                            Ok(h) => extra[key] = json!(h),
+                            Err(e) => extra[format!("{key}_error")] = json!(e.to_string()),
+                        }
+                    }
+                }
                 d.report.preflight = Some(pf);
                 set(d, journal, progress, state, extra);
             }
