@@ -314,8 +314,13 @@ fn frr_revert_timer_fires_when_not_confirmed() {
     // railyard "dies": no confirm. The device-side timer restores the pre-change config.
     drop(d);
     let t = Instant::now();
+    // The revert is a reload that takes a moment under load: wait for the whole old config,
+    // not only for the first removed line.
+    let lines = |c: &str| c.lines().filter(|l| !l.starts_with("Building")).count();
+    let want = lines(&before);
     wait_for("revert timer", Duration::from_secs(15), || {
-        !lab.running().contains("remote-as 65002")
+        let now = lab.running();
+        !now.contains("remote-as 65002") && !now.contains("router bgp 65001") && lines(&now) == want
     });
     eprintln!("reverted {:?} after the commit window", t.elapsed());
     let after = lab.running();
