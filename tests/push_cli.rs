@@ -4,13 +4,12 @@
 mod push_support;
 
 use std::path::Path;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
-use push_support::{Fabric, NetconfLab, connect_opts, oc_interfaces, require_root};
+use push_support::{
+    Fabric, Run, oc_interfaces, open, require_root, run_push, running_is, setup_push,
+};
 use railyard::push::netconf::canon;
-use railyard::push::netconf::client::{Client, ClientOptions, ConfigPayload, Datastore};
-use railyard::push::ssh::{self, SshTransport};
+use railyard::push::netconf::client::{ConfigPayload, Datastore};
 
 const PASSPHRASE: &str = "correct-horse-battery-staple-7731";
 const OLD: &[(&str, u32, &str)] = &[("eth1", 1500, "old")];
@@ -22,56 +21,11 @@ fn new_config(dev: &str) -> String {
     ])
 }
 
-fn open(lab: &NetconfLab) -> Client<SshTransport> {
-    let sess = ssh::connect(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("connect");
-    let t = SshTransport::netconf(sess, Duration::from_secs(20)).expect("subsystem");
-    Client::handshake(t, ClientOptions::default()).expect("hello")
-}
-
-/// Whether the device's running config equals `payload` on the managed subtree.
-fn running_is(lab: &NetconfLab, payload: &str) -> bool {
-    let mut c = open(lab);
-    let data = c.get_config(Datastore::Running, None).expect("get-config");
-    let p = ConfigPayload::from_xml(payload.as_bytes()).expect("payload");
-    canon::diff(&data, p.tree()).is_empty()
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    seconds: f64,
-}
-
 fn railyard(dir: &Path, args: &[&str]) -> Run {
-    let t = Instant::now();
-    let out: Output = Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .arg("push")
-        .args(args)
-        .arg("--targets")
-        .arg(dir.join("targets.yaml"))
-        .arg("--from")
-        .arg(dir.join("out"))
-        .arg("--journal-dir")
-        .arg(dir.join("journal"))
-        .env("RY_TEST_PASSPHRASE", PASSPHRASE)
-        // No agent: the key file (with its passphrase from the environment) must do.
-        .env_remove("SSH_AUTH_SOCK")
-        .output()
-        .expect("run railyard");
-    let r = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        seconds: t.elapsed().as_secs_f64(),
-    };
-    eprintln!(
-        "railyard push {args:?} → exit {} in {:.2} s\n--- stdout ---\n{}--- stderr ---\n{}",
-        r.code, r.seconds, r.stdout, r.stderr
-    );
-    // Nothing secret ever reaches the output.
-    assert!(!r.stdout.contains(PASSPHRASE) && !r.stderr.contains(PASSPHRASE));
-    r
+    let out = dir.join("out");
+    let mut all = vec!["--from", out.to_str().expect("utf-8 path")];
+    all.extend_from_slice(args);
+    run_push(dir, &all, &[], PASSPHRASE)
 }
 
 fn journals(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
@@ -88,18 +42,13 @@ fn journals(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
 }
 
 fn setup(devices: &[(&str, &str)]) -> (Fabric, tempfile::TempDir) {
-    let fabric = Fabric::start(devices, &oc_interfaces(OLD), PASSPHRASE);
-    let work = tempfile::Builder::new()
-        .prefix("railyard-push-cli-")
-        .tempdir()
-        .expect("tempdir");
-    std::fs::write(
-        work.path().join("targets.yaml"),
-        fabric.targets_yaml("RY_TEST_PASSPHRASE"),
+    setup_push(
+        devices,
+        &oc_interfaces(OLD),
+        PASSPHRASE,
+        "railyard-push-cli-",
+        new_config,
     )
-    .expect("targets");
-    fabric.write_configs(&work.path().join("out"), new_config);
-    (fabric, work)
 }
 
 #[test]

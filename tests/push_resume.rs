@@ -6,13 +6,11 @@
 mod push_support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use push_support::{Fabric, NetconfLab, connect_opts, oc_interfaces, require_root};
-use railyard::push::netconf::canon;
-use railyard::push::netconf::client::{Client, ClientOptions, ConfigPayload, Datastore};
-use railyard::push::ssh::{self, SshTransport};
+use push_support::{
+    Fabric, Run, oc_interfaces, open, require_root, run_push, running_is, setup_push,
+};
 
 const PASSPHRASE: &str = "resume-passphrase-5521";
 const OLD: &[(&str, u32, &str)] = &[("eth1", 1500, "old")];
@@ -24,54 +22,8 @@ fn new_config(dev: &str) -> String {
     ])
 }
 
-fn open(lab: &NetconfLab) -> Client<SshTransport> {
-    let sess = ssh::connect(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("connect");
-    let t = SshTransport::netconf(sess, Duration::from_secs(20)).expect("subsystem");
-    Client::handshake(t, ClientOptions::default()).expect("hello")
-}
-
-/// Whether the device's running config equals `payload` (canonical, order-insensitive).
-fn running_is(lab: &NetconfLab, payload: &str) -> bool {
-    let mut c = open(lab);
-    let data = c.get_config(Datastore::Running, None).expect("get-config");
-    let p = ConfigPayload::from_xml(payload.as_bytes()).expect("payload");
-    canon::diff(&data, p.tree()).is_empty()
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    seconds: f64,
-}
-
 fn railyard(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-    let t = Instant::now();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_railyard"));
-    cmd.arg("push")
-        .args(args)
-        .arg("--targets")
-        .arg(dir.join("targets.yaml"))
-        .arg("--journal-dir")
-        .arg(dir.join("journal"))
-        .env("RY_TEST_PASSPHRASE", PASSPHRASE)
-        .env_remove("SSH_AUTH_SOCK");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("run railyard");
-    let r = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        seconds: t.elapsed().as_secs_f64(),
-    };
-    eprintln!(
-        "railyard push {args:?} → exit {} in {:.2} s\n--- stdout ---\n{}--- stderr ---\n{}",
-        r.code, r.seconds, r.stdout, r.stderr
-    );
-    assert!(!r.stdout.contains(PASSPHRASE) && !r.stderr.contains(PASSPHRASE));
-    r
+    run_push(dir, args, env, PASSPHRASE)
 }
 
 fn push(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Run {
@@ -112,18 +64,13 @@ fn has_state(text: &str, dev: &str, state: &str) -> bool {
 }
 
 fn setup(devices: &[(&str, &str)]) -> (Fabric, tempfile::TempDir) {
-    let fabric = Fabric::start(devices, &oc_interfaces(OLD), PASSPHRASE);
-    let work = tempfile::Builder::new()
-        .prefix("railyard-push-resume-")
-        .tempdir()
-        .expect("tempdir");
-    std::fs::write(
-        work.path().join("targets.yaml"),
-        fabric.targets_yaml("RY_TEST_PASSPHRASE"),
+    setup_push(
+        devices,
+        &oc_interfaces(OLD),
+        PASSPHRASE,
+        "railyard-push-resume-",
+        new_config,
     )
-    .expect("targets");
-    fabric.write_configs(&work.path().join("out"), new_config);
-    (fabric, work)
 }
 
 #[test]

@@ -572,3 +572,88 @@ impl SshBox {
         }
     }
 }
+
+/// A NETCONF session to a lab device over the test's own known_hosts and key.
+pub fn open(
+    lab: &NetconfLab,
+) -> railyard::push::netconf::client::Client<railyard::push::ssh::SshTransport> {
+    use railyard::push::netconf::client::{Client, ClientOptions};
+    use railyard::push::ssh::{self, SshTransport};
+    let sess = ssh::connect(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("connect");
+    let t = SshTransport::netconf(sess, Duration::from_secs(20)).expect("subsystem");
+    Client::handshake(t, ClientOptions::default()).expect("hello")
+}
+
+/// Whether the device's running config equals `payload` on the managed subtree (canonical,
+/// order-insensitive).
+pub fn running_is(lab: &NetconfLab, payload: &str) -> bool {
+    use railyard::push::netconf::canon;
+    use railyard::push::netconf::client::{ConfigPayload, Datastore};
+    let mut c = open(lab);
+    let data = c.get_config(Datastore::Running, None).expect("get-config");
+    let p = ConfigPayload::from_xml(payload.as_bytes()).expect("payload");
+    canon::diff(&data, p.tree()).is_empty()
+}
+
+/// One run of the `railyard` binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub seconds: f64,
+}
+
+/// `railyard push ARGS` against the targets file and journal directory in `dir`, with the key
+/// passphrase in the environment and no agent (the key file must do). Asserts the passphrase
+/// never reaches the output.
+pub fn run_push(dir: &Path, args: &[&str], env: &[(&str, &str)], passphrase: &str) -> Run {
+    let t = Instant::now();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_railyard"));
+    cmd.arg("push")
+        .args(args)
+        .arg("--targets")
+        .arg(dir.join("targets.yaml"))
+        .arg("--journal-dir")
+        .arg(dir.join("journal"))
+        .env("RY_TEST_PASSPHRASE", passphrase)
+        .env_remove("SSH_AUTH_SOCK");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run railyard");
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    eprintln!(
+        "railyard push {args:?} → exit {} in {:.2} s\n--- stdout ---\n{}--- stderr ---\n{}",
+        r.code, r.seconds, r.stdout, r.stderr
+    );
+    assert!(!r.stdout.contains(passphrase) && !r.stderr.contains(passphrase));
+    r
+}
+
+/// A fabric of netconfd targets at `old`, a scratch dir with its targets file, and the rendered
+/// configs (`new_config(device)`) under `out/`.
+pub fn setup_push(
+    devices: &[(&str, &str)],
+    old: &str,
+    passphrase: &str,
+    prefix: &str,
+    new_config: impl Fn(&str) -> String,
+) -> (Fabric, tempfile::TempDir) {
+    let fabric = Fabric::start(devices, old, passphrase);
+    let work = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .expect("tempdir");
+    std::fs::write(
+        work.path().join("targets.yaml"),
+        fabric.targets_yaml("RY_TEST_PASSPHRASE"),
+    )
+    .expect("targets");
+    fabric.write_configs(&work.path().join("out"), new_config);
+    (fabric, work)
+}
