@@ -25,7 +25,7 @@ fn railyard(dir: &Path, args: &[&str]) -> Run {
     let out = dir.join("out");
     let mut all = vec!["--from", out.to_str().expect("utf-8 path")];
     all.extend_from_slice(args);
-    run_push(dir, &all, &[], PASSPHRASE)
+    run_push(dir, &all, &[], Some(PASSPHRASE))
 }
 
 fn journals(dir: &Path) -> Vec<(std::path::PathBuf, String)> {

@@ -11,9 +11,9 @@ mod push_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use push_support::{SshBox, connect_opts, require_root, wait_for};
+use push_support::{SshBox, connect_opts, require_root, run_push, wait_for};
 use railyard::push::cli_drivers::{CliSettings, Remote, SonicDriver};
 use railyard::push::driver::Driver;
 
@@ -202,30 +202,11 @@ impl Stand {
             ),
         )
         .expect("targets");
-        let t = Instant::now();
-        let o = Command::new(env!("CARGO_BIN_EXE_railyard"))
-            .arg("push")
-            .args(extra)
-            .arg("--targets")
-            .arg(w.join("targets.yaml"))
-            .arg("--from")
-            .arg(w.join("out"))
-            .arg("--journal-dir")
-            .arg(w.join("journal"))
-            .env_remove("SSH_AUTH_SOCK")
-            .output()
-            .expect("railyard");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        eprintln!(
-            "push {driver} {extra:?} → {:?} in {:.2} s\n{text}",
-            o.status.code(),
-            t.elapsed().as_secs_f64()
-        );
-        (o.status.code().unwrap_or(-1), text)
+        let out = w.join("out");
+        let mut args = vec!["--from", out.to_str().expect("utf-8 path")];
+        args.extend_from_slice(extra);
+        let r = run_push(w, &args, &[], None);
+        (r.code, format!("{}{}", r.stdout, r.stderr))
     }
 }
 

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use push_support::{Daemon, connect_opts, keygen, require_program, require_root, wait_for};
+use push_support::{
+    Daemon, connect_opts, keygen, require_program, require_root, run_push, wait_for,
+};
 use railyard::push::driver::Driver;
 use railyard::push::frr_driver::FrrDriver;
 use railyard::push::ssh::{Auth, Endpoint};
@@ -202,30 +204,11 @@ impl FrrLab {
             ),
         )
         .expect("targets");
-        let t = Instant::now();
-        let o = Command::new(env!("CARGO_BIN_EXE_railyard"))
-            .arg("push")
-            .args(extra)
-            .arg("--targets")
-            .arg(w.join("targets.yaml"))
-            .arg("--from")
-            .arg(w.join("out"))
-            .arg("--journal-dir")
-            .arg(w.join("journal"))
-            .env_remove("SSH_AUTH_SOCK")
-            .output()
-            .expect("railyard");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        eprintln!(
-            "push {extra:?} → {:?} in {:.2} s\n{text}",
-            o.status.code(),
-            t.elapsed().as_secs_f64()
-        );
-        (o.status.code().unwrap_or(-1), text)
+        let out = w.join("out");
+        let mut args = vec!["--from", out.to_str().expect("utf-8 path")];
+        args.extend_from_slice(extra);
+        let r = run_push(w, &args, &[], None);
+        (r.code, format!("{}{}", r.stdout, r.stderr))
     }
 }
 

@@ -23,7 +23,7 @@ fn new_config(dev: &str) -> String {
 }
 
 fn railyard(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-    run_push(dir, args, env, PASSPHRASE)
+    run_push(dir, args, env, Some(PASSPHRASE))
 }
 
 fn push(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Run {
