@@ -18,7 +18,7 @@ use crate::addressing::Allocation;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::{Network, Role, Tier, Transport};
 use crate::spec::{ClusterSpec, TenantSpec};
-use crate::topology::Fabric;
+use crate::topology::{Fabric, PortId};
 
 /// Highest VXLAN network identifier (24 bits).
 pub const MAX_VNI: u32 = (1 << 24) - 1;
@@ -113,8 +113,10 @@ pub fn plan(
         .collect();
     let chosen = select::resolve(&specs, &nodes, f.sizing.gpus_per_node, diags);
 
-    // Node → its host-facing leaf ports, per network.
-    let mut node_ports: BTreeMap<&str, Vec<(Network, String, String, String)>> = BTreeMap::new();
+    // Node → its host-facing leaf ports, per network (with the leaf port's identity, which
+    // orders the ports as the intent lists interfaces).
+    type NodePort = (Network, String, PortId, String, String);
+    let mut node_ports: BTreeMap<&str, Vec<NodePort>> = BTreeMap::new();
     for l in f.links().filter(|l| l.tier == Tier::NodeLeaf) {
         let (n, leaf) = (f.device_of(&l.a), f.device_of(&l.b));
         if n.role != Role::Node {
@@ -123,6 +125,7 @@ pub fn plan(
         node_ports.entry(n.name.as_str()).or_default().push((
             l.network,
             leaf.name.clone(),
+            l.b.port,
             f.port_name(leaf, l.b.port),
             f.port_name(n, l.a.port),
         ));
@@ -171,10 +174,10 @@ pub fn plan(
         if t.inband {
             networks.push(Network::Inband);
         }
-        let mut ports: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut by_leaf: BTreeMap<String, Vec<(PortId, String)>> = BTreeMap::new();
         let mut nic_ports = Vec::new();
         for n in members {
-            for (net, leaf, port, nic) in node_ports.get(n.as_str()).into_iter().flatten() {
+            for (net, leaf, id, port, nic) in node_ports.get(n.as_str()).into_iter().flatten() {
                 if *net == Network::Compute {
                     nic_ports.push(format!("{n}:{nic}"));
                 }
@@ -183,14 +186,21 @@ pub fn plan(
                     || (*net == Network::Storage && t.inband && f.sizing.inband_converged);
                 let ethernet = ethernet_leaf.get(leaf.as_str()).copied().unwrap_or(false);
                 if wanted && ethernet {
-                    ports.entry(leaf.clone()).or_default().push(port.clone());
+                    by_leaf
+                        .entry(leaf.clone())
+                        .or_default()
+                        .push((*id, port.clone()));
                 }
             }
         }
-        for v in ports.values_mut() {
-            v.sort_by_key(|a| natural(a));
-            v.dedup();
-        }
+        let ports: BTreeMap<String, Vec<String>> = by_leaf
+            .into_iter()
+            .map(|(leaf, mut v)| {
+                v.sort();
+                v.dedup();
+                (leaf, v.into_iter().map(|(_, name)| name).collect())
+            })
+            .collect();
         let rd = ports
             .keys()
             .filter_map(|leaf| {
@@ -270,26 +280,6 @@ pub fn plan(
     checks::values(spec, &plan, diags);
     checks::route_targets(spec, &plan, diags);
     plan
-}
-
-/// `swp2` before `swp10`: digits compared as numbers.
-fn natural(s: &str) -> Vec<(String, u64)> {
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut num = String::new();
-    for c in s.chars() {
-        if c.is_ascii_digit() {
-            num.push(c);
-        } else {
-            if !num.is_empty() {
-                out.push((std::mem::take(&mut text), num.parse().unwrap_or(0)));
-                num.clear();
-            }
-            text.push(c);
-        }
-    }
-    out.push((text, num.parse().unwrap_or(0)));
-    out
 }
 
 /// Names of tenants sharing a set, for messages.

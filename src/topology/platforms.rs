@@ -5,11 +5,7 @@
 use crate::catalog::Catalog;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::{Platform, Role, Transport};
-use crate::spec::{ClusterSpec, Sp};
-
-fn spec_choice(spec: &ClusterSpec, role: Role) -> Option<&Sp<Platform>> {
-    spec.platforms.for_role(role)
-}
+use crate::spec::ClusterSpec;
 
 fn transport(spec: &ClusterSpec, role: Role) -> Transport {
     match role {
@@ -32,7 +28,8 @@ pub fn choose(spec: &ClusterSpec, catalog: &Catalog, role: Role, model: &str) ->
     if matches!(role, Role::OobLeaf | Role::OobCore) {
         return catalog.switches.get(model).and_then(|m| m.os);
     }
-    spec_choice(spec, role)
+    spec.platforms
+        .for_role(role)
         .map(|p| p.value)
         .or_else(|| catalog.switches.get(model).and_then(|m| m.os))
 }
