@@ -5,8 +5,8 @@
 //! swapped, `lldpd` in every namespace; the report must name exactly the two swapped cables.
 //!
 //! The lab test needs root and Debian's `lldpd`
-//! (`apt-get install -y --no-install-recommends lldpd`). Without root it prints a loud skip
-//! reason; without lldpd it fails unless `RAILYARD_SKIP_LLDP=1`.
+//! (`apt-get install -y --no-install-recommends lldpd`). Without either it fails, unless
+//! `RAILYARD_SKIP=root` / `RAILYARD_SKIP=lldpd` opts out on purpose (`tests/prereq`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -18,6 +18,8 @@ use railyard::diag::SourceFile;
 use railyard::model::Tier;
 use railyard::topology::Fabric;
 use serde_json::{Value, json};
+
+mod prereq;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -749,25 +751,6 @@ fn cli_exit_codes_and_formats() {
 // ---------------------------------------------------------------------------------------------
 // Real lldpd in network namespaces
 
-const APT_LINE: &str = "apt-get install -y --no-install-recommends lldpd";
-
-fn is_root() -> bool {
-    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
-        s.lines()
-            .find(|l| l.starts_with("Uid:"))
-            .and_then(|l| l.split_whitespace().nth(2))
-            == Some("0")
-    })
-}
-
-fn find_in_path(bin: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain(["/usr/sbin".into(), "/sbin".into()])
-        .map(|d| d.join(bin))
-        .find(|p| p.is_file())
-}
-
 fn run(cmd: &str, args: &[&str]) -> Output {
     let out = Command::new(cmd)
         .args(args)
@@ -879,25 +862,12 @@ fn secs(d: Duration) -> String {
 
 #[test]
 fn real_lldpd_finds_two_swapped_cables() {
-    if !is_root() {
-        eprintln!(
-            "\n*** SKIPPED real_lldpd_finds_two_swapped_cables: not root. This test creates \
-             network namespaces, veth pairs and lldpd daemons; run it as root (CI does). ***\n"
-        );
+    const TEST: &str = "real_lldpd_finds_two_swapped_cables";
+    if !prereq::root(TEST)
+        || prereq::program(TEST, "lldpd", "lldpd").is_none()
+        || prereq::program(TEST, "lldpcli", "lldpd").is_none()
+    {
         return;
-    }
-    if find_in_path("lldpd").is_none() || find_in_path("lldpcli").is_none() {
-        if std::env::var("RAILYARD_SKIP_LLDP").as_deref() == Ok("1") {
-            eprintln!(
-                "\n*** SKIPPED real_lldpd_finds_two_swapped_cables: lldpd is not installed and \
-                 RAILYARD_SKIP_LLDP=1. Install it with: {APT_LINE} ***\n"
-            );
-            return;
-        }
-        panic!(
-            "lldpd is not installed; install it with `{APT_LINE}` (or set RAILYARD_SKIP_LLDP=1 \
-             to skip this test)"
-        );
     }
 
     let f = fabric();

@@ -2,9 +2,9 @@
 //! FRR 8.4 running the configs railyard rendered for the `frr` platform (LAB-NOTES.md).
 //!
 //! Needs root, `iproute2`, `frr` and `iputils-ping`
-//! (`apt-get install -y --no-install-recommends frr iputils-ping`). Without root every test
-//! prints a loud `SKIPPED` line straight to the terminal (not captured) and does nothing else;
-//! as root a missing package fails the test with the apt line. Labs share the fixed `rylab`
+//! (`apt-get install -y --no-install-recommends frr iputils-ping`). Without root a test fails
+//! unless `RAILYARD_SKIP=root` opts out on purpose (`tests/prereq`); a missing package fails the
+//! test with the apt line. Labs share the fixed `rylab`
 //! namespace prefix, so the tests take a file lock and run one lab at a time, also against
 //! other test binaries. Each test ends with `down` and checks that nothing is left: no `rylab`
 //! namespace, no process, no file (state directory, FRR's per-process directories).
@@ -19,6 +19,8 @@ use railyard::diag::SourceFile;
 use railyard::lab::{self, Report, Status, UpOptions, UpSummary};
 use railyard::model::Platform;
 
+mod prereq;
+
 /// Serialises labs across test threads and test processes (inside `target/`, not /tmp).
 const LOCK: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/railyard-lab-tests.lock");
 
@@ -29,11 +31,7 @@ fn say(msg: &str) {
 
 /// The lock, or `None` after a loud skip line when the lab cannot run here (not root).
 fn lab_env(test: &str) -> Option<File> {
-    if !lab::is_root() {
-        say(&format!(
-            "\n*** SKIPPED lab test `{test}`: the virtual lab needs root (network namespaces, veth \
-             pairs, FRR daemons). Nothing was tested. Run `sudo -E cargo test --test lab` (CI runs as root). ***\n"
-        ));
+    if !prereq::root(test) {
         return None;
     }
     for (tool, package) in [

@@ -4,6 +4,7 @@
 //! and description.
 
 mod common;
+mod prereq;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +19,6 @@ const NS_BASE: &str = "urn:ietf:params:xml:ns:netconf:base:1.0";
 const NS_IF: &str = "http://openconfig.net/yang/interfaces";
 const NS_IP: &str = "http://openconfig.net/yang/interfaces/ip";
 const NS_IANAIFT: &str = "urn:ietf:params:xml:ns:yang:iana-if-type";
-const APT: &str = "apt-get install -y --no-install-recommends libyang2-tools";
 
 /// The modules the payload's namespaces come from (their imports are found on the search path).
 const MODULES: &[&str] = &["openconfig-interfaces", "openconfig-if-ip", "iana-if-type"];
@@ -27,23 +27,9 @@ fn yang_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/yang")
 }
 
-/// `yanglint`, or `None` (loudly) when it is missing and `RAILYARD_SKIP_YANGLINT=1`.
-fn yanglint() -> Option<&'static str> {
-    let found = Command::new("yanglint")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if found {
-        return Some("yanglint");
-    }
-    if std::env::var("RAILYARD_SKIP_YANGLINT").as_deref() == Ok("1") {
-        eprintln!(
-            "\n!!!!!!!! SKIPPED: yanglint not found and RAILYARD_SKIP_YANGLINT=1 — the OpenConfig \
-             payloads were NOT validated against the YANG models. Install: {APT} !!!!!!!!\n"
-        );
-        return None;
-    }
-    panic!("yanglint not found: {APT} (or set RAILYARD_SKIP_YANGLINT=1 to skip, loudly)");
+/// `yanglint`, or `None` when it is missing and the developer opted out (`tests/prereq`).
+fn yanglint(test: &str) -> Option<PathBuf> {
+    prereq::program(test, "yanglint", "libyang2-tools")
 }
 
 /// The content of the NETCONF `<config>` envelope: what `yanglint -t config` validates.
@@ -60,7 +46,7 @@ fn config_content(xml: &str) -> &str {
 
 /// Run yanglint on one payload; `Err` carries its error lines (warnings about the models are
 /// dropped: libyang reports dozens on the OpenConfig set itself).
-fn validate(yanglint: &str, dir: &Path, name: &str, xml: &str) -> Result<(), String> {
+fn validate(yanglint: &Path, dir: &Path, name: &str, xml: &str) -> Result<(), String> {
     let yang = yang_dir();
     let path = dir.join(format!("{}.xml", name.replace('/', "_")));
     std::fs::write(&path, config_content(xml)).expect("write payload");
@@ -218,11 +204,13 @@ fn check(inventory: &str) {
         }
     }
 
-    let Some(yanglint) = yanglint() else { return };
+    let Some(yanglint) = yanglint(inventory) else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("tempdir");
     let errors: Vec<String> = payloads
         .iter()
-        .filter_map(|(p, xml)| validate(yanglint, dir.path(), p, xml).err())
+        .filter_map(|(p, xml)| validate(&yanglint, dir.path(), p, xml).err())
         .collect();
     assert!(
         errors.is_empty(),
@@ -246,17 +234,19 @@ fn spectrum_x_cloud_openconfig_validates() {
 /// The check has teeth: yanglint rejects a wrong value and an unknown node in a rendered payload.
 #[test]
 fn yanglint_rejects_broken_payloads() {
-    let Some(yanglint) = yanglint() else { return };
+    let Some(yanglint) = yanglint("yanglint_rejects_broken_payloads") else {
+        return;
+    };
     let (_, files) = render("lab-small.yaml");
     let (path, xml) = payloads(&files).into_iter().next().expect("a payload");
     let dir = tempfile::tempdir().expect("tempdir");
-    validate(yanglint, dir.path(), path, &xml).expect("the rendered payload is valid");
+    validate(&yanglint, dir.path(), path, &xml).expect("the rendered payload is valid");
     let bad_mtu = xml.replacen("<mtu>", "<mtu>x", 1);
     assert_ne!(bad_mtu, xml);
-    let err = validate(yanglint, dir.path(), "bad-mtu", &bad_mtu).unwrap_err();
+    let err = validate(&yanglint, dir.path(), "bad-mtu", &bad_mtu).unwrap_err();
     assert!(err.contains("mtu"), "{err}");
     let unknown = xml.replacen("<enabled>", "<bogus>1</bogus><enabled>", 1);
-    let err = validate(yanglint, dir.path(), "unknown", &unknown).unwrap_err();
+    let err = validate(&yanglint, dir.path(), "unknown", &unknown).unwrap_err();
     assert!(err.contains("bogus"), "{err}");
 }
 
@@ -292,7 +282,7 @@ fn every_platform_payload_validates() {
         .expect("a VTEP leaf");
     let env = railyard::render::Templates::default().environment();
     let dir = tempfile::tempdir().expect("tempdir");
-    let yanglint = yanglint();
+    let yanglint = yanglint("every_platform_payload_validates");
     for platform in [
         Platform::Nvue,
         Platform::Sonic,
@@ -324,7 +314,7 @@ fn every_platform_payload_validates() {
         if platform == Platform::Eos {
             assert!(ifs.contains_key("Loopback0"), "EOS Loopback0");
         }
-        if let Some(y) = yanglint {
+        if let Some(y) = &yanglint {
             validate(y, dir.path(), &format!("{platform:?}"), &xml)
                 .unwrap_or_else(|e| panic!("{e}"));
         }

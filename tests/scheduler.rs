@@ -3,9 +3,10 @@
 //! Slurm 22.05 `slurmctld` (LAB-NOTES "Slurm 22.05").
 //!
 //! The real-daemon tests need `apt-get install -y --no-install-recommends slurmctld slurm-client`;
-//! they never install anything and fail when it is missing unless `RAILYARD_SKIP_SLURM=1`.
+//! they never install anything and fail when it is missing unless `RAILYARD_SKIP=slurm`.
 
 mod common;
+mod prereq;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -813,34 +814,15 @@ fn outputs_are_deterministic() {
 // The real slurmctld (Debian slurm-wlm 22.05) reading topology.conf.
 // ---------------------------------------------------------------------------------------------
 
-/// Whether to run the real-daemon check: `false` (loudly) with `RAILYARD_SKIP_SLURM=1`; panics
-/// when the daemon is missing, naming the packages (the test installs nothing itself).
-fn slurm_tools() -> Option<(PathBuf, PathBuf)> {
-    if std::env::var("RAILYARD_SKIP_SLURM").as_deref() == Ok("1") {
-        eprintln!(
-            "\n==============================================================================\n\
-             SKIPPED: RAILYARD_SKIP_SLURM=1 is set, so topology.conf was NOT checked by a real\n\
-             slurmctld. Unset it and install the daemon to run the check: {APT_LINE}\n\
-             ==============================================================================\n"
-        );
+/// slurmctld and scontrol, or `None` when missing and the developer opted out
+/// (`RAILYARD_SKIP=slurm`, see `tests/prereq`). The test installs nothing itself.
+fn slurm_tools(test: &str) -> Option<(PathBuf, PathBuf)> {
+    let (ctld, scontrol) = (find_tool("slurmctld"), find_tool("scontrol"));
+    let found = ctld.is_some() && scontrol.is_some();
+    if !prereq::require(test, "slurm", found, APT_LINE) {
         return None;
     }
-    let (ctld, scontrol) = (find_tool("slurmctld"), find_tool("scontrol"));
-    match (ctld, scontrol) {
-        (Some(c), Some(s)) => Some((c, s)),
-        _ => {
-            let who = if is_root() {
-                "This test installs nothing itself."
-            } else {
-                "Install it as root; this test installs nothing itself."
-            };
-            panic!(
-                "slurmctld/scontrol not found: the real-Slurm check of topology.conf cannot run. \
-                 {who} Install: `{APT_LINE}` (Debian packages slurmctld, slurm-client), or set \
-                 RAILYARD_SKIP_SLURM=1 to skip this check on purpose."
-            );
-        }
-    }
+    Some((ctld?, scontrol?))
 }
 
 /// A program on PATH or in the sbin directories (slurmctld lives in /usr/sbin).
@@ -1094,7 +1076,7 @@ fn run_slurmctld(tools: &(PathBuf, PathBuf), nodes: &[String], topology: &str) -
 /// The inventory's topology.conf through a real slurmctld: exit 0, no warnings, and the switch
 /// table it reports is the file's.
 fn check_with_slurmctld(inv: &str) {
-    let Some(tools) = slurm_tools() else {
+    let Some(tools) = slurm_tools(inv) else {
         return;
     };
     let nodes = fabric_nodes(&compile_inventory(inv));
@@ -1194,7 +1176,7 @@ fn real_slurmctld_accepts_the_other_inventories() {
 #[test]
 fn real_slurmctld_check_catches_broken_files() {
     // Negative controls: the check above would see these mistakes.
-    let Some(tools) = slurm_tools() else {
+    let Some(tools) = slurm_tools("real_slurmctld_check_catches_broken_files") else {
         return;
     };
     let nodes: Vec<String> = (1..=8).map(|i| format!("gpu{i:03}")).collect();

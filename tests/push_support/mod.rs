@@ -2,8 +2,8 @@
 //! LAB-NOTES. Everything a test starts is owned by a guard whose `Drop` kills it (by process
 //! group, recorded at spawn) and removes its scratch directory, also when the test panics.
 //!
-//! Needs root (sshd privilege separation, mount and network namespaces). Without root each test
-//! prints a loud SKIP line and returns; it never passes silently.
+//! Needs root (sshd privilege separation, mount and network namespaces). Without root a test
+//! fails, unless `RAILYARD_SKIP=root` opts out on purpose (`prereq`); it never passes silently.
 
 #![allow(dead_code)]
 
@@ -15,24 +15,12 @@ use std::time::{Duration, Instant};
 
 use railyard::push::ssh::{Auth, ConnectOptions, Endpoint};
 
-/// True when the test may run; otherwise prints why it is skipped, loudly.
+#[path = "../prereq/mod.rs"]
+pub mod prereq;
+
+/// True when the test may run (root); see `prereq` for what happens when it may not.
 pub fn require_root(test: &str) -> bool {
-    let uid = Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
-    if uid == "0" {
-        return true;
-    }
-    // Written to the stderr handle directly: libtest captures the print macros of passing
-    // tests, and a skip must be visible in a normal `cargo test` run.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!!!! SKIPPED {test}: needs root (private sshd, namespaces). \
-         Run the push tests as root; nothing was verified. !!!!!!!!!!\n"
-    );
-    false
+    prereq::root(test)
 }
 
 /// Panics with an install hint when a program the lab needs is missing.
