@@ -18,8 +18,10 @@ command -v lldpd >/dev/null || need_apt+=(lldpd)
 command -v netconfd >/dev/null || need_apt+=(netconfd)
 [ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
 [ -x /usr/lib/frr/frr-reload.py ] || need_apt+=(frr-pythontools)
-# yanglint validates every rendered OpenConfig payload offline.
+# yanglint validates every rendered OpenConfig payload and every SONiC config_db.json offline.
 command -v yanglint >/dev/null || need_apt+=(libyang2-tools)
+# SONiC's own buffer templates (Jinja2) render the reference the SONiC buffers are compared with.
+python3 -c 'import jinja2' 2>/dev/null || need_apt+=(python3 python3-jinja2)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"

@@ -268,7 +268,11 @@ fn numbered_fabric_links_agree_on_both_ends() {
 
 #[test]
 fn growing_spectrum_x_by_one_su_renumbers_nothing() {
-    for extra in ["", "platforms: {default: frr}"] {
+    for extra in [
+        "",
+        "platforms: {default: frr}",
+        "platforms: {default: sonic}",
+    ] {
         let three = outputs(&with(&spx(3), extra));
         let four = outputs(&with(&spx(4), extra));
         let map = |v: &[railyard::OutputFile]| -> BTreeMap<String, String> {
@@ -288,6 +292,12 @@ fn growing_spectrum_x_by_one_su_renumbers_nothing() {
                     text == new,
                     "{path} changed when an SU was added ({extra}); first differing line {first:?}"
                 );
+            } else if path.ends_with("/config_db.json") {
+                // SONiC writes every port of a switch, cabled or not: a port the new SU cables
+                // changes its row (admin_status, cable length) rather than gaining lines.
+                // render_sonic.rs `growing_by_an_su_only_turns_up_the_new_ports_of_a_spine`
+                // checks row by row that nothing else changes.
+                continue;
             } else {
                 // Spines (and storage leaves taking the new nodes) may only gain lines.
                 let old: BTreeSet<&str> = text.lines().collect();

@@ -3,8 +3,11 @@
 //! the renderer's own output.
 
 mod common;
+mod prereq;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use common::*;
@@ -122,6 +125,15 @@ fn metadata(db: &Map<String, Value>) -> &Value {
     table(db, "DEVICE_METADATA")
         .get("localhost")
         .expect("DEVICE_METADATA.localhost")
+}
+
+/// The ports that are up: the cabled ones (every other port of the platform is written down).
+fn up_ports(db: &Map<String, Value>) -> Vec<String> {
+    table(db, "PORT")
+        .iter()
+        .filter(|(_, p)| field(p, "admin_status") == "up")
+        .map(|(k, _)| k.clone())
+        .collect()
 }
 
 /// One cable of `cabling.csv`, seen from `dev`: (local port, peer device, peer port, speed, tier).
@@ -314,19 +326,63 @@ fn ports_match_the_cabling_plan_with_speed_in_mbps() {
                 .filter(|c| c.port != "eth0")
                 .map(|c| (c.port.clone(), c))
                 .collect();
-            let names: BTreeSet<&String> = ports.keys().collect();
+            let up: BTreeSet<String> = up_ports(&db).into_iter().collect();
             assert_eq!(
-                names,
-                cabled.keys().collect(),
-                "{dev}: PORT = cabled data ports"
+                up,
+                cabled.keys().cloned().collect(),
+                "{dev}: the ports up are the cabled data ports"
+            );
+            let neighbors = table(&db, "DEVICE_NEIGHBOR");
+            assert_eq!(
+                neighbors.keys().cloned().collect::<BTreeSet<_>>(),
+                up,
+                "{dev}: DEVICE_NEIGHBOR names every cabled port"
             );
             for (name, p) in ports {
-                let c = &cabled[name];
+                let Some(c) = cabled.get(name) else {
+                    // `config reload` flushes CONFIG_DB: an idle port is written, and down.
+                    assert_eq!(field(p, "admin_status"), "down", "{dev} {name}");
+                    assert!(p.get("description").is_none(), "{dev} {name}");
+                    continue;
+                };
                 let gbps: u64 = c.speed.trim_end_matches('G').parse().expect("speed");
                 assert_eq!(field(p, "speed"), (gbps * 1000).to_string(), "{dev} {name}");
-                assert_eq!(field(p, "admin_status"), "up", "{dev} {name}");
                 assert_eq!(field(p, "mtu"), "9216", "{dev} {name}");
                 assert!(field(p, "description").contains(&c.peer), "{dev} {name}");
+                assert_eq!(field(&neighbors[name], "name"), c.peer, "{dev} {name}");
+            }
+        }
+    }
+}
+
+/// `platform.json` of a vendored platform, read directly (not through railyard's parser).
+fn platform_json(platform: &str) -> Value {
+    let path = format!(
+        "{}/catalog/sonic/{platform}/platform.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("platform.json")).expect("JSON")
+}
+
+#[test]
+fn every_cage_of_the_platform_is_written_with_a_mode_it_offers() {
+    for files in [lab(), spx()] {
+        for dev in switches(files) {
+            let db = config_db(files, &dev);
+            let pj = platform_json(field(metadata(&db), "platform"));
+            let cages = pj["interfaces"].as_object().expect("interfaces");
+            let cfg = table(&db, "BREAKOUT_CFG");
+            assert_eq!(
+                cfg.keys().collect::<BTreeSet<_>>(),
+                cages.keys().collect::<BTreeSet<_>>(),
+                "{dev}: one BREAKOUT_CFG per front-panel cage"
+            );
+            for (cage, mode) in cfg {
+                let modes = cages[cage]["breakout_modes"].as_object().expect("modes");
+                assert!(
+                    modes.contains_key(field(mode, "brkout_mode")),
+                    "{dev} {cage}: {mode}"
+                );
             }
         }
     }
@@ -343,7 +399,7 @@ fn spectrum_x_split_cages_run_two_400g_ports() {
         for p in ["Ethernet0", "Ethernet4"] {
             assert_eq!(field(&ports[p], "speed"), "400000", "{dev} {p}");
         }
-        for name in ports.keys() {
+        for name in up_ports(&db) {
             let n: u32 = name
                 .trim_start_matches("Ethernet")
                 .parse()
@@ -460,7 +516,7 @@ fn roce_queue_marks_ecn_between_150k_and_1500k_bytes() {
         for dev in leaves(files) {
             let db = config_db(files, &dev);
             let queues = table(&db, "QUEUE");
-            for port in table(&db, "PORT").keys() {
+            for port in up_ports(&db) {
                 let q3 = &queues[&format!("{port}|3")];
                 let w = &table(&db, "WRED_PROFILE")[field(q3, "wred_profile")];
                 assert_eq!(field(w, "ecn"), "ecn_all", "{dev} {port}");
@@ -482,7 +538,7 @@ fn ets_shares_tc0_and_tc3_and_cnp_is_strict() {
     let db = config_db(lab(), "leaf-su01-01");
     let queues = table(&db, "QUEUE");
     let sched = table(&db, "SCHEDULER");
-    for port in table(&db, "PORT").keys() {
+    for port in up_ports(&db) {
         for q in ["0", "3"] {
             let s = &sched[field(&queues[&format!("{port}|{q}")], "scheduler")];
             assert_eq!(field(s, "type"), "DWRR", "{port}|{q}");
@@ -500,8 +556,8 @@ fn pfc_watchdog_drops_after_200ms_and_restores_after_200ms() {
             let db = config_db(files, &dev);
             assert_eq!(field(metadata(&db), "default_pfcwd_status"), "enable");
             let wd = table(&db, "PFC_WD");
-            for port in table(&db, "PORT").keys() {
-                let e = &wd[port];
+            for port in up_ports(&db) {
+                let e = &wd[&port];
                 assert_eq!(field(e, "action"), "drop", "{dev} {port}");
                 assert_eq!(field(e, "detection_time"), "200", "{dev} {port}");
                 assert_eq!(field(e, "restoration_time"), "200", "{dev} {port}");
@@ -534,7 +590,7 @@ fn lossy_mode_turns_pfc_off_but_keeps_ecn_and_trust() {
     for dev in leaves(&files) {
         let db = config_db(&files, &dev);
         assert_eq!(field(metadata(&db), "default_pfcwd_status"), "disable");
-        // Written empty rather than left out: `config load` would keep the factory "3,4".
+        // Written empty rather than left out: buffermgrd reads the field to decide PFC per port.
         for (port, qm) in port_entries(&db, "PORT_QOS_MAP") {
             assert_eq!(field(qm, "pfc_enable"), "", "{dev} {port}");
             assert_eq!(field(qm, "pfcwd_sw_enable"), "", "{dev} {port}");
@@ -547,7 +603,7 @@ fn lossy_mode_turns_pfc_off_but_keeps_ecn_and_trust() {
         }
         assert_eq!(bound_dscp_map(&db)[&26], "3", "{dev}");
         let queues = table(&db, "QUEUE");
-        for port in table(&db, "PORT").keys() {
+        for port in up_ports(&db) {
             let q3 = &queues[&format!("{port}|3")];
             let w = &table(&db, "WRED_PROFILE")[field(q3, "wred_profile")];
             assert_eq!(field(w, "ecn"), "ecn_all", "{dev} {port}");
@@ -626,6 +682,411 @@ fn services_land_in_their_tables() {
         // sonic-syslog.yang: `mgmt` is valid only with the management VRF enabled.
         assert_eq!(field(s, "vrf"), "mgmt", "{dev}");
     }
+}
+
+#[test]
+fn snmp_traps_go_to_their_own_file_with_the_community_as_a_placeholder() {
+    let spec = lab_text() + "services: {snmp_traps: ['10.255.0.9', '10.255.0.10']}\n";
+    let c = railyard::compile(&railyard::diag::SourceFile::new("spec.yaml", spec.clone()));
+    let warned: Vec<_> = c
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.code.id == "RY0114")
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        warned.len(),
+        1,
+        "one RY0114 for the second receiver: {warned:?}"
+    );
+    let files = outputs(&spec);
+    for dev in switches(&files) {
+        // config reload refuses a table without a YANG model; SNMP_TRAP_CONFIG has none.
+        assert!(
+            !config_db(&files, &dev).contains_key("SNMP_TRAP_CONFIG"),
+            "{dev}"
+        );
+        let text = file(&files, &format!("configs/{dev}/snmp_trap.json"));
+        let v: Value = serde_json::from_str(&text).expect("JSON");
+        let dest = &v["SNMP_TRAP_CONFIG"]["v2TrapDest"];
+        assert_eq!(dest["DestIp"], "10.255.0.9", "{dev}");
+        assert_eq!(dest["DestPort"], "162", "{dev}");
+        assert_eq!(dest["vrf"], "mgmt", "{dev}");
+        // The push stage substitutes `${NAME}` from the environment; no secret is in the build.
+        assert_eq!(dest["Community"], "${SNMP_TRAP_COMMUNITY}", "{dev}");
+        assert_eq!(v.as_object().map(Map::len), Some(1), "{dev}: one table");
+    }
+    let quiet = outputs(&lab_text());
+    assert!(!quiet.iter().any(|f| f.path.ends_with("/snmp_trap.json")));
+}
+
+#[test]
+fn metadata_names_the_vendor_platform_and_hwsku_and_no_mac() {
+    for files in [lab(), spx()] {
+        for dev in switches(files) {
+            let db = config_db(files, &dev);
+            let md = metadata(&db);
+            let platform = field(md, "platform");
+            // sonic-buildimage device/mellanox/<platform>/default_sku: "<HWSKU> <topology>".
+            let default_sku = std::fs::read_to_string(format!(
+                "{}/catalog/sonic/{platform}/default_sku",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap_or_else(|e| panic!("{dev}: {platform}: {e}"));
+            assert_eq!(
+                Some(field(md, "hwsku")),
+                default_sku.split_whitespace().next(),
+                "{dev}"
+            );
+            assert_eq!(field(md, "buffer_model"), "traditional", "{dev}");
+            // The box's own MAC: `config reload` loads it when the file has none.
+            assert!(md.get("mac").is_none(), "{dev}");
+        }
+    }
+    let db = config_db(spx(), "leaf-su01-01");
+    assert_eq!(field(metadata(&db), "platform"), "x86_64-nvidia_sn5600-r0");
+    let db = config_db(lab(), "leaf-su01-01");
+    assert_eq!(field(metadata(&db), "platform"), "x86_64-mlnx_msn4600c-r0");
+}
+
+#[test]
+fn frr_conf_carries_the_fpm_lines_the_bgp_container_would_append() {
+    for dev in switches(lab()) {
+        let conf = frr(lab(), &dev);
+        // docker-fpm-frr/docker_init.sh (split-unified) appends both unless the first is there.
+        assert!(
+            conf.lines().any(|l| l == "no fpm use-next-hop-groups"),
+            "{dev}"
+        );
+        assert!(conf.lines().any(|l| l == "fpm address 127.0.0.1"), "{dev}");
+    }
+}
+
+/// `pg_profile_lookup.ini` of a vendored HWSKU, read directly: (speed, cable) → (size, xon, xoff, th).
+fn pg_lookup(platform: &str, hwsku: &str) -> BTreeMap<(String, String), [String; 4]> {
+    let path = format!(
+        "{}/catalog/sonic/{platform}/{hwsku}/pg_profile_lookup.ini",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path)
+        .expect("pg_profile_lookup.ini")
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<String> = l.split_whitespace().map(str::to_string).collect();
+            (
+                (f[0].clone(), f[1].clone()),
+                [f[2].clone(), f[3].clone(), f[4].clone(), f[5].clone()],
+            )
+        })
+        .collect()
+}
+
+/// Cabling-plan length of each of `dev`'s ports, in metres.
+fn cable_lengths(files: &[OutputFile], dev: &str) -> BTreeMap<String, f64> {
+    let text = file(files, "cabling.csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (ad, ap, bd, bp, len) = (
+        col("a_device"),
+        col("a_port"),
+        col("b_device"),
+        col("b_port"),
+        col("length_m"),
+    );
+    let mut out = BTreeMap::new();
+    for l in lines {
+        let c: Vec<&str> = l.split(',').collect();
+        for (d, p) in [(ad, ap), (bd, bp)] {
+            if c[d] == dev {
+                out.insert(c[p].to_string(), c[len].parse().expect("length"));
+            }
+        }
+    }
+    out
+}
+
+fn metres(cable: &str) -> f64 {
+    cable.trim_end_matches('m').parse().expect("<n>m")
+}
+
+/// buffermgrd (sonic-swss cfgmgr/buffermgr.cpp, doSpeedUpdateTask) makes a lossless PG profile
+/// `pg_lossless_<speed>_<cable>_profile` from the HWSKU's lookup table and points the port's
+/// `<port>|<pfc_enable>` PG at it. The file must already hold exactly that, with the cable length
+/// the cabling plan gives (rounded up to a length the table has).
+#[test]
+fn lossless_headroom_is_the_lookup_row_for_the_planned_cable() {
+    let mut checked = 0;
+    for files in [lab(), spx()] {
+        for dev in leaves(files) {
+            let db = config_db(files, &dev);
+            let md = metadata(&db);
+            let lookup = pg_lookup(field(md, "platform"), field(md, "hwsku"));
+            let lengths = cable_lengths(files, &dev);
+            let cable_of = &table(&db, "CABLE_LENGTH")["AZURE"];
+            let profiles = table(&db, "BUFFER_PROFILE");
+            for port in up_ports(&db) {
+                let speed = field(&table(&db, "PORT")[&port], "speed").to_string();
+                let cable = field(cable_of, &port).to_string();
+                let planned = lengths[&port];
+                // The shortest tabulated length at this speed that covers the cable.
+                let want = lookup
+                    .keys()
+                    .filter(|(s, c)| *s == speed && metres(c) >= planned)
+                    .min_by(|a, b| metres(&a.1).total_cmp(&metres(&b.1)))
+                    .map(|(_, c)| c.clone())
+                    .unwrap_or_else(|| panic!("{dev} {port}: no row for {speed} over {planned} m"));
+                assert_eq!(cable, want, "{dev} {port}: planned {planned} m");
+                let pfc = field(&table(&db, "PORT_QOS_MAP")[&port], "pfc_enable");
+                assert_eq!(pfc, "3", "{dev} {port}");
+                let name = format!("pg_lossless_{speed}_{cable}_profile");
+                assert_eq!(
+                    field(&table(&db, "BUFFER_PG")[&format!("{port}|3")], "profile"),
+                    name,
+                    "{dev} {port}"
+                );
+                let p = &profiles[&name];
+                let [size, xon, xoff, th] = &lookup[&(speed.clone(), cable.clone())];
+                for (f, want) in [
+                    ("size", size),
+                    ("xon", xon),
+                    ("xoff", xoff),
+                    ("dynamic_th", th),
+                ] {
+                    assert_eq!(field(p, f), want, "{dev} {name} {f}");
+                }
+                assert_eq!(field(p, "pool"), "ingress_lossless_pool", "{dev} {name}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 100, "{checked} lossless ports checked");
+}
+
+/// Renders the HWSKU's own buffer templates (`buffers_defaults_<t0|t1>.j2`, which import
+/// `buffers_defaults_objects.j2`) with Python's jinja2, calling the four macros that
+/// sonic-buildimage `files/build_templates/buffers_config.j2` calls for the traditional buffer
+/// model, with its active ports (those with a DEVICE_NEIGHBOR) and inactive ones (the rest).
+fn sonic_buffer_templates(
+    hwsku_dir: &str,
+    topo: &str,
+    active: &[String],
+    inactive: &[String],
+) -> Value {
+    const HARNESS: &str = r#"
+import json, sys, jinja2
+a = json.load(sys.stdin)
+env = jinja2.Environment(loader=jinja2.FileSystemLoader(a["dir"]), trim_blocks=True)
+t = env.from_string(
+    "{% import 'buffers_defaults_" + a["topo"] + ".j2' as defs with context %}{\n"
+    "{{ defs.generate_buffer_pool_and_profiles_with_inactive_ports(inactive) }}\n"
+    "{{ defs.generate_profile_lists_with_inactive_ports(active, inactive) }},\n"
+    "{{ defs.generate_pg_profiles_with_inactive_ports(active, inactive) }},\n"
+    "{{ defs.generate_queue_buffers_with_inactive_ports(active, inactive) }}\n}"
+)
+print(t.render(active=",".join(a["active"]), inactive=",".join(a["inactive"])))
+"#;
+    let input =
+        serde_json::json!({"dir": hwsku_dir, "topo": topo, "active": active, "inactive": inactive});
+    let mut child = Command::new("python3")
+        .args(["-c", HARNESS])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run python3");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.to_string().as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("python3");
+    assert!(
+        out.status.success(),
+        "jinja2: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "the templates gave no JSON ({e}):\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+fn has_jinja2(test: &str) -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import jinja2"])
+        .status()
+        .is_ok_and(|s| s.success());
+    prereq::require(
+        test,
+        "python3-jinja2",
+        ok,
+        "apt-get install -y --no-install-recommends python3-jinja2",
+    )
+}
+
+#[test]
+fn buffers_are_what_the_hwskus_own_templates_render() {
+    if !has_jinja2("buffers_are_what_the_hwskus_own_templates_render") {
+        return;
+    }
+    let mut checked = 0;
+    for files in [lab(), spx(), mdx_tenants()] {
+        for dev in switches(files) {
+            let db = config_db(files, &dev);
+            let md = metadata(&db);
+            // buffers_config.j2: ToRRouter → _t0, LeafRouter → _t1.
+            let topo = match field(md, "type") {
+                "ToRRouter" => "t0",
+                "LeafRouter" => "t1",
+                other => panic!("{dev}: type {other} not in a 2-tier example"),
+            };
+            let dir = format!(
+                "{}/catalog/sonic/{}/{}",
+                env!("CARGO_MANIFEST_DIR"),
+                field(md, "platform"),
+                field(md, "hwsku")
+            );
+            let active: Vec<String> = table(&db, "DEVICE_NEIGHBOR").keys().cloned().collect();
+            let inactive: Vec<String> = table(&db, "PORT")
+                .keys()
+                .filter(|p| !active.contains(p))
+                .cloned()
+                .collect();
+            let want = sonic_buffer_templates(&dir, topo, &active, &inactive);
+            for t in [
+                "BUFFER_POOL",
+                "BUFFER_PORT_INGRESS_PROFILE_LIST",
+                "BUFFER_PORT_EGRESS_PROFILE_LIST",
+                "BUFFER_QUEUE",
+            ] {
+                assert_eq!(&Value::Object(table(&db, t).clone()), &want[t], "{dev} {t}");
+            }
+            // buffermgrd's lossless profiles and PGs come on top (checked above).
+            let ours = |t: &str, keep: &dyn Fn(&String) -> bool| -> Value {
+                Value::Object(
+                    table(&db, t)
+                        .iter()
+                        .filter(|(k, _)| keep(k))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                )
+            };
+            assert_eq!(
+                ours("BUFFER_PROFILE", &|k| !k.starts_with("pg_lossless_")),
+                want["BUFFER_PROFILE"],
+                "{dev}"
+            );
+            assert_eq!(
+                ours("BUFFER_PG", &|k| k.ends_with("|0")),
+                want["BUFFER_PG"],
+                "{dev}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} switches checked");
+}
+
+/// railyard reproduces one buffer template; every carried HWSKU must use exactly that one.
+#[test]
+fn every_carried_hwsku_shares_the_buffer_template_railyard_reproduces() {
+    let root = format!("{}/catalog/sonic", env!("CARGO_MANIFEST_DIR"));
+    let mut texts = BTreeMap::new();
+    for platform in std::fs::read_dir(&root).expect("catalog/sonic") {
+        let platform = platform.expect("entry").path();
+        if !platform.is_dir() {
+            continue;
+        }
+        for sku in std::fs::read_dir(&platform).expect("platform dir") {
+            let sku = sku.expect("entry").path();
+            if let Ok(t) = std::fs::read_to_string(sku.join("buffers_defaults_objects.j2")) {
+                texts.insert(sku.display().to_string(), t);
+            }
+        }
+    }
+    assert!(texts.len() >= 5, "{texts:?}");
+    let first = texts.values().next().expect("one").clone();
+    for (sku, t) in &texts {
+        assert_eq!(t, &first, "{sku} has another buffer template");
+    }
+}
+
+/// Every CONFIG_DB row as `TABLE|key` → fields (CABLE_LENGTH's map split per port).
+fn rows_of(db: &Map<String, Value>) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    for (t, rows) in db {
+        for (k, v) in rows.as_object().expect("table") {
+            if t == "CABLE_LENGTH" {
+                for (port, len) in v.as_object().expect("map") {
+                    out.insert(format!("{t}|{k}|{port}"), len.clone());
+                }
+            } else {
+                out.insert(format!("{t}|{k}"), v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Growing the Spectrum-X cloud from 3 to 4 SUs (FACTS §11.1: spines sized for 4) changes no
+/// byte of an existing leaf's files and, on a spine, only rows of the ports the new SU cables:
+/// the spine's reserved cages are already split as planned, so nothing is re-broken out.
+#[test]
+fn growing_by_an_su_only_turns_up_the_new_ports_of_a_spine() {
+    let spec = |sus: u32| {
+        inventory("spectrum-x-cloud.yaml").replace("count: 3", &format!("count: {sus}")) + SONIC
+    };
+    let (three, four) = (outputs(&spec(3)), outputs(&spec(4)));
+    let mut spines = 0;
+    for dev in switches(&three) {
+        let (a, b) = (config_db(&three, &dev), config_db(&four, &dev));
+        if dev.starts_with("leaf-") {
+            assert_eq!(
+                file(&three, &format!("configs/{dev}/config_db.json")),
+                file(&four, &format!("configs/{dev}/config_db.json")),
+                "{dev}"
+            );
+            assert_eq!(frr(&three, &dev), frr(&four, &dev), "{dev}");
+            continue;
+        }
+        let old_up: BTreeSet<String> = up_ports(&a).into_iter().collect();
+        let new_ports: BTreeSet<String> = up_ports(&b)
+            .into_iter()
+            .filter(|p| !old_up.contains(p))
+            .collect();
+        assert_eq!(
+            table(&a, "PORT").keys().collect::<Vec<_>>(),
+            table(&b, "PORT").keys().collect::<Vec<_>>(),
+            "{dev}: the same ports exist before and after"
+        );
+        assert_eq!(
+            table(&a, "BREAKOUT_CFG"),
+            table(&b, "BREAKOUT_CFG"),
+            "{dev}"
+        );
+        let (ra, rb) = (rows_of(&a), rows_of(&b));
+        for (row, v) in &ra {
+            let port = row.split('|').find(|p| table(&a, "PORT").contains_key(*p));
+            if port.is_some_and(|p| new_ports.contains(p)) {
+                continue;
+            }
+            assert_eq!(rb.get(row), Some(v), "{dev}: {row} changed");
+        }
+        if dev.starts_with("spine") {
+            assert!(
+                !new_ports.is_empty(),
+                "{dev}: the new SU cables no spine port"
+            );
+            spines += 1;
+        }
+    }
+    assert_eq!(spines, 8, "every spine checked");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 //! time; a spec may add or replace models under its own `catalog:` key.
 
 mod builtin;
+pub mod sonic;
 
 use std::collections::BTreeMap;
 
@@ -56,9 +57,32 @@ pub struct SwitchModel {
     pub os: Option<Platform>,
     /// Data port groups, in front-panel order.
     pub port_groups: Vec<PortGroup>,
+    /// The SONiC platform and HWSKU the model runs when a spec picks `sonic`; their port tables
+    /// and buffer data come from `catalog/sonic/<platform>/`.
+    #[serde(default)]
+    pub sonic: Option<SonicModel>,
     /// Where the figures come from.
     #[serde(default)]
     pub source: String,
+}
+
+/// Names under which SONiC knows a switch model (sonic-buildimage `device/<vendor>/<platform>/`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SonicModel {
+    /// SONiC platform string (`x86_64-nvidia_sn5600-r0`), as `DEVICE_METADATA.platform` holds it.
+    pub platform: String,
+    /// HWSKU (`ACS-SN5600`): port layout and buffer templates of the platform.
+    pub hwsku: String,
+}
+
+impl SwitchModel {
+    /// The carried SONiC platform data of this model and its HWSKU, when both are known.
+    pub fn sonic_platform(&self) -> Option<(&'static sonic::SonicPlatform, &'static sonic::Hwsku)> {
+        let m = self.sonic.as_ref()?;
+        let p = sonic::platform(&m.platform)?;
+        Some((p, p.hwskus.get(m.hwsku.as_str())?))
+    }
 }
 
 /// A run of identical cages.

@@ -73,6 +73,36 @@ codes! {
         "Neither `platforms` in the spec nor the model's `os` in the catalog names the OS these \
          Ethernet switches run, so railyard cannot render their configs. Set `platforms.<role>` or \
          add `os:` to the model.";
+    SONIC_NO_PLATFORM_DATA = "RY0110", "no SONiC platform data for the switch model",
+        "These switches run SONiC, but their model names no SONiC platform and HWSKU that railyard \
+         carries (the model's `sonic: {platform, hwsku}` in the catalog). SONiC's port table \
+         (names, SerDes lanes, aliases, breakout modes) and its buffer templates are the vendor's \
+         per-platform files (sonic-buildimage `device/<vendor>/<platform>/`); railyard renders them \
+         from its copies in `catalog/sonic/` and never guesses them. `railyard catalog` lists the \
+         models with SONiC data; use one of them, pick another OS for the role under \
+         `platforms`, or name a carried platform and HWSKU in the model's `sonic:` key.";
+    SONIC_BREAKOUT_UNSUPPORTED = "RY0111", "breakout not offered by the SONiC platform",
+        "A cage would run in a breakout (port count and speed) that the SONiC platform's \
+         `platform.json` does not list for that port, so SONiC's dynamic port breakout cannot \
+         create the ports. The message lists the modes the platform offers; run the cage in one \
+         of them (change the port or uplink speed), or use another OS for the role.";
+    SONIC_NO_HEADROOM = "RY0112", "lossless port outside the HWSKU's headroom table",
+        "On SONiC the headroom of a lossless priority group comes from the HWSKU's \
+         `pg_profile_lookup.ini`, a table by port speed and cable length (5 m, 40 m, 300 m on \
+         NVIDIA Spectrum). A lossless port whose speed is not in the table, or whose cable is \
+         longer than its longest row, gets no lossless profile (buffermgrd refuses it), so PFC \
+         could drop. Shorten the run, slow the port to a tabulated speed, or make the class \
+         lossy (`roce.mode: lossy`).";
+    SONIC_LOSSLESS_PRIORITY = "RY0113", "RoCE priority without lossless buffers on SONiC",
+        "The SONiC buffer templates of the carried NVIDIA HWSKUs reserve lossless buffers for \
+         priority groups and queues 3-4 only (`BUFFER_PG <port>|3-4`, `BUFFER_QUEUE <port>|3-4`), \
+         as the SONiC QoS defaults do. A PFC priority outside 3-4 would pause traffic that sits in \
+         a lossy queue. Use `roce.priority: 3` (or 4) on SONiC switches.";
+    SONIC_SNMP_TRAP_RECEIVERS = "RY0114", "more SNMP trap receivers than SONiC can send to",
+        "SONiC sends SNMPv2c traps to one receiver (`SNMP_TRAP_CONFIG|v2TrapDest`, read by \
+         docker-snmp's snmpd.conf.j2). railyard configures the first receiver of \
+         `services.snmp_traps` on SONiC switches and reports the others; forward traps from that \
+         receiver, or list only one.";
     ZERO_COUNT = "RY0201", "count must be at least 1",
         "Counts (SUs, nodes per SU, spines, planes, rails per leaf) must be positive.";
     RAILS_NIC_MISMATCH = "RY0202", "rails differ from the node's compute NICs",

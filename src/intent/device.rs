@@ -29,6 +29,32 @@ pub struct DeviceIntent {
     pub evpn: Option<Evpn>,
     /// Tenant VRFs with ports on this switch.
     pub vrfs: Vec<Vrf>,
+    /// SONiC only: the platform and HWSKU whose vendor data give the full port table and the
+    /// buffer templates (`catalog::sonic`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sonic: Option<SonicTarget>,
+}
+
+/// The names SONiC knows the switch hardware by (`DEVICE_METADATA` `platform`, `hwsku`), and
+/// how the cages nothing is cabled to yet are planned to run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SonicTarget {
+    pub platform: String,
+    pub hwsku: String,
+    /// The cages of the fabric plan's port runs, cabled yet or not (a spine's runs include the
+    /// ports of SUs not built yet), with the split the plan gives them. SONiC writes every port
+    /// of the switch: an idle cage of a run is written split as it will be cabled, so growing
+    /// the cluster turns ports up instead of re-breaking cages out. Cages outside every run
+    /// keep the HWSKU's default.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub planned: Vec<PlannedCage>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedCage {
+    pub cage: u32,
+    pub ports: u32,
+    pub speed: Speed,
 }
 
 /// EVPN-VXLAN: spines relay the l2vpn-evpn family; leaves also originate from their VTEP.
@@ -112,6 +138,9 @@ pub struct Interface {
     pub peer_device: String,
     pub peer_port: String,
     pub cable: String,
+    /// Length of the cable in metres, from the cabling plan (lossless headroom depends on it).
+    #[serde(default)]
+    pub cable_length_m: f64,
     pub speed: Speed,
     pub mtu: u32,
     pub ipv4: Option<IpNet>,

@@ -134,6 +134,7 @@ pub fn build(
             peer_device: a.peer.name.clone(),
             peer_port,
             cable: a.link.cable_id.clone(),
+            cable_length_m: a.link.length_m,
             speed: a.link.speed,
             mtu,
             ipv4,

@@ -12,6 +12,7 @@ pub mod host;
 mod interfaces;
 mod overrides;
 mod qos;
+mod sonic;
 mod system;
 mod tenancy;
 
@@ -21,7 +22,7 @@ pub use device::*;
 
 use crate::addressing::Allocation;
 use crate::diag::Diagnostics;
-use crate::model::{Network, Role, Transport};
+use crate::model::{Network, Platform, Role, Transport};
 use crate::spec::ClusterSpec;
 use crate::tenancy::TenantPlan;
 use crate::topology::{Device, Fabric, Link, PortId};
@@ -87,6 +88,7 @@ pub fn build(
     let attached = attachments(f);
     let owners = tenancy::PortOwners::new(&plan);
     let mut ar = interfaces::ArWarnings::default();
+    let mut sonic = sonic::SonicFindings::default();
     let mut devices = BTreeMap::new();
     for (pos, d) in f.devices().enumerate() {
         if !configured(f, d) {
@@ -95,6 +97,10 @@ pub fn build(
         let Some(platform) = d.platform else { continue };
         let own = &alloc.devices[&d.name];
         let links = &attached[pos];
+        let sonic_target = match platform {
+            Platform::Sonic => sonic.target(f, d, links),
+            _ => None,
+        };
         let (mut interfaces, breakouts) =
             interfaces::build(spec, f, alloc, d, platform, links, &mut ar);
         let (evpn, vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
@@ -127,11 +133,22 @@ pub fn build(
             adaptive_routing: (!ar_ports.is_empty()).then_some(AdaptiveRouting { ports: ar_ports }),
             evpn,
             vrfs,
+            sonic: sonic_target,
         };
         devices.insert(d.name.clone(), intent);
     }
     ar.report(spec, diags);
     overrides::apply(spec, &mut devices, diags);
+    for d in devices.values() {
+        if let Some(h) = d.sonic.as_ref().and_then(|t| {
+            crate::catalog::sonic::platform(&t.platform)?
+                .hwskus
+                .get(t.hwsku.as_str())
+        }) {
+            sonic.check(d, h);
+        }
+    }
+    sonic.report(spec, diags);
     checks::run(spec, &devices, diags);
     tenancy::prove(&plan, &devices, diags);
     let hosts = host::build(spec, f, alloc, &devices, diags);

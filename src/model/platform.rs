@@ -58,18 +58,21 @@ impl Platform {
         }
     }
 
-    /// The OS name of a front-panel port, where the platform numbers ports itself. `None` means
-    /// the model's own pattern applies (Cumulus-style `swp` names, also used by FRR on Linux).
+    /// The OS name of a front-panel port, where the platform numbers ports by a rule. `None`
+    /// means the name comes from elsewhere: the model's own pattern (Cumulus-style `swp` names,
+    /// also used by FRR on Linux), or, for SONiC, the vendor's platform data.
     ///
-    /// SONiC numbers ports by their first SerDes lane (`Ethernet0`, `Ethernet8`, … on 8-lane cages;
-    /// a split port starts at its first lane). EOS numbers `Ethernet<cage>/<first lane, 1-based>`.
+    /// EOS numbers `Ethernet<cage>/<first lane, 1-based>`. SONiC follows no rule a model's form
+    /// could give: each platform's `platform.json` names its cages (`Ethernet0`, `Ethernet8`, … on
+    /// the SN5600, but `Ethernet0`, `Ethernet4` over lanes 0-3 and 8-11 on the SN4600C, and
+    /// `Ethernet48` for cage 49 of the SN2201), and a split port is named after the cage's name
+    /// plus its lane offset within the cage (`catalog::sonic::SonicPlatform::port_name`).
     pub fn port_name(self, form: Form, cage: u32, lane: u32, lanes: u32) -> Option<String> {
         let serdes = form.serdes_lanes();
         let step = serdes / lanes.max(1);
         match self {
-            Platform::Sonic => Some(format!("Ethernet{}", (cage - 1) * serdes + lane * step)),
             Platform::Eos => Some(format!("Ethernet{}/{}", cage, lane * step + 1)),
-            Platform::Nvue | Platform::Frr => None,
+            Platform::Sonic | Platform::Nvue | Platform::Frr => None,
         }
     }
 }
@@ -81,7 +84,7 @@ impl std::fmt::Display for Platform {
 }
 
 impl Form {
-    /// Electrical lanes of the cage (what SONiC and EOS number ports by).
+    /// Electrical lanes of the cage (what EOS numbers split ports by).
     pub fn serdes_lanes(self) -> u32 {
         match self {
             Form::Osfp | Form::QsfpDd => 8,

@@ -207,7 +207,15 @@ impl Fabric {
                         PortId::Lane { lane, .. } => u32::from(lane),
                         _ => 0,
                     };
-                    pl.port_name(g.form, u32::from(cage), lane, u32::from(lanes.max(1)))
+                    let (cage, lanes) = (u32::from(cage), u32::from(lanes.max(1)));
+                    match pl {
+                        // The vendor's platform data names SONiC ports; a model without it is
+                        // reported by the intent stage (RY0110) and renders nothing.
+                        Platform::Sonic => m
+                            .sonic_platform()
+                            .and_then(|(sp, _)| sp.port_name(cage, lane, lanes)),
+                        _ => pl.port_name(g.form, cage, lane, lanes),
+                    }
                 }) {
                     return name;
                 }
