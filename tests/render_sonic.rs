@@ -1089,6 +1089,86 @@ fn growing_by_an_su_only_turns_up_the_new_ports_of_a_spine() {
     assert_eq!(spines, 8, "every spine checked");
 }
 
+/// `inventories/sonic-rail-cluster.yaml`: every Ethernet switch is SONiC on its vendor data, the
+/// half-populated SU's leaves keep their idle node ports down, and the rack layout gives the
+/// lossless ports two headroom classes (in-row and cross-row cables).
+#[test]
+fn the_sonic_rail_cluster_example() {
+    let files = outputs(&inventory("sonic-rail-cluster.yaml"));
+    let sw = switches(&files);
+    assert_eq!(sw.len(), 36, "{sw:?}");
+    let mut cable_classes = BTreeSet::new();
+    for dev in &sw {
+        let db = config_db(&files, dev);
+        let md = metadata(&db);
+        let want = if dev.starts_with("inb-") {
+            ("x86_64-mlnx_msn4600c-r0", "ACS-MSN4600C")
+        } else {
+            ("x86_64-nvidia_sn5600-r0", "ACS-SN5600")
+        };
+        assert_eq!((field(md, "platform"), field(md, "hwsku")), want, "{dev}");
+        assert!(
+            files
+                .iter()
+                .any(|f| f.path == format!("configs/{dev}/snmp_trap.json")),
+            "{dev}"
+        );
+        if dev.starts_with("leaf-") {
+            for port in up_ports(&db) {
+                cable_classes
+                    .insert(field(&table(&db, "CABLE_LENGTH")["AZURE"], &port).to_string());
+            }
+        }
+    }
+    // SU 3 holds 16 of 32 nodes: half of each leaf's node ports are idle.
+    let full = config_db(&files, "leaf-su01-01");
+    let half = config_db(&files, "leaf-su03-01");
+    assert_eq!(up_ports(&full).len(), 128);
+    assert_eq!(up_ports(&half).len(), 96);
+    assert_eq!(table(&full, "PORT").len(), table(&half, "PORT").len());
+    assert_eq!(
+        cable_classes,
+        BTreeSet::from(["5m".to_string(), "40m".to_string()])
+    );
+}
+
+/// A breakout the SONiC platform lacks, or a model with no SONiC data: `build` reports the located
+/// diagnostic and writes nothing (the output directory stays as it was).
+#[test]
+fn sonic_mistakes_stop_the_build_before_any_output() {
+    for (spec, code, line) in [
+        ("101-sonic-breakout.yaml", "RY0111", ":9:"),
+        ("100-sonic-no-platform-data.yaml", "RY0110", ":7:"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join("earlier.txt"), "from an earlier build").unwrap();
+        let path = format!("{}/tests/diagnostics/{spec}", env!("CARGO_MANIFEST_DIR"));
+        let run = Command::new(env!("CARGO_BIN_EXE_railyard"))
+            .args(["build", &path, "-o"])
+            .arg(&out)
+            .args(["--format", "short"])
+            .output()
+            .expect("binary runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{spec}: {stderr}");
+        assert!(
+            stderr.lines().any(|l| l.contains(code) && l.contains(line)),
+            "{spec}: {stderr}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["earlier.txt"], "{spec}");
+        assert_eq!(
+            std::fs::read_to_string(out.join("earlier.txt")).unwrap(),
+            "from an earlier build"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // EVPN-VXLAN tenancy (FACTS §5.1; sonic-net/SONiC doc/vxlan/EVPN/EVPN_VXLAN_HLD.md §4.3 lists
 // the config_db rows of an L3VNI: VXLAN_TUNNEL, VXLAN_EVPN_NVO, VLAN, VXLAN_TUNNEL_MAP, VRF vni,
