@@ -1169,6 +1169,44 @@ fn sonic_mistakes_stop_the_build_before_any_output() {
     }
 }
 
+/// The port maps railyard hands the cabling team name the same ports the switch will have: every
+/// data port of a SONiC switch's port map is a PORT of its config_db, a cabled one up, with the
+/// same peer (DEVICE_NEIGHBOR) and speed.
+#[test]
+fn port_maps_and_config_db_name_the_same_ports() {
+    let rail = outputs(&inventory("sonic-rail-cluster.yaml"));
+    let mut rows = 0;
+    for files in [lab(), spx(), rail.as_slice()] {
+        for dev in switches(files) {
+            let db = config_db(files, &dev);
+            let ports = table(&db, "PORT");
+            let neighbors = table(&db, "DEVICE_NEIGHBOR");
+            let text = file(files, &format!("portmaps/{dev}.csv"));
+            let mut lines = text.lines();
+            let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+            let col = |n: &str| header.iter().position(|h| *h == n).expect(n);
+            let (port, speed, peer) = (col("port"), col("speed"), col("peer_device"));
+            for l in lines {
+                let c: Vec<&str> = l.split(',').collect();
+                if c[port] == "eth0" {
+                    continue;
+                }
+                let p = ports
+                    .get(c[port])
+                    .unwrap_or_else(|| panic!("{dev}: port map names {} (no PORT)", c[port]));
+                if !c[peer].is_empty() {
+                    assert_eq!(field(p, "admin_status"), "up", "{dev} {}", c[port]);
+                    assert_eq!(field(&neighbors[c[port]], "name"), c[peer], "{dev}");
+                    let gbps: u64 = c[speed].trim_end_matches('G').parse().expect("speed");
+                    assert_eq!(field(p, "speed"), (gbps * 1000).to_string(), "{dev}");
+                }
+                rows += 1;
+            }
+        }
+    }
+    assert!(rows >= 3000, "{rows} port-map rows checked");
+}
+
 // ---------------------------------------------------------------------------------------------
 // EVPN-VXLAN tenancy (FACTS §5.1; sonic-net/SONiC doc/vxlan/EVPN/EVPN_VXLAN_HLD.md §4.3 lists
 // the config_db rows of an L3VNI: VXLAN_TUNNEL, VXLAN_EVPN_NVO, VLAN, VXLAN_TUNNEL_MAP, VRF vni,
