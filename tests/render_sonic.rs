@@ -1,5 +1,7 @@
 //! The SONiC renderer: `configs/<switch>/config_db.json` and `frr.conf`. Expectations come from
-//! FACTS §2.1/§2.3 (RoCE class, SONiC table and key shapes) and from the cabling plan, not from
+//! NVIDIA's lossless RoCE profile (Onyx "RoCE Commands": DSCP 26 on priority 3 with PFC and ECN,
+//! CNP DSCP 48 on priority 6 strict), SONiC's table and key shapes (sonic-buildimage
+//! `src/sonic-yang-models/doc/Configuration.md`) and from the cabling plan, not from
 //! the renderer's own output.
 
 mod common;
@@ -38,7 +40,7 @@ fn spx_tenants() -> &'static [OutputFile] {
     FILES.get_or_init(|| outputs(&(inventory("spectrum-x-cloud-tenants.yaml") + SONIC)))
 }
 
-/// Four research projects and a shared Lustre service (FACTS §11.2).
+/// Four research projects and a shared Lustre service (`inventories/mdx-research-cloud.yaml`).
 fn mdx_tenants() -> &'static [OutputFile] {
     static FILES: OnceLock<Vec<OutputFile>> = OnceLock::new();
     FILES.get_or_init(|| outputs(&(inventory("mdx-research-cloud.yaml") + SONIC)))
@@ -394,8 +396,9 @@ fn spectrum_x_split_cages_run_two_400g_ports() {
     for dev in leaves(files) {
         let db = config_db(files, &dev);
         let ports = table(&db, "PORT");
-        // FACTS §1.8: an SN5600 cage split 2x400G; SONiC names a cage's sub-ports by first lane,
-        // 8 lanes per OSFP cage (Mellanox-SN5600-O128 port_config.ini: Ethernet0, Ethernet4).
+        // An SN5600 cage split 2x400G (Cumulus SN5600 breakout table); SONiC names a cage's
+        // sub-ports by lane offset, 8 lanes per OSFP cage (Mellanox-SN5600-O128 port_config.ini:
+        // Ethernet0, Ethernet4).
         for p in ["Ethernet0", "Ethernet4"] {
             assert_eq!(field(&ports[p], "speed"), "400000", "{dev} {p}");
         }
@@ -426,13 +429,13 @@ fn every_interface_port_exists_and_fabric_links_are_unnumbered() {
                     .filter(|k| k.starts_with(&format!("{}|", c.port)))
                     .collect();
                 match c.tier.as_str() {
-                    // FACTS §4.3: unnumbered sessions ride IPv6 link-local, no address.
+                    // BGP unnumbered (RFC 8950 next hops) rides IPv6 link-local, no address.
                     "leaf-spine" => {
                         assert!(prefixes.is_empty(), "{dev} {}: {prefixes:?}", c.port);
                         let e = intf.get(&c.port).expect("fabric port in INTERFACE");
                         assert_eq!(field(e, "ipv6_use_link_local_only"), "enable");
                     }
-                    // FACTS §4.4: GPU ports are routed /31s.
+                    // GPU ports are routed /31s (RFC 3021).
                     "node-leaf" => {
                         assert_eq!(prefixes.len(), 1, "{dev} {}", c.port);
                         let net: IpNet = prefixes[0]
@@ -1034,7 +1037,7 @@ fn rows_of(db: &Map<String, Value>) -> BTreeMap<String, Value> {
     out
 }
 
-/// Growing the Spectrum-X cloud from 3 to 4 SUs (FACTS §11.1: spines sized for 4) changes no
+/// Growing the Spectrum-X cloud from 3 to 4 SUs (its spines are declared for 4) changes no
 /// byte of an existing leaf's files and, on a spine, only rows of the ports the new SU cables:
 /// the spine's reserved cages are already split as planned, so nothing is re-broken out.
 #[test]
@@ -1208,7 +1211,8 @@ fn port_maps_and_config_db_name_the_same_ports() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// EVPN-VXLAN tenancy (FACTS §5.1; sonic-net/SONiC doc/vxlan/EVPN/EVPN_VXLAN_HLD.md §4.3 lists
+// EVPN-VXLAN tenancy (symmetric IRB, RFC 9135/9136; sonic-net/SONiC
+// doc/vxlan/EVPN/EVPN_VXLAN_HLD.md §4.3 lists
 // the config_db rows of an L3VNI: VXLAN_TUNNEL, VXLAN_EVPN_NVO, VLAN, VXLAN_TUNNEL_MAP, VRF vni,
 // VLAN_INTERFACE vrf_name). Expectations come from the saved intent files.
 

@@ -1,4 +1,6 @@
-//! The RoCE class (FACTS §2.3) in SONiC's QoS tables, replacing the `AZURE` maps of SONiC's
+//! The RoCE class (NVIDIA's lossless RoCE profile: trust DSCP, RoCE on a PFC priority with ECN,
+//! CNPs strict; Onyx "RoCE Commands", docs.nvidia.com/networking/display/Onyxv31040100) in SONiC's
+//! QoS tables, replacing the `AZURE` maps of SONiC's
 //! default QoS template (`files/build_templates/qos_config.j2`). Every cabled port of the switch
 //! gets the class (trust DSCP, queues, ECN); PFC and its watchdog go on the lossless ports only.
 //! One function per decision: classification, queueing, priority groups, PAUSE handling, ECN,

@@ -74,7 +74,7 @@ pub fn sonic_vrf_names(d: &DeviceIntent) -> Result<DeviceIntent, String> {
     Ok(s)
 }
 
-/// Tenant VRFs, and EVPN-VXLAN on a VTEP (FACTS §5.1: symmetric routing through one L3VNI per
+/// Tenant VRFs, and EVPN-VXLAN on a VTEP (symmetric IRB, RFC 9135, through one L3VNI per
 /// tenant VRF, type-5 routes only). A relay (spine, core: `vtep` = None) only carries the
 /// l2vpn-evpn family, which is FRR configuration; it gets no row here. A switch with tenant VRFs
 /// and no VTEP gets them as local VRFs (`VRF|<vrf>` with no `vni`) and nothing else.
