@@ -634,6 +634,22 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         "the FRR half was not rolled back"
     );
     assert!(router.leftovers().is_empty(), "{:?}", router.leftovers());
+    // A failed run leaves its journal and nothing else: no saved copies, no device files.
+    let txid = r
+        .stdout
+        .lines()
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .map(|t| t.trim_end_matches(':').to_string())
+        .expect("txid");
+    assert!(s.lab.path().join(format!("journal/{txid}.jsonl")).is_file());
+    assert!(!s.lab.path().join(format!("journal.saved/{txid}")).exists());
+    assert_eq!(
+        std::fs::read_dir(&rstate).map(|d| d.count()).unwrap_or(0),
+        0,
+        "files left in {}",
+        rstate.display()
+    );
     let _ = std::fs::remove_file(s.state.join("fail-replace"));
 
     // Not confirmed: the one device-side timer rolls both halves back by itself.

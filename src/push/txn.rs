@@ -397,10 +397,11 @@ impl<'a> Txn<'a> {
             return None;
         }
         let (journal, progress) = (self.journal, self.progress);
-        let staged = if refused {
-            DeviceState::Aborted
-        } else {
+        // A dry run's diffs stand even when another device failed its preflight.
+        let staged = if self.opts.dry_run {
             DeviceState::Diffed
+        } else {
+            DeviceState::Aborted
         };
         par_each(self.devs.iter_mut().collect(), self.opts.parallel, |d| {
             let _ = timed(d, |drv| drv.abort());

@@ -38,7 +38,7 @@ unshare -n sh -c '
     n=0
     while [ ! -S "$w/$d.vty" ]; do
       n=$((n + 1))
-      [ $n -gt 200 ] && { echo "scratch FRR: $d opened no vty within 10 s" >&2; exit 5; }
+      [ $n -gt 600 ] && { echo "scratch FRR: $d opened no vty within 30 s" >&2; exit 5; }
       sleep 0.05
     done
   done
