@@ -147,21 +147,25 @@ pub fn make_driver(t: &Target, txid: &str, s: &PushSettings) -> Box<dyn Driver> 
             format!("{txid}-{}", t.name),
             s.txn.dry_run,
         )),
-        DriverKind::FrrSsh => Box::new(frr::FrrDriver::new(
-            t.endpoint.clone(),
-            t.auth.clone(),
-            s.connect.clone(),
-            t.frr.clone(),
-            format!("{txid}-{}", t.name),
-            s.client.rpc_timeout,
-        )),
+        DriverKind::FrrSsh => Box::new(
+            frr::FrrDriver::new(
+                t.endpoint.clone(),
+                t.auth.clone(),
+                s.connect.clone(),
+                t.frr.clone(),
+                format!("{txid}-{}", t.name),
+                s.client.rpc_timeout,
+            )
+            .with_slow_timeout(s.client.commit_timeout),
+        ),
         DriverKind::NvueSsh | DriverKind::EosSsh | DriverKind::SonicSsh => {
             let r = remote::Remote::new(
                 t.endpoint.clone(),
                 t.auth.clone(),
                 s.connect.clone(),
                 s.client.rpc_timeout,
-            );
+            )
+            .with_slow_timeout(s.client.commit_timeout);
             let cs = cli_drivers::CliSettings {
                 tool: t.tool.clone(),
                 state_dir: t.state_dir.clone(),

@@ -21,6 +21,9 @@ pub struct Remote {
     auth: Auth,
     connect: ConnectOptions,
     timeout: Duration,
+    /// For steps that apply or read a whole config (frr-reload.py, a scratch FRR): seconds on
+    /// a busy switch, so they get the commit deadline rather than a command's.
+    slow_timeout: Duration,
     sess: Option<Session>,
 }
 
@@ -31,8 +34,15 @@ impl Remote {
             auth,
             connect,
             timeout,
+            slow_timeout: timeout,
             sess: None,
         }
+    }
+
+    /// The deadline of `run_slow` (never shorter than a command's).
+    pub fn with_slow_timeout(mut self, t: Duration) -> Self {
+        self.slow_timeout = t.max(self.timeout);
+        self
     }
 
     /// Whether a session is open (something was done on the device by this runner).
@@ -41,13 +51,27 @@ impl Remote {
     }
 
     pub fn run(&mut self, cmd: &str, stdin: Option<&[u8]>) -> Result<ExecOutput, DriverError> {
+        self.run_within(cmd, stdin, self.timeout)
+    }
+
+    /// `run` with the slow-step deadline.
+    pub fn run_slow(&mut self, cmd: &str, stdin: Option<&[u8]>) -> Result<ExecOutput, DriverError> {
+        self.run_within(cmd, stdin, self.slow_timeout)
+    }
+
+    fn run_within(
+        &mut self,
+        cmd: &str,
+        stdin: Option<&[u8]>,
+        timeout: Duration,
+    ) -> Result<ExecOutput, DriverError> {
         if self.sess.is_none() {
             self.sess = Some(ssh::connect(&self.endpoint, &self.auth, &self.connect)?);
         }
         let Some(sess) = self.sess.as_ref() else {
             return Err(DriverError::new(FailKind::Transport, "no SSH session"));
         };
-        let r = ssh::exec(sess, cmd, stdin, self.timeout);
+        let r = ssh::exec(sess, cmd, stdin, timeout);
         if r.is_err() {
             // A broken session is not reused: the next step reconnects.
             self.sess = None;

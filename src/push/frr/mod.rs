@@ -33,6 +33,9 @@ pub struct FrrDriver {
     touched: bool,
     /// What frr-reload.py said when it put the pre-change config back, if it complained.
     revert_note: Option<String>,
+    /// What frr-reload.py said when it applied the intended config, if it complained: part of
+    /// a verify failure's message.
+    reload_note: Option<String>,
     /// Remarks for the report (`take_notes`).
     notes: Vec<String>,
 }
@@ -51,8 +54,15 @@ impl FrrDriver {
             ops: FrrOps::new(frr, tag),
             touched: false,
             revert_note: None,
+            reload_note: None,
             notes: Vec::new(),
         }
+    }
+
+    /// The deadline of the whole-config steps (frr-reload.py, the scratch FRR).
+    pub fn with_slow_timeout(mut self, t: Duration) -> Self {
+        self.r = self.r.with_slow_timeout(t);
+        self
     }
 
     fn disarm(&mut self) -> Result<bool, DriverError> {
@@ -115,9 +125,8 @@ impl Driver for FrrDriver {
                 ),
             ));
         }
-        if let Some(note) = self.ops.reload_intended(&mut self.r)? {
-            self.notes.push(note);
-        }
+        self.reload_note = self.ops.reload_intended(&mut self.r)?;
+        self.notes.extend(self.reload_note.clone());
         Ok(format!("timer:{}", self.ops.file("timer.pid")))
     }
 
@@ -128,14 +137,15 @@ impl Driver for FrrDriver {
         if removed.is_empty() && added.is_empty() {
             return Ok(());
         }
-        Err(DriverError::new(
-            FailKind::Verify,
-            drift_message(
-                "the running config differs in meaning from frr.conf after the reload",
-                &removed,
-                &added,
-            ),
-        ))
+        let mut msg = drift_message(
+            "the running config differs in meaning from frr.conf after the reload",
+            &removed,
+            &added,
+        );
+        if let Some(n) = &self.reload_note {
+            msg.push_str(&format!("\n({n})"));
+        }
+        Err(DriverError::new(FailKind::Verify, msg))
     }
 
     fn confirm(&mut self) -> Result<(), DriverError> {

@@ -125,6 +125,11 @@ impl FrrOps {
         r.run(&self.sh(script), stdin)
     }
 
+    /// A step that applies or reads a whole config: the slow deadline.
+    fn run_slow(&self, r: &mut Remote, script: &str) -> Result<ExecOutput, DriverError> {
+        r.run_slow(&self.sh(script), None)
+    }
+
     /// Upload, check syntax, save the running config, read both through a scratch FRR, and ask
     /// frr-reload.py for its own diff (which also gates: it must parse the file cleanly).
     pub fn stage(&mut self, r: &mut Remote, intended: &[u8]) -> Result<Staged, DriverError> {
@@ -252,7 +257,7 @@ impl FrrOps {
             scratch::normalize_command(conf, out_file, &profile, daemons, &bindir),
             q(out_file)
         );
-        let out = self.run(r, &cmd, None)?;
+        let out = self.run_slow(r, &cmd)?;
         if out.status != 0 || out.stdout.trim().is_empty() {
             return Err(DriverError::new(
                 FailKind::Rejected,
@@ -270,7 +275,7 @@ impl FrrOps {
     /// frr-reload.py `--test` of `file` against the live config: its diff text.
     fn test_against_running(&self, r: &mut Remote, file: &str) -> Result<String, DriverError> {
         let cmd = format!("{} --test --stdout {} 2>&1", self.reload(), q(file));
-        let out = self.run(r, &cmd, None)?;
+        let out = self.run_slow(r, &cmd)?;
         let errors = error_lines(&out);
         // FRR 8.4 plans to delete everything when the new file does not parse: both the exit
         // status and the absence of ERROR lines are required.
@@ -298,7 +303,7 @@ impl FrrOps {
             self.reload(),
             q(&self.file("new.conf"))
         );
-        let out = self.run(r, &cmd, None)?;
+        let out = self.run_slow(r, &cmd)?;
         if out.status == 0 {
             return Ok(None);
         }
@@ -334,7 +339,7 @@ impl FrrOps {
             self.reload(),
             q(&self.file("pre.conf"))
         );
-        let out = self.run(r, &cmd, None)?;
+        let out = self.run_slow(r, &cmd)?;
         if out.status == 0 {
             return Ok(None);
         }
