@@ -1,5 +1,6 @@
 //! `railyard push` end to end, as a user runs it: the binary, a targets file, an output
-//! directory, and real netconfd + sshd targets on 127.0.0.1. Needs root (loud SKIP otherwise).
+//! directory, and real netconfd + sshd targets on 127.0.0.1 — and the wording of what it says
+//! when something is wrong (each message names its subject). Needs root (prereq otherwise).
 
 mod push_support;
 
@@ -61,11 +62,12 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
     let w = work.path();
     let old = oc_interfaces(OLD);
 
-    // Dry run: per-device diff, nothing committed, candidates discarded, locks released.
+    // Dry run: per-device diff, nothing committed, candidates discarded, locks released; the
+    // MTU change is listed as disruptive.
     let r = railyard(w, &["--dry-run"]);
     assert_eq!(r.code, 0);
     assert!(
-        r.stdout.contains("== spine1 (netconf): Aborted"),
+        r.stdout.contains("== spine1 (netconf): Diffed"),
         "{}",
         r.stdout
     );
@@ -76,6 +78,19 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
     assert!(
         r.stdout
             .contains("- /interfaces:interfaces/interface[name=eth1]/config/mtu = 1500")
+    );
+    assert!(
+        r.stdout.contains(
+            "DISRUPTIVE: MTU on eth1: 1500 → 9000 — frames of the old size are dropped until \
+             both ends agree"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("dry run: nothing committed"),
+        "{}",
+        r.stdout
     );
     for (name, _, lab) in &fabric.labs {
         assert!(running_is(lab, &old), "{name} changed by a dry run");
@@ -90,8 +105,30 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
         );
     }
 
+    // The same change pushed without --allow-disruptive: refused, nothing committed.
+    let r = railyard(w, &["--wave", "spines,leaves"]);
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stdout
+            .contains("1 disruptive change(s) refused: MTU on eth1: 1500 → 9000"),
+        "{}",
+        r.stdout
+    );
+    for (name, _, lab) in &fabric.labs {
+        assert!(running_is(lab, &old), "{name} changed by a refused push");
+    }
+
     // The push, spines first.
-    let r = railyard(w, &["--wave", "spines,leaves", "--confirm-timeout", "60"]);
+    let r = railyard(
+        w,
+        &[
+            "--wave",
+            "spines,leaves",
+            "--confirm-timeout",
+            "60",
+            "--allow-disruptive",
+        ],
+    );
     assert_eq!(r.code, 0, "push failed");
     assert!(r.stderr.contains("wave 1/2: committing 1 device(s)"));
     assert!(r.stderr.contains("wave 2/2: committing 2 device(s)"));
@@ -102,8 +139,8 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
         );
     }
     let js = journals(w);
-    assert_eq!(js.len(), 2, "one journal per transaction");
-    let (path, text) = &js[1];
+    assert_eq!(js.len(), 3, "one journal per transaction");
+    let (path, text) = &js[2];
     let mode = std::os::unix::fs::PermissionsExt::mode(
         &std::fs::metadata(path).expect("journal").permissions(),
     );
@@ -137,7 +174,7 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
     let r = railyard(w, &[]);
     assert_eq!(r.code, 0);
     let js = journals(w);
-    let (_, text) = &js[2];
+    let (_, text) = &js[3];
     assert!(!text.contains("\"state\":\"committed\""), "{text}");
     assert_eq!(
         text.lines()
@@ -164,7 +201,7 @@ fn a_held_lock_refuses_the_whole_push() {
         .edit_config(Datastore::Candidate, &theirs_p, Default::default())
         .expect("holder edit");
     let sid = holder.session_id().expect("session id").to_string();
-    let r = railyard(work.path(), &[]);
+    let r = railyard(work.path(), &["--allow-disruptive"]);
     assert_eq!(r.code, 3);
     assert!(
         r.stdout
@@ -204,6 +241,89 @@ fn an_unknown_host_key_refuses_before_anything_is_sent() {
     let r = railyard(work.path(), &[]);
     assert_eq!(r.code, 3);
     assert!(r.stdout.contains("unknown host key"), "{}", r.stdout);
+    // Names the known_hosts file it looked in.
+    assert!(
+        r.stdout
+            .contains(&format!("not in {}", fabric.known_hosts.display())),
+        "{}",
+        r.stdout
+    );
     assert!(!fabric.lab("leaf1").sshd_log().contains("userauth-request"));
     assert!(running_is(fabric.lab("leaf1"), &oc_interfaces(OLD)));
+}
+
+#[test]
+fn messages_name_their_subject() {
+    if !require_root("messages_name_their_subject") {
+        return;
+    }
+    let (fabric, work) = setup(&[("leaf1", "leaf")]);
+    let w = work.path();
+    let targets = w.join("targets.yaml");
+    let good = std::fs::read_to_string(&targets).expect("targets");
+
+    // An unset password variable is not a wrong password: the variable is named.
+    let lab = fabric.lab("leaf1");
+    std::fs::write(
+        &targets,
+        format!(
+            "known_hosts: {}\nauth: {{agent: false, password_env: RY_TEST_UNSET_PASSWORD}}\n\
+             devices:\n  leaf1: {{address: 127.0.0.1, port: {}, user: root, role: leaf}}\n",
+            fabric.known_hosts.display(),
+            lab.port
+        ),
+    )
+    .expect("targets");
+    let r = run_push(
+        w,
+        &["--from", w.join("out").to_str().expect("utf-8")],
+        &[],
+        None,
+    );
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stdout.contains(
+            "password not offered: environment variable $RY_TEST_UNSET_PASSWORD \
+             (auth.password_env) is not set"
+        ),
+        "{}",
+        r.stdout
+    );
+
+    // A broken targets file: the file is named, and `error:` is said once.
+    std::fs::write(&targets, good.replace("devices:", "bogus_key: 1\ndevices:")).expect("targets");
+    let r = railyard(w, &[]);
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stderr
+            .starts_with(&format!("error: targets file {}: ", targets.display())),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stderr.matches("error:").count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("bogus_key"), "{}", r.stderr);
+
+    // A file edited after the build: refused, naming the file and the manifest.
+    std::fs::write(&targets, &good).expect("targets");
+    let payload = w.join("out/configs/leaf1/openconfig.xml");
+    let edited = std::fs::read_to_string(&payload)
+        .expect("payload")
+        .replace("uplink of leaf1", "edited by hand");
+    std::fs::write(&payload, edited).expect("edit");
+    let r = railyard(w, &["--dry-run"]);
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stderr.contains(&format!(
+            "edited after the build (SHA-256 differs from {}): {}",
+            w.join("out/manifest.json").display(),
+            payload.display()
+        )),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--allow-edited"), "{}", r.stderr);
+    let r = railyard(w, &["--dry-run", "--allow-edited"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("edited by hand"), "{}", r.stdout);
+    drop(fabric);
 }

@@ -13,9 +13,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use push_support::{SshBox, connect_opts, require_root, run_push, wait_for};
-use railyard::push::cli_drivers::{CliSettings, Remote, SonicDriver};
-use railyard::push::driver::Driver;
+use push_support::{
+    FrrLab, Run, SshBox, build, connect_opts, lab_small_on, require_root, run_push, wait_for,
+};
+use railyard::push::cli_drivers::{CliSettings, SonicDriver};
+use railyard::push::driver::{ConfigSet, Driver};
+use railyard::push::remote::Remote;
+use railyard::push::ssh::{Auth, Endpoint};
+use railyard::push::targets::FrrSpec;
 
 const CONTRACT_NV: &str = r#"#!/bin/bash
 # CONTRACT STAND-IN — not NVIDIA's nv. Implements only the documented NVUE sequence railyard uses:
@@ -203,7 +208,12 @@ impl Stand {
         )
         .expect("targets");
         let out = w.join("out");
-        let mut args = vec!["--from", out.to_str().expect("utf-8 path")];
+        // Hand-written contract payloads, not a build: there is no manifest to match.
+        let mut args = vec![
+            "--from",
+            out.to_str().expect("utf-8 path"),
+            "--allow-edited",
+        ];
         args.extend_from_slice(extra);
         let r = run_push(w, &args, &[], None);
         (r.code, format!("{}{}", r.stdout, r.stderr))
@@ -334,6 +344,10 @@ fn contract_eos_sequence_units_and_cleanup() {
 
     let (code, out) = s.push("eos-ssh", &tool, "startup-config", EOS_NEW, &["--dry-run"]);
     assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("DISRUPTIVE: MTU on Ethernet1: 1500 → 9214"),
+        "disruptive change listed: {out}"
+    );
     let calls = s.calls();
     assert!(
         calls.iter().any(|c| c == "rollback clean-config"),
@@ -349,12 +363,18 @@ fn contract_eos_sequence_units_and_cleanup() {
     );
 
     s.clear_calls();
+    // Without --allow-disruptive the MTU change refuses the push before anything is staged
+    // for commit; with it, the session sequence runs.
+    let (code, out) = s.push("eos-ssh", &tool, "startup-config", EOS_NEW, &[]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("disruptive change(s) refused"), "{out}");
+    s.clear_calls();
     let (code, out) = s.push(
         "eos-ssh",
         &tool,
         "startup-config",
         EOS_NEW,
-        &["--confirm-timeout", "300"],
+        &["--confirm-timeout", "300", "--allow-disruptive"],
     );
     assert_eq!(code, 0, "{out}");
     let calls = s.calls();
@@ -394,58 +414,212 @@ fn contract_eos_sequence_units_and_cleanup() {
     assert!(sessions.join("someone-0.cfg").exists());
 }
 
-const DB_OLD: &str = r#"{"DEVICE_METADATA": {"localhost": {"hostname": "sw1"}}}"#;
-const DB_NEW: &str = r#"{"DEVICE_METADATA": {"localhost": {"hostname": "sw1"}}, "PORT": {"Ethernet0": {"mtu": "9100"}}}"#;
+const DB_OLD: &str = r#"{"DEVICE_METADATA": {"localhost": {"hostname": "leaf-su01-01"}}}"#;
+
+/// The SONiC stand-in on an FRR lab "switch": `config` is the contract script, CONFIG_DB its
+/// JSON file (read back with `cat`), FRR the lab's real FRR (no container: exec prefix "").
+struct SonicBox {
+    lab: FrrLab,
+    dev: String,
+    bin: PathBuf,
+    state: PathBuf,
+    out: PathBuf,
+    /// config_db.json as rendered (the test edits the file in `out` later).
+    rendered: serde_json::Value,
+}
+
+impl SonicBox {
+    fn start() -> SonicBox {
+        let scratch = tempfile::tempdir().expect("tempdir");
+        let spec = lab_small_on("sonic", scratch.path());
+        let built = scratch.path().join("out");
+        build(&spec, &built);
+        let dev = "leaf-su01-01".to_string();
+        let lab = FrrLab::start(&[&dev]);
+        let bin = lab.path().join("bin");
+        std::fs::create_dir_all(&bin).expect("bin");
+        let tool = bin.join("contract_sonic_config");
+        std::fs::write(&tool, CONTRACT_SONIC).expect("stand-in");
+        let ok = Command::new("chmod")
+            .arg("755")
+            .arg(&tool)
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        assert!(ok, "chmod");
+        let state = bin.join("sonic-state");
+        std::fs::create_dir_all(&state).expect("state");
+        std::fs::write(state.join("db.json"), DB_OLD).expect("db");
+        // The rendered pair, as `railyard build` wrote it (manifest included).
+        let out = lab.path().join("out");
+        let dst = out.join("configs").join(&dev);
+        std::fs::create_dir_all(&dst).expect("out");
+        for f in ["config_db.json", "frr.conf"] {
+            std::fs::copy(built.join("configs").join(&dev).join(f), dst.join(f)).expect("copy");
+        }
+        std::fs::copy(built.join("manifest.json"), out.join("manifest.json")).expect("manifest");
+        let r = lab.router(&dev);
+        std::fs::write(
+            lab.path().join("targets.yaml"),
+            format!(
+                "known_hosts: {kh}\nauth: {{agent: false, key_file: {key}}}\ndevices:\n  {dev}:\n    \
+                 address: 127.0.0.1\n    port: {port}\n    user: root\n    driver: sonic-ssh\n    \
+                 tool: {tool}\n    read: cat {db}\n    state_dir: {rstate}\n    \
+                 frr: {{exec: '', vty_socket: {vty}, state_dir: {fstate}, config_dir: {etc}}}\n",
+                kh = lab.known_hosts.display(),
+                key = lab.key.display(),
+                port = lab.port,
+                tool = tool.display(),
+                db = state.join("db.json").display(),
+                rstate = lab.path().join("railyard-state").display(),
+                vty = r.vty.display(),
+                fstate = r.state_dir.display(),
+                etc = r.config_dir.display(),
+            ),
+        )
+        .expect("targets");
+        let rendered = serde_json::from_slice(
+            &std::fs::read(dst.join("config_db.json")).expect("config_db.json"),
+        )
+        .expect("rendered JSON");
+        SonicBox {
+            lab,
+            dev,
+            bin,
+            state,
+            out,
+            rendered,
+        }
+    }
+
+    fn calls(&self) -> Vec<String> {
+        std::fs::read_to_string(self.state.join("calls.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn clear_calls(&self) {
+        let _ = std::fs::remove_file(self.state.join("calls.log"));
+    }
+
+    fn push(&self, extra: &[&str]) -> Run {
+        let mut args = vec!["--from", self.out.to_str().expect("utf-8 path")];
+        args.extend_from_slice(extra);
+        run_push(self.lab.path(), &args, &[], None)
+    }
+
+    fn db(&self) -> serde_json::Value {
+        self.db_now().expect("db.json")
+    }
+
+    /// CONFIG_DB now, `None` while the stand-in is rewriting it.
+    fn db_now(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(&std::fs::read_to_string(self.state.join("db.json")).ok()?).ok()
+    }
+
+    fn rendered_db(&self) -> serde_json::Value {
+        self.rendered.clone()
+    }
+}
 
 #[test]
-fn contract_sonic_sequence_timer_and_cleanup() {
-    if !require_root("contract_sonic_sequence_timer_and_cleanup") {
+fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
+    if !require_root("contract_sonic_both_halves_one_transaction_timer_and_cleanup") {
         return;
     }
-    let s = stand("contract_sonic_config", CONTRACT_SONIC, "sonic-state");
-    std::fs::write(s.state.join("db.json"), DB_OLD).expect("db");
-    let tool = s.tool("contract_sonic_config");
+    let s = SonicBox::start();
+    let router = s.lab.router(&s.dev);
+    let rendered_frr =
+        std::fs::read_to_string(s.out.join("configs").join(&s.dev).join("frr.conf")).expect("frr");
+    let asn = rendered_frr
+        .lines()
+        .find(|l| l.starts_with("router bgp "))
+        .expect("router bgp")
+        .to_string();
 
-    let (code, out) = s.push(
-        "sonic-ssh",
-        &tool,
-        "config_db.json",
-        DB_NEW,
-        &["--confirm-timeout", "90"],
+    // One transaction: the GCU sequence for config_db.json and the FRR sequence for frr.conf,
+    // one revert timer for both, confirm saves both.
+    let r = s.push(&["--confirm-timeout", "90"]);
+    assert_eq!(r.code, 0, "push of the rendered SONiC pair failed");
+    assert!(
+        r.stdout
+            .contains(&format!("== {} (sonic-ssh): Confirmed", s.dev))
     );
-    assert_eq!(code, 0, "{out}");
     starts(
         &s.calls(),
         &[
             "checkpoint railyard-",
             "replace --dry-run ",
             "replace ",
-            "replace --dry-run ",
             "save -y",
             "delete-checkpoint railyard-",
         ],
     );
+    assert_eq!(
+        s.db(),
+        s.rendered_db(),
+        "CONFIG_DB is not the rendered config_db.json"
+    );
+    assert!(router.running().contains(&asn), "FRR half not applied");
+    let saved = std::fs::read_to_string(router.config_dir.join("frr.conf")).unwrap_or_default();
+    assert!(saved.contains(&asn), "frr.conf not saved at confirm");
     assert!(no_files_ending(&s.state.join("checkpoints"), ".json"));
-    let rstate = s.sbox.path().join("railyard-state");
+    let rstate = s.lab.path().join("railyard-state");
     assert!(
-        no_files_ending(&rstate, "timer.pid"),
-        "revert timer left armed"
+        std::fs::read_dir(&rstate).map(|d| d.count()).unwrap_or(0) == 0,
+        "files left in {}",
+        rstate.display()
+    );
+    assert!(router.leftovers().is_empty(), "{:?}", router.leftovers());
+
+    // Second push: nothing to do on either half.
+    s.clear_calls();
+    let r = s.push(&[]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout
+            .contains(&format!("== {} (sonic-ssh): Unchanged", s.dev))
+    );
+    assert!(
+        s.calls()
+            .iter()
+            .all(|c| !c.starts_with("replace /") && !c.starts_with("save"))
     );
 
-    // GCU fails mid-replace: railyard rolls back to its checkpoint and cleans up.
+    // A config_db.json in a mode where CONFIG_DB generates FRR's config: frr.conf is refused.
+    let mut db = s.rendered_db();
+    db["DEVICE_METADATA"]["localhost"]["docker_routing_config_mode"] = "unified".into();
+    let file = s.out.join("configs").join(&s.dev).join("config_db.json");
+    std::fs::write(&file, serde_json::to_vec_pretty(&db).expect("json")).expect("edit");
+    let r = s.push(&["--allow-edited"]);
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stdout.contains("docker_routing_config_mode to unified") && r.stdout.contains("frr.conf"),
+        "{}",
+        r.stdout
+    );
+
+    // GCU fails mid-replace while the FRR half changes too: both halves go back, nothing left.
+    let mut db = s.rendered_db();
+    db["DEVICE_METADATA"]["localhost"]["hostname"] = "renamed".into();
+    std::fs::write(&file, serde_json::to_vec_pretty(&db).expect("json")).expect("edit");
+    let frr_file = s.out.join("configs").join(&s.dev).join("frr.conf");
+    std::fs::write(
+        &frr_file,
+        rendered_frr.replacen("router bgp", "!\nrouter bgp", 1)
+            + "ip prefix-list EXTRA seq 5 permit 192.0.2.0/24\n",
+    )
+    .expect("edit frr");
     std::fs::write(s.state.join("fail-replace"), "").expect("inject");
     s.clear_calls();
-    let (code, out) = s.push("sonic-ssh", &tool, "config_db.json", DB_OLD, &[]);
-    assert_eq!(code, 1, "{out}");
+    let before_db = s.db();
+    let r = s.push(&["--allow-edited"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
     let calls = s.calls();
     assert!(
         calls.iter().any(|c| c.starts_with("rollback railyard-")),
-        "{calls:?}"
-    );
-    assert!(
-        calls
-            .iter()
-            .any(|c| c.starts_with("rollback --dry-run railyard-")),
         "{calls:?}"
     );
     assert!(
@@ -454,32 +628,83 @@ fn contract_sonic_sequence_timer_and_cleanup() {
             .is_some_and(|c| c.starts_with("delete-checkpoint")),
         "{calls:?}"
     );
-    assert!(no_files_ending(&rstate, "timer.pid"));
+    assert_eq!(s.db(), before_db);
+    assert!(
+        !router.running().contains("EXTRA"),
+        "the FRR half was not rolled back"
+    );
+    assert!(router.leftovers().is_empty(), "{:?}", router.leftovers());
+    // A failed run leaves its journal and nothing else: no saved copies, no device files.
+    let txid = r
+        .stdout
+        .lines()
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .map(|t| t.trim_end_matches(':').to_string())
+        .expect("txid");
+    assert!(s.lab.path().join(format!("journal/{txid}.jsonl")).is_file());
+    assert!(!s.lab.path().join(format!("journal.saved/{txid}")).exists());
+    assert_eq!(
+        std::fs::read_dir(&rstate).map(|d| d.count()).unwrap_or(0),
+        0,
+        "files left in {}",
+        rstate.display()
+    );
     let _ = std::fs::remove_file(s.state.join("fail-replace"));
 
-    // Not confirmed: the device-side timer rolls back by itself (railyard gone).
+    // Not confirmed: the one device-side timer rolls both halves back by itself.
     let mut d = SonicDriver::new(
         Remote::new(
-            s.sbox.endpoint(),
-            s.sbox.auth(),
+            endpoint(&s.lab),
+            Auth {
+                key_file: Some(s.lab.key.clone()),
+                ..Auth::default()
+            },
             connect_opts(),
-            Duration::from_secs(30),
+            Duration::from_secs(60),
         ),
         CliSettings {
-            tool: tool.clone(),
+            tool: s.bin.join("contract_sonic_config").display().to_string(),
             state_dir: rstate.display().to_string(),
-            tag: "ry-timer-sw1".into(),
+            tag: "ry-timer-sonic".into(),
+        },
+        format!("cat {}", s.state.join("db.json").display()),
+        FrrSpec {
+            exec: Some(String::new()),
+            vty_socket: Some(router.vty.display().to_string()),
+            state_dir: Some(router.state_dir.display().to_string()),
+            config_dir: Some(router.config_dir.display().to_string()),
+            ..FrrSpec::default()
         },
     );
-    d.preflight(DB_OLD.as_bytes()).expect("preflight");
-    d.commit_confirmed(Duration::from_secs(1)).expect("commit");
+    let set = ConfigSet {
+        files: vec![
+            (
+                "config_db.json".into(),
+                serde_json::to_vec(&db).expect("json"),
+            ),
+            ("frr.conf".into(), std::fs::read(&frr_file).expect("frr")),
+        ],
+    };
+    assert!(d.preflight(&set).expect("preflight").changed);
+    // The window must outlast the FRR reload (seconds under load) for the check below.
+    d.commit_confirmed(Duration::from_secs(15)).expect("commit");
     drop(d);
-    let db = s.state.join("db.json");
-    let now_new = std::fs::read_to_string(&db).unwrap_or_default();
-    assert!(!now_new.contains("Ethernet0"), "the change was not applied");
-    wait_for("SONiC revert timer", Duration::from_secs(10), || {
-        std::fs::read_to_string(&db)
-            .unwrap_or_default()
-            .contains("Ethernet0")
+    assert_eq!(
+        s.db()["DEVICE_METADATA"]["localhost"]["hostname"],
+        "renamed"
+    );
+    assert!(router.running().contains("EXTRA"));
+    wait_for("SONiC revert timer", Duration::from_secs(60), || {
+        s.db_now().as_ref() == Some(&before_db) && !router.running().contains("EXTRA")
     });
+}
+
+fn endpoint(lab: &FrrLab) -> Endpoint {
+    Endpoint {
+        host: "127.0.0.1".into(),
+        port: lab.port,
+        user: "root".into(),
+        known_hosts: lab.known_hosts.clone(),
+    }
 }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use push_support::{Fabric, NetconfLab, connect_opts, oc_interfaces, require_root};
-use railyard::push::driver::{Driver, DriverError, FailKind, Preflight};
+use railyard::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
 use railyard::push::journal::Journal;
 use railyard::push::netconf::canon;
 use railyard::push::netconf::client::{Client, ClientOptions, ConfigPayload, Datastore};
@@ -43,7 +43,7 @@ struct Faulty {
 }
 
 impl Driver for Faulty {
-    fn preflight(&mut self, intended: &[u8]) -> Result<Preflight, DriverError> {
+    fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError> {
         self.inner.preflight(intended)
     }
     fn abort(&mut self) -> Result<(), DriverError> {
@@ -125,11 +125,13 @@ fn plans(fabric: &Fabric) -> Vec<DevicePlan> {
     fabric
         .labs
         .iter()
-        .map(|(n, r, _)| DevicePlan {
-            name: n.clone(),
-            role: Some(r.clone()),
-            driver_name: "netconf".into(),
-            intended: new_config(n).into_bytes(),
+        .map(|(n, r, _)| {
+            DevicePlan::new(
+                n,
+                Some(r),
+                "netconf",
+                ConfigSet::single("openconfig.xml", new_config(n).into_bytes()),
+            )
         })
         .collect()
 }
@@ -167,6 +169,8 @@ fn twenty_targets_two_injected_failures_all_back_at_old_config() {
         waves: vec!["spines".into(), "leaves".into()],
         parallel: 8,
         confirm_timeout: Duration::from_secs(120),
+        // The new configs change eth1's MTU: this test is about failures, not that policy.
+        allow_disruptive: true,
     };
     let t = Instant::now();
     let out = txn::run(plans(&fabric), drivers, &opts, &journal, &|l| {
@@ -279,6 +283,8 @@ fn unreachable_during_cancel_is_reported_mixed_and_the_device_reverts_by_itself(
         waves: vec!["spines".into(), "leaves".into()],
         parallel: 4,
         confirm_timeout: Duration::from_secs(3),
+        // The new configs change eth1's MTU: this test is about failures, not that policy.
+        allow_disruptive: true,
     };
     let out = txn::run(plans(&fabric), drivers, &opts, &journal, &|l| {
         eprintln!("{l}")

@@ -1,337 +1,530 @@
-//! The `frr-ssh` driver against real FRR 8.4 (zebra + bgpd in a network namespace this test
-//! creates) behind a real sshd on 127.0.0.1: clean apply, no-op not applied, a bad line stopped
-//! before reload (running config asserted untouched), and the device-side revert timer firing
-//! when a commit is not confirmed. Needs root (loud SKIP otherwise).
+//! The `frr-ssh` driver against real FRR 8.4 (zebra, bgpd, staticd, bfdd in a network namespace
+//! per switch) behind a real sshd on 127.0.0.1, pushing what `railyard build` rendered:
+//! - every lab-small switch (FRR platform) is confirmed, and a second push finds nothing to do
+//!   (defaults and cosmetic lines FRR does not show never count as drift);
+//! - a neighbor changed by hand is named, exactly, by dry run and by verify, flagged disruptive,
+//!   refused without `--allow-disruptive`;
+//! - a bad line is stopped before reload; an unconfirmed commit reverts by itself;
+//! - `${NAME}` placeholders: unset → refused before anything is sent; set → the device has the
+//!   value and no output, journal or saved copy does.
+//!
+//! Needs root (prereq otherwise).
 
 mod push_support;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use push_support::{
-    Daemon, connect_opts, keygen, require_program, require_root, run_push, wait_for,
+    FrrLab, Run, build, connect_opts, devices_with, lab_small_on, require_root, run_push, wait_for,
 };
-use railyard::push::driver::Driver;
-use railyard::push::frr_driver::FrrDriver;
+use railyard::push::driver::{ConfigSet, Driver};
+use railyard::push::frr::FrrDriver;
 use railyard::push::ssh::{Auth, Endpoint};
 use railyard::push::targets::FrrSpec;
 
-/// Deletes the network namespace on drop.
-struct Netns(String);
-
-impl Drop for Netns {
-    fn drop(&mut self) {
-        let _ = Command::new("ip").args(["netns", "del", &self.0]).status();
+fn role_of(dev: &str) -> String {
+    if dev.starts_with("spine") {
+        "spine".into()
+    } else {
+        "leaf".into()
     }
 }
 
-struct FrrLab {
-    // Drop order: sshd and daemons, then the namespace, then the directory.
-    _sshd: Daemon,
-    _bgpd: Daemon,
-    _zebra: Daemon,
-    _ns: Netns,
-    port: u16,
-    vty: PathBuf,
-    dir: tempfile::TempDir,
+/// lab-small on FRR, built into `<lab>/out`, one lab router per switch.
+fn lab_small() -> (FrrLab, Vec<String>) {
+    lab_small_with(&|_| true)
 }
 
-impl FrrLab {
-    fn start() -> FrrLab {
-        require_program("/usr/lib/frr/zebra", "frr");
-        require_program("/usr/lib/frr/frr-reload.py", "frr-pythontools");
-        require_program("/usr/sbin/sshd", "openssh-server");
-        let dir = tempfile::Builder::new()
-            .prefix("railyard-frr-")
-            .tempdir()
-            .expect("tempdir");
-        let w = dir.path();
-        let vty = w.join("vty");
-        std::fs::create_dir_all(&vty).expect("vty dir");
-        // FRR daemons run as `frr` and need their run directory.
-        let ok = Command::new("chown")
-            .args(["-R", "frr:frr"])
-            .arg(&vty)
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-        assert!(ok, "chown frr:frr");
-        let _ = Command::new("chmod").arg("755").arg(w).status();
-        let ns = Netns(format!(
-            "ryfrr-{}-{}",
-            std::process::id(),
-            w.file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("x")
-                .replace('.', "")
-                .chars()
-                .rev()
-                .take(6)
-                .collect::<String>()
-        ));
-        let ok = Command::new("ip")
-            .args(["netns", "add", &ns.0])
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-        assert!(ok, "ip netns add");
-        let _ = Command::new("ip")
-            .args(["netns", "exec", &ns.0, "ip", "link", "set", "lo", "up"])
-            .status();
-        let daemon = |name: &str| {
-            let mut cmd = Command::new("ip");
-            // A UTS namespace per daemon with the switch's hostname: frr.conf's `hostname` does
-            // not reach bgpd in 8.4 (LAB-NOTES), so the kernel hostname must already match.
-            cmd.args(["netns", "exec", &ns.0, "unshare", "--uts", "sh", "-c"])
-                .arg("hostname leaf1 && exec \"$@\"")
-                .arg("sh")
-                .arg(format!("/usr/lib/frr/{name}"))
-                .args(["-F", "datacenter", "-P", "0", "-u", "frr", "-g", "frr"])
-                .arg("--vty_socket")
-                .arg(&vty)
-                .arg("-z")
-                .arg(vty.join("zserv.api"))
-                .arg("-i")
-                .arg(vty.join(format!("{name}.pid")))
-                .arg("--log")
-                .arg(format!("file:{}", w.join(format!("{name}.log")).display()))
-                // Without -f the daemons would read /etc/frr.
-                .args(["-f", "/dev/null"])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null());
-            Daemon::spawn(name, &mut cmd)
-        };
-        let zebra = daemon("zebra");
-        wait_for("zebra vty", Duration::from_secs(10), || {
-            vty.join("zebra.vty").exists()
-        });
-        let bgpd = daemon("bgpd");
-        wait_for("bgpd vty", Duration::from_secs(10), || {
-            vty.join("bgpd.vty").exists()
-        });
+/// The same with routers (and targets) only for the switches `keep` selects: a test about one
+/// leaf need not load the machine with five FRR instances.
+fn lab_small_with(keep: &dyn Fn(&str) -> bool) -> (FrrLab, Vec<String>) {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let spec = lab_small_on("frr", scratch.path());
+    let out = scratch.path().join("out");
+    build(&spec, &out);
+    let all = devices_with(&out, "frr.conf");
+    assert!(all.len() >= 4, "lab-small renders {all:?}");
+    let names: Vec<String> = all.into_iter().filter(|n| keep(n)).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let lab = FrrLab::start(&refs);
+    copy_dir(&out, &lab.path().join("out"));
+    lab.write_targets(&role_of);
+    (lab, names)
+}
 
-        // sshd on 127.0.0.1: the "switch" whose FRR railyard configures over SSH.
-        let port = push_support::free_port();
-        let host_key = w.join("host_key");
-        keygen(&host_key, "frr-host");
-        let client_key = w.join("id_client");
-        keygen(&client_key, "railyard-test");
-        std::fs::copy(w.join("id_client.pub"), w.join("authorized_keys")).expect("authorized");
-        let cfg = w.join("sshd_config");
-        std::fs::write(
-            &cfg,
-            format!(
-                "Port {port}\nListenAddress 127.0.0.1\nHostKey {}\nPidFile none\nStrictModes no\n\
-                 UsePAM no\nPermitRootLogin prohibit-password\nAllowUsers root\n\
-                 AuthorizedKeysFile {}\nPasswordAuthentication no\nLogLevel VERBOSE\n",
-                host_key.display(),
-                w.join("authorized_keys").display()
-            ),
-        )
-        .expect("sshd_config");
-        let sshd = push_support::spawn_sshd_as(&cfg, &w.join("sshd.log"), port, Some("leaf1"));
-        push_support::write_known_host(&w.join("known_hosts"), port, &w.join("host_key.pub"));
-        FrrLab {
-            _sshd: sshd,
-            _bgpd: bgpd,
-            _zebra: zebra,
-            _ns: ns,
-            port,
-            vty,
-            dir,
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
         }
     }
+}
 
-    fn path(&self) -> &Path {
-        self.dir.path()
+fn push(lab: &FrrLab, extra: &[&str], env: &[(&str, &str)]) -> Run {
+    let out = lab.path().join("out");
+    let mut args = vec!["--from", out.to_str().expect("utf-8 path")];
+    args.extend_from_slice(extra);
+    let r = run_push(lab.path(), &args, env, None);
+    // Whatever secret the environment holds never reaches the output.
+    for (_, v) in env {
+        assert!(
+            !r.stdout.contains(v) && !r.stderr.contains(v),
+            "a secret was printed"
+        );
     }
+    r
+}
 
-    fn running(&self) -> String {
-        let out = Command::new("vtysh")
-            .arg("--vty_socket")
-            .arg(&self.vty)
-            .args(["-c", "show running-config"])
-            .output()
-            .expect("vtysh");
-        String::from_utf8_lossy(&out.stdout).into_owned()
+fn etc_frr_conf() -> Vec<u8> {
+    std::fs::read("/etc/frr/frr.conf").unwrap_or_default()
+}
+
+/// The `   - …` / `   + …` diff lines printed for one device.
+fn device_diff(stdout: &str, dev: &str) -> Vec<String> {
+    let mut on = false;
+    let mut v = Vec::new();
+    for l in stdout.lines() {
+        if l.starts_with("== ") {
+            on = l.starts_with(&format!("== {dev} "));
+            continue;
+        }
+        if on && (l.starts_with("   - ") || l.starts_with("   + ")) {
+            v.push(l[3..].to_string());
+        }
     }
+    v
+}
 
-    fn frr_spec(&self) -> FrrSpec {
+fn driver(lab: &FrrLab, dev: &str, tag: &str) -> FrrDriver {
+    let r = lab.router(dev);
+    FrrDriver::new(
+        Endpoint {
+            host: "127.0.0.1".into(),
+            port: lab.port,
+            user: "root".into(),
+            known_hosts: lab.known_hosts.clone(),
+        },
+        Auth {
+            key_file: Some(lab.key.clone()),
+            ..Auth::default()
+        },
+        connect_opts(),
         FrrSpec {
-            vty_socket: Some(self.vty.display().to_string()),
-            state_dir: Some(self.path().join("state").display().to_string()),
-            reload: None,
-        }
-    }
-
-    fn driver(&self, tag: &str) -> FrrDriver {
-        FrrDriver::new(
-            Endpoint {
-                host: "127.0.0.1".into(),
-                port: self.port,
-                user: "root".into(),
-                known_hosts: self.path().join("known_hosts"),
-            },
-            Auth {
-                key_file: Some(self.path().join("id_client")),
-                ..Auth::default()
-            },
-            connect_opts(),
-            self.frr_spec(),
-            tag.into(),
-            Duration::from_secs(60),
-        )
-    }
-
-    fn push(&self, conf: &str, extra: &[&str]) -> (i32, String) {
-        let w = self.path();
-        let out = w.join("out/configs/leaf1");
-        std::fs::create_dir_all(&out).expect("out");
-        std::fs::write(out.join("frr.conf"), conf).expect("frr.conf");
-        std::fs::write(
-            w.join("targets.yaml"),
-            format!(
-                "known_hosts: {kh}\nauth: {{agent: false, key_file: {key}}}\ndevices:\n  leaf1:\n    \
-                 address: 127.0.0.1\n    port: {port}\n    user: root\n    driver: frr-ssh\n    \
-                 role: leaf\n    frr: {{vty_socket: {vty}, state_dir: {state}}}\n",
-                kh = w.join("known_hosts").display(),
-                key = w.join("id_client").display(),
-                port = self.port,
-                vty = self.vty.display(),
-                state = w.join("state").display(),
-            ),
-        )
-        .expect("targets");
-        let out = w.join("out");
-        let mut args = vec!["--from", out.to_str().expect("utf-8 path")];
-        args.extend_from_slice(extra);
-        let r = run_push(w, &args, &[], None);
-        (r.code, format!("{}{}", r.stdout, r.stderr))
-    }
+            vty_socket: Some(r.vty.display().to_string()),
+            state_dir: Some(r.state_dir.display().to_string()),
+            config_dir: Some(r.config_dir.display().to_string()),
+            ..FrrSpec::default()
+        },
+        tag.into(),
+        Duration::from_secs(60),
+    )
+    .with_slow_timeout(Duration::from_secs(300))
 }
 
-const GOOD: &str = "frr defaults datacenter\nhostname leaf1\n!\nrouter bgp 65001\n bgp router-id 10.0.0.1\n \
-                    neighbor 192.0.2.1 remote-as 65002\n!\n";
+fn rendered(lab: &FrrLab, dev: &str) -> String {
+    std::fs::read_to_string(lab.path().join(format!("out/configs/{dev}/frr.conf")))
+        .expect("rendered frr.conf")
+}
 
 #[test]
-fn frr_clean_apply_then_noop_then_bad_line() {
-    if !require_root("frr_clean_apply_then_noop_then_bad_line") {
+fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_named() {
+    if !require_root("frr_every_rendered_lab_small_config_confirms_then_is_unchanged") {
         return;
     }
-    let lab = FrrLab::start();
-    // Clean apply through the CLI.
-    let (code, out) = lab.push(GOOD, &["--confirm-timeout", "60"]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("Confirmed"), "{out}");
-    let running = lab.running();
-    assert!(
-        running.contains("neighbor 192.0.2.1 remote-as 65002"),
-        "{running}"
-    );
-    // The revert timer was disarmed on confirm: nothing left armed on the device.
-    let state = lab.path().join("state");
-    let leftovers: Vec<_> = std::fs::read_dir(&state)
-        .map(|rd| rd.flatten().map(|e| e.file_name()).collect())
-        .unwrap_or_default();
-    assert!(
-        leftovers
-            .iter()
-            .all(|n| !n.to_string_lossy().ends_with("timer.pid")),
-        "timer left armed: {leftovers:?}"
-    );
+    let etc_before = etc_frr_conf();
+    let (lab, names) = lab_small();
 
-    // No-op: an empty diff is never applied.
-    let (code, out) = lab.push(GOOD, &[]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("Unchanged"), "{out}");
-    let journals: Vec<String> = std::fs::read_dir(lab.path().join("journal"))
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
-                .collect()
+    // Dry run: staged, diffed, discarded.
+    let r = push(&lab, &["--dry-run"], &[]);
+    assert_eq!(r.code, 0);
+    for n in &names {
+        assert!(
+            r.stdout.contains(&format!("== {n} (frr-ssh): Diffed")),
+            "{n}"
+        );
+        assert!(
+            lab.router(n).leftovers().is_empty(),
+            "{n}: files left by a dry run"
+        );
+    }
+
+    // The push: every rendered frr.conf, confirmed.
+    let r = push(
+        &lab,
+        &["--wave", "spines,leaves", "--confirm-timeout", "120"],
+        &[],
+    );
+    assert_eq!(r.code, 0, "push of the rendered configs failed");
+    eprintln!(
+        "TIMING push of {} rendered FRR configs: {:.2} s",
+        names.len(),
+        r.seconds
+    );
+    for n in &names {
+        assert!(
+            r.stdout.contains(&format!("== {n} (frr-ssh): Confirmed")),
+            "{n}"
+        );
+        let router = lab.router(n);
+        let running = router.running();
+        let bgp = rendered(&lab, n)
+            .lines()
+            .find(|l| l.starts_with("router bgp "))
+            .map(str::to_string);
+        if let Some(bgp) = &bgp {
+            assert!(
+                running.contains(bgp.as_str()),
+                "{n}: {bgp} not running:\n{running}"
+            );
+        }
+        // Confirmed: timer disarmed, files removed, the config saved where FRR reads it.
+        assert!(
+            router.leftovers().is_empty(),
+            "{n}: left {:?}",
+            router.leftovers()
+        );
+        let saved = std::fs::read_to_string(router.config_dir.join("frr.conf")).unwrap_or_default();
+        assert!(
+            saved.contains("router bgp") || bgp.is_none(),
+            "{n}: not saved:\n{saved}"
+        );
+    }
+    // frr-reload.py writes `frr.conf` after every reload: never the system's.
+    assert_eq!(etc_frr_conf(), etc_before, "/etc/frr/frr.conf was written");
+
+    // Second run: FRR's defaults and cosmetic lines (frr version, line vty, BFD profile
+    // defaults, `no bgp ebgp-requires-policy` under datacenter) are not drift.
+    let r = push(&lab, &[], &[]);
+    assert_eq!(r.code, 0);
+    for n in &names {
+        assert!(
+            r.stdout.contains(&format!("== {n} (frr-ssh): Unchanged")),
+            "{n}"
+        );
+    }
+
+    // Drift: one neighbor changed by hand on a leaf.
+    let leaf = names
+        .iter()
+        .find(|n| n.starts_with("leaf"))
+        .expect("a leaf")
+        .clone();
+    let conf = rendered(&lab, &leaf);
+    let asn = conf
+        .lines()
+        .find_map(|l| l.strip_prefix("router bgp "))
+        .expect("router bgp")
+        .trim()
+        .to_string();
+    let (peer, remote) = conf
+        .lines()
+        .find_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w.len() == 4 && w[0] == "neighbor" && w[2] == "remote-as")
+                .then(|| (w[1].to_string(), w[3].to_string()))
         })
-        .unwrap_or_default();
-    assert_eq!(journals.len(), 2);
+        .expect("a neighbor with remote-as");
+    let router = lab.router(&leaf);
+    router.vtysh(&[
+        "configure terminal",
+        &format!("router bgp {asn}"),
+        &format!("neighbor {peer} remote-as 4200009999"),
+    ]);
+    let r = push(&lab, &["--dry-run"], &[]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        device_diff(&r.stdout, &leaf),
+        vec![
+            format!("- router bgp {asn} > neighbor {peer} remote-as 4200009999"),
+            format!("+ router bgp {asn} > neighbor {peer} remote-as {remote}"),
+        ],
+        "the drift is exactly that line"
+    );
     assert!(
-        journals.iter().any(
-            |j| j.contains("\"state\":\"unchanged\"") && !j.contains("\"state\":\"committed\"")
-        )
+        r.stdout.contains(&format!(
+            "DISRUPTIVE: remote-as of `router bgp {asn} > neighbor {peer}`: 4200009999 → {remote} — the session resets"
+        )),
+        "{}",
+        r.stdout
+    );
+    for n in names.iter().filter(|n| **n != leaf) {
+        assert!(
+            r.stdout.contains(&format!("== {n} (frr-ssh): Unchanged")),
+            "{n}"
+        );
+    }
+    // A real push of a disruptive change is refused without --allow-disruptive.
+    let r = push(&lab, &[], &[]);
+    assert_eq!(r.code, 3);
+    assert!(r.stdout.contains(&format!("== {leaf} (frr-ssh): Failed")));
+    assert!(
+        r.stdout.contains("disruptive change(s) refused"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("--allow-disruptive"), "{}", r.stdout);
+    assert!(
+        router.running().contains("remote-as 4200009999"),
+        "refused push touched it"
+    );
+    for n in &names {
+        assert!(
+            lab.router(n).leftovers().is_empty(),
+            "{n}: files left by a refused push"
+        );
+    }
+    let txid = r
+        .stdout
+        .lines()
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .map(|t| t.trim_end_matches(':').to_string())
+        .expect("txid in the summary");
+    assert!(
+        !lab.path().join("journal.saved").join(&txid).exists(),
+        "a refused push left saved copies"
+    );
+    let r = push(&lab, &["--allow-disruptive"], &[]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout
+            .contains(&format!("== {leaf} (frr-ssh): Confirmed"))
+    );
+    assert!(
+        router
+            .running()
+            .contains(&format!("neighbor {peer} remote-as {remote}"))
     );
 
-    // A bad line: refused at preflight (vtysh -C), running config untouched.
-    let before = lab.running();
-    let bad = GOOD.replace(
-        " bgp router-id 10.0.0.1\n",
-        " bgp router-id 10.0.0.9\n bogus-command 42\n",
-    );
-    let (code, out) = lab.push(&bad, &[]);
-    assert_eq!(code, 3, "{out}");
-    assert!(out.contains("vtysh -C rejected"), "{out}");
+    // Verify names exactly the drifted line when the device changes between commit and verify.
+    router.vtysh(&[
+        "configure terminal",
+        &format!("router bgp {asn}"),
+        &format!("neighbor {peer} remote-as 4200009999"),
+    ]);
+    let mut d = driver(&lab, &leaf, "ry-verify-drift");
+    let intended = ConfigSet::single("frr.conf", conf.clone().into_bytes());
+    let pf = d.preflight(&intended).expect("preflight");
+    assert!(pf.changed);
+    d.commit_confirmed(Duration::from_secs(60)).expect("commit");
+    router.vtysh(&[
+        "configure terminal",
+        &format!("router bgp {asn}"),
+        &format!("neighbor {peer} remote-as 4200008888"),
+    ]);
+    let e = d.verify().expect_err("drift after the commit");
+    let lines: Vec<&str> = e
+        .message
+        .lines()
+        .filter(|l| l.starts_with("- ") || l.starts_with("+ "))
+        .collect();
     assert_eq!(
-        lab.running(),
+        lines,
+        vec![
+            format!("- router bgp {asn} > neighbor {peer} remote-as 4200008888"),
+            format!("+ router bgp {asn} > neighbor {peer} remote-as {remote}"),
+        ],
+        "{}",
+        e.message
+    );
+    d.cancel().expect("cancel");
+    assert!(
+        d.check_reverted().expect("read back"),
+        "not back at the pre-change config"
+    );
+    assert!(router.running().contains("remote-as 4200009999"));
+    assert!(
+        router.leftovers().is_empty(),
+        "left {:?}",
+        router.leftovers()
+    );
+    assert_eq!(etc_frr_conf(), etc_before, "/etc/frr/frr.conf was written");
+}
+
+#[test]
+fn frr_bad_line_is_stopped_and_unconfirmed_commit_reverts() {
+    if !require_root("frr_bad_line_is_stopped_and_unconfirmed_commit_reverts") {
+        return;
+    }
+    let (lab, names) = lab_small_with(&|n| n == "leaf-su01-01");
+    let leaf = names
+        .iter()
+        .find(|n| n.starts_with("leaf"))
+        .expect("leaf")
+        .clone();
+    let router = lab.router(&leaf);
+    let conf = rendered(&lab, &leaf);
+
+    // A bad line: refused at preflight (vtysh -C), running config untouched, nothing left.
+    let before = router.running();
+    let bad = conf.replacen("\nexit\n", "\n bogus-command 42\nexit\n", 1);
+    std::fs::write(
+        lab.path().join(format!("out/configs/{leaf}/frr.conf")),
+        &bad,
+    )
+    .expect("edit");
+    let r = push(&lab, &["--allow-edited"], &[]);
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stdout.contains("vtysh -C rejected frr.conf"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        router.running(),
         before,
         "running config touched by a rejected push"
     );
+    for n in &names {
+        assert!(
+            lab.router(n).leftovers().is_empty(),
+            "{n}: {:?}",
+            lab.router(n).leftovers()
+        );
+    }
+    // Edited after the build: refused without --allow-edited, naming the file and manifest.
+    let r = push(&lab, &[], &[]);
+    assert_eq!(r.code, 3);
+    assert!(
+        r.stderr.contains(&format!("configs/{leaf}/frr.conf"))
+            && r.stderr.contains("manifest.json"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--allow-edited"), "{}", r.stderr);
+
+    // Not confirmed: the device-side timer restores the pre-change config by itself.
+    let mut d = driver(&lab, &leaf, "ry-timer");
+    let intended = ConfigSet::single("frr.conf", conf.clone().into_bytes());
+    assert!(d.preflight(&intended).expect("preflight").changed);
+    // The window must outlast verify (two scratch FRRs: seconds on a busy machine), or the
+    // timer reverts under verify's feet.
+    d.commit_confirmed(Duration::from_secs(12)).expect("commit");
+    d.verify().expect("verify");
+    assert!(router.running().contains("router bgp"));
+    drop(d);
+    let t = Instant::now();
+    let mut back = driver(&lab, &leaf, "ry-timer");
+    back.adopt(&intended, "").expect("adopt");
+    wait_for("revert timer", Duration::from_secs(60), || {
+        !router.running().contains("router bgp")
+    });
+    // Read back by meaning: at the pre-change config (frr-reload leaves empty nodes behind).
+    wait_for("reverted in meaning", Duration::from_secs(15), || {
+        back.check_reverted().unwrap_or(false)
+    });
+    eprintln!("reverted {:?} after the commit (12 s window)", t.elapsed());
+    assert!(
+        router.leftovers().is_empty(),
+        "left {:?}",
+        router.leftovers()
+    );
 }
 
 #[test]
-fn frr_revert_timer_fires_when_not_confirmed() {
-    if !require_root("frr_revert_timer_fires_when_not_confirmed") {
+fn frr_placeholders_are_filled_at_push_and_never_shown() {
+    if !require_root("frr_placeholders_are_filled_at_push_and_never_shown") {
         return;
     }
-    let lab = FrrLab::start();
-    let before = lab.running();
-    let mut d = lab.driver("ry-timer-leaf1");
-    let pf = d.preflight(GOOD.as_bytes()).expect("preflight");
-    assert!(pf.changed);
+    const SECRET: &str = "s3cr3t-BGP-auth-7730";
+    let (lab, names) = lab_small_with(&|n| n == "leaf-su01-01");
+    let leaf = names
+        .iter()
+        .find(|n| n.starts_with("leaf"))
+        .expect("leaf")
+        .clone();
+    // What a renderer with `bgp.auth_env: BGP_PASSWORD` writes: the placeholder, never a value.
+    let conf = rendered(&lab, &leaf).replacen(
+        " neighbor fabric peer-group\n",
+        " neighbor fabric peer-group\n neighbor fabric password ${BGP_PASSWORD}\n",
+        1,
+    );
     assert!(
-        pf.native_diff.contains("Lines To Add"),
+        conf.contains("${BGP_PASSWORD}"),
+        "no peer-group line to extend"
+    );
+    let file = lab.path().join(format!("out/configs/{leaf}/frr.conf"));
+    std::fs::write(&file, &conf).expect("edit");
+
+    // Listed before a push.
+    let r = push(&lab, &["--allow-edited", "--list-secrets"], &[]);
+    assert_eq!(r.code, 2, "an unset variable is reported");
+    assert!(
+        r.stdout.contains("BGP_PASSWORD") && r.stdout.contains("UNSET"),
         "{}",
-        pf.native_diff
+        r.stdout
     );
-    d.commit_confirmed(Duration::from_secs(2)).expect("commit");
-    d.verify().expect("verify");
-    assert!(lab.running().contains("remote-as 65002"));
-    // railyard "dies": no confirm. The device-side timer restores the pre-change config.
-    drop(d);
-    let t = Instant::now();
-    // The revert is a reload that takes a moment under load: wait for the whole old config,
-    // not only for the first removed line.
-    let lines = |c: &str| c.lines().filter(|l| !l.starts_with("Building")).count();
-    let want = lines(&before);
-    wait_for("revert timer", Duration::from_secs(15), || {
-        let now = lab.running();
-        !now.contains("remote-as 65002") && !now.contains("router bgp 65001") && lines(&now) == want
-    });
-    eprintln!("reverted {:?} after the commit window", t.elapsed());
-    let after = lab.running();
-    assert!(!after.contains("router bgp 65001"), "{after}");
-    assert_eq!(
-        after.lines().filter(|l| !l.starts_with("Building")).count(),
-        before
-            .lines()
-            .filter(|l| !l.starts_with("Building"))
-            .count()
+    assert!(
+        r.stdout.contains(&format!("configs/{leaf}/frr.conf")),
+        "{}",
+        r.stdout
     );
 
-    // Confirmed instead: the timer is disarmed and the config stays past the window.
-    let mut d = lab.driver("ry-timer2-leaf1");
-    d.preflight(GOOD.as_bytes()).expect("preflight");
-    d.commit_confirmed(Duration::from_secs(2)).expect("commit");
-    d.verify().expect("verify");
-    d.confirm().expect("confirm");
-    std::thread::sleep(Duration::from_secs(3));
-    assert!(lab.running().contains("remote-as 65002"));
+    // Unset: refused before anything is sent (no login on the lab's sshd, no journal).
+    let r = push(&lab, &["--allow-edited"], &[]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("$BGP_PASSWORD")
+            && r.stderr.contains(&format!("configs/{leaf}/frr.conf")),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !lab.any_login(),
+        "something was sent although a secret was missing"
+    );
+    assert!(
+        !lab.path().join("journal").exists(),
+        "a refused push wrote a journal"
+    );
 
-    // Cancel: back at once.
-    let mut d = lab.driver("ry-timer3-leaf1");
-    let other = GOOD.replace("65002", "65003");
-    d.preflight(other.as_bytes()).expect("preflight");
-    d.commit_confirmed(Duration::from_secs(60)).expect("commit");
-    assert!(lab.running().contains("remote-as 65003"));
-    d.cancel().expect("cancel");
-    assert!(d.check_reverted().expect("read back"));
-    assert!(lab.running().contains("remote-as 65002"));
+    // Set: the dry run shows <redacted>, the push puts the value on the device.
+    let env = [("BGP_PASSWORD", SECRET)];
+    let r = push(&lab, &["--allow-edited", "--dry-run"], &env);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("neighbor fabric password <redacted>"),
+        "{}",
+        r.stdout
+    );
+    let r = push(&lab, &["--allow-edited", "--confirm-timeout", "120"], &env);
+    assert_eq!(r.code, 0);
+    assert!(
+        lab.router(&leaf)
+            .running()
+            .contains(&format!("neighbor fabric password {SECRET}")),
+        "the device does not have the value"
+    );
+    // Read back with the value on the device: unchanged, still never shown.
+    let r = push(&lab, &["--allow-edited", "--dry-run"], &env);
+    assert!(
+        r.stdout
+            .contains(&format!("== {leaf} (frr-ssh): Unchanged"))
+    );
+    // Nowhere in what railyard wrote: journals, saved copies, the device's state dir.
+    let mut written = Vec::new();
+    collect_files(&lab.path().join("journal"), &mut written);
+    collect_files(&lab.path().join("journal.saved"), &mut written);
+    collect_files(&lab.router(&leaf).state_dir, &mut written);
+    assert!(!written.is_empty());
+    for p in &written {
+        let text = String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
+        assert!(!text.contains(SECRET), "{} holds the secret", p.display());
+    }
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
 }

@@ -324,6 +324,24 @@ fn invalid_payload_gives_a_parsed_rpc_error() {
     // The session survives an rpc-error.
     assert!(!c.is_broken());
     c.discard_changes().expect("discard after error");
+
+    // An element in a namespace the server does not know: the message names the namespace
+    // (the issue: `unknown-namespace: unknown namespace` alone).
+    let bogus = oc_interfaces(OLD).replace(
+        "<mtu>1500</mtu>",
+        "<mtu>1500</mtu><speed xmlns=\"http://example.com/ns/not-loaded\">fast</speed>",
+    );
+    let bogus = ConfigPayload::from_xml(bogus.as_bytes()).expect("well-formed");
+    let e = c
+        .edit_config(Datastore::Candidate, &bogus, replace())
+        .expect_err("unknown namespace accepted");
+    eprintln!("parsed: {e}\n{:#?}", e.rpc_errors());
+    let msg = e.to_string();
+    assert!(
+        msg.contains("http://example.com/ns/not-loaded"),
+        "the namespace is not named: {msg}"
+    );
+    c.discard_changes().expect("discard after error");
 }
 
 #[test]
@@ -355,6 +373,15 @@ fn host_key_mismatch_is_refused_before_authentication() {
     assert_eq!(known.len(), 1);
     assert_ne!(presented, &known[0]);
     assert!(msg.contains(presented.as_str()) && msg.contains(known[0].as_str()));
+    // The message names the known_hosts file holding the old key, and says what to remove.
+    assert!(
+        msg.contains(&format!(
+            "remove the old entry for [127.0.0.1]:{} from {}",
+            lab.port,
+            kh.display()
+        )),
+        "{msg}"
+    );
     // sshd saw no authentication request at all for this connection.
     std::thread::sleep(Duration::from_millis(200));
     let log = lab.sshd_log();
@@ -367,6 +394,11 @@ fn host_key_mismatch_is_refused_before_authentication() {
         panic!("unknown host accepted");
     };
     assert!(matches!(e, SshError::HostKeyUnknown { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains(&format!("not in {}; verify it", fresh.display())),
+        "{e}"
+    );
     assert!(!fresh.exists(), "known_hosts written without --accept-new");
     let mut accept = connect_opts();
     accept.accept_new = true;
@@ -418,7 +450,10 @@ fn multi_megabyte_config_round_trip() {
     if !require_root("multi_megabyte_config_round_trip") {
         return;
     }
-    let lab = NetconfLab::start(None);
+    // openconfig-interfaces alone: with the openconfig-if-ip augments loaded, netconfd needs
+    // minutes to validate 5000 entries on a busy 2-core machine. This test is about framing.
+    let lab =
+        NetconfLab::start_modules(None, &[], None, &["iana-if-type", "openconfig-interfaces"]);
     // Enough interfaces that the request and the get-config reply are megabytes, so both cross
     // many chunks (our 64 KiB request chunks; whatever netconfd's reply chunks are).
     let names: Vec<String> = (0..N_LARGE).map(|i| format!("swp{i}")).collect();
@@ -429,7 +464,14 @@ fn multi_megabyte_config_round_trip() {
         .collect();
     let big = payload(&ifs);
     assert!(big.bytes().len() > 1_500_000, "{}", big.bytes().len());
-    let mut c = open(&lab);
+    let mut c = open_with(
+        &lab,
+        ClientOptions {
+            rpc_timeout: Duration::from_secs(60),
+            commit_timeout: Duration::from_secs(60),
+            ..ClientOptions::default()
+        },
+    );
     let t = Instant::now();
     c.lock(Datastore::Candidate).expect("lock");
     c.edit_config(Datastore::Candidate, &big, replace())

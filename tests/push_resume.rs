@@ -1,7 +1,9 @@
 //! `railyard push --resume ID` and `--rollback ID` end to end: the binary, a targets file and
 //! real netconfd + sshd targets on 127.0.0.1. A push whose process dies between commit and
-//! confirm is finished by `--resume` (persist-id confirm from a new session); a confirmed push is
-//! undone by `--rollback` (read back and compared). Needs root (loud SKIP otherwise).
+//! confirm is finished by `--resume` (persist-id confirm from a new session) — also when it died
+//! before the journal knew the commit had been sent, by reading the devices back; a confirmed
+//! push is undone by `--rollback` (read back and compared). The kills use the `test-hooks`
+//! feature (`RAILYARD_TEST_DIE_AT`, absent from release builds). Needs root.
 
 mod push_support;
 
@@ -56,6 +58,16 @@ fn txid_of(journal: &Path) -> String {
         .into_owned()
 }
 
+/// The kill points exist only in a `--features test-hooks` build (`scripts/test.sh`).
+fn require_hooks(test: &str) -> bool {
+    push_support::prereq::require(
+        test,
+        "test-hooks",
+        cfg!(feature = "test-hooks"),
+        "run cargo test --features test-hooks (scripts/test.sh does)",
+    )
+}
+
 fn has_state(text: &str, dev: &str, state: &str) -> bool {
     text.lines().any(|l| {
         l.contains(&format!("\"device\":\"{dev}\""))
@@ -75,7 +87,9 @@ fn setup(devices: &[(&str, &str)]) -> (Fabric, tempfile::TempDir) {
 
 #[test]
 fn resume_confirms_a_commit_whose_pusher_died() {
-    if !require_root("resume_confirms_a_commit_whose_pusher_died") {
+    if !require_root("resume_confirms_a_commit_whose_pusher_died")
+        || !require_hooks("resume_confirms_a_commit_whose_pusher_died")
+    {
         return;
     }
     let (fabric, work) = setup(&[("spine1", "spine"), ("leaf1", "leaf")]);
@@ -85,8 +99,14 @@ fn resume_confirms_a_commit_whose_pusher_died() {
     // The laptop dies right after spine1's confirmed commit (wave 1), before any confirm.
     let r = push(
         w,
-        &["--wave", "spines,leaves", "--confirm-timeout", "120"],
-        &[("RAILYARD_TEST_DIE_AFTER", "Committed")],
+        &[
+            "--wave",
+            "spines,leaves",
+            "--confirm-timeout",
+            "120",
+            "--allow-disruptive",
+        ],
+        &[("RAILYARD_TEST_DIE_AT", "committed")],
     );
     assert_eq!(r.code, 137, "the test hook did not stop the push");
     let j = journals(w);
@@ -100,7 +120,8 @@ fn resume_confirms_a_commit_whose_pusher_died() {
     assert!(running_is(fabric.lab("leaf1"), &old));
 
     let r = railyard(w, &["--resume", &txid], &[]);
-    // spine1 confirmed, leaf1 never committed (untouched): a partial rollout is "mixed".
+    // spine1 confirmed, leaf1 never committed: a partial rollout is "mixed". leaf1's journal
+    // says "ready" (its commit could have been on the way): read back, not assumed.
     assert_eq!(r.code, 2, "resume exit code");
     assert!(
         r.stdout.contains("== spine1 (netconf): Confirmed"),
@@ -112,7 +133,17 @@ fn resume_confirms_a_commit_whose_pusher_died() {
         "{}",
         r.stdout
     );
-    assert!(r.stderr.contains("never committed: untouched"));
+    assert!(
+        r.stderr.contains("leaf1") && r.stderr.contains("read back at its old config"),
+        "{}",
+        r.stderr
+    );
+    // The summary quotes this transaction's own window, not the default 300 s.
+    assert!(
+        r.stdout.contains("within 120 s of their commit"),
+        "{}",
+        r.stdout
+    );
     assert!(r.seconds < 60.0, "resume took {:.1} s", r.seconds);
     eprintln!("TIMING resume (persist-id confirm): {:.2} s", r.seconds);
     assert!(running_is(fabric.lab("spine1"), &new_config("spine1")));
@@ -139,15 +170,17 @@ fn resume_confirms_a_commit_whose_pusher_died() {
 
 #[test]
 fn resume_after_the_window_reports_the_device_rolled_back() {
-    if !require_root("resume_after_the_window_reports_the_device_rolled_back") {
+    if !require_root("resume_after_the_window_reports_the_device_rolled_back")
+        || !require_hooks("resume_after_the_window_reports_the_device_rolled_back")
+    {
         return;
     }
     let (fabric, work) = setup(&[("leaf1", "leaf")]);
     let w = work.path();
     let r = push(
         w,
-        &["--confirm-timeout", "3"],
-        &[("RAILYARD_TEST_DIE_AFTER", "Committed")],
+        &["--confirm-timeout", "3", "--allow-disruptive"],
+        &[("RAILYARD_TEST_DIE_AT", "committed")],
     );
     assert_eq!(r.code, 137);
     let txid = txid_of(&journals(w)[0]);
@@ -175,7 +208,7 @@ fn rollback_restores_the_previous_config() {
     let (fabric, work) = setup(&[("spine1", "spine"), ("leaf1", "leaf")]);
     let w = work.path();
     let old = oc_interfaces(OLD);
-    let r = push(w, &["--confirm-timeout", "60"], &[]);
+    let r = push(w, &["--confirm-timeout", "60", "--allow-disruptive"], &[]);
     assert_eq!(r.code, 0);
     for (name, _, lab) in &fabric.labs {
         assert!(running_is(lab, &new_config(name)));
@@ -197,7 +230,25 @@ fn rollback_restores_the_previous_config() {
         assert_eq!(mode & 0o777, 0o600, "{}", p.display());
     }
 
+    // Going back to MTU 1500 is as disruptive as the push was.
     let r = railyard(w, &["--rollback", &txid, "--confirm-timeout", "60"], &[]);
+    assert_eq!(r.code, 3, "a disruptive rollback was not refused");
+    assert!(
+        r.stdout.contains("MTU on eth1: 9000 → 1500"),
+        "{}",
+        r.stdout
+    );
+    let r = railyard(
+        w,
+        &[
+            "--rollback",
+            &txid,
+            "--confirm-timeout",
+            "60",
+            "--allow-disruptive",
+        ],
+        &[],
+    );
     assert_eq!(r.code, 0, "rollback failed");
     eprintln!("TIMING rollback of 2 devices: {:.2} s", r.seconds);
     assert!(r.stdout.contains("rollback ry-"), "{}", r.stdout);
@@ -205,8 +256,8 @@ fn rollback_restores_the_previous_config() {
         assert!(running_is(lab, &old), "{name} not back at its old config");
     }
     let j = journals(w);
-    assert_eq!(j.len(), 2, "the rollback is its own transaction");
-    let text = std::fs::read_to_string(&j[1]).expect("rollback journal");
+    assert_eq!(j.len(), 3, "each rollback attempt is its own transaction");
+    let text = std::fs::read_to_string(&j[2]).expect("rollback journal");
     assert!(text.contains(&format!("\"of\":\"{txid}\"")), "{text}");
     for (name, _, _) in &fabric.labs {
         for state in ["committed", "verified", "confirmed"] {
@@ -218,4 +269,70 @@ fn rollback_restores_the_previous_config() {
     // Rolling back an unknown id is refused before anything is touched.
     let r = railyard(w, &["--rollback", "ry-nope"], &[]);
     assert_eq!(r.code, 3);
+}
+
+#[test]
+fn resume_reads_back_a_device_whose_commit_outcome_the_journal_does_not_know() {
+    if !require_root("resume_reads_back_a_device_whose_commit_outcome_the_journal_does_not_know")
+        || !require_hooks(
+            "resume_reads_back_a_device_whose_commit_outcome_the_journal_does_not_know",
+        )
+    {
+        return;
+    }
+    let (fabric, work) = setup(&[("spine1", "spine"), ("leaf1", "leaf")]);
+    let w = work.path();
+    let old = oc_interfaces(OLD);
+    // The laptop dies the moment spine1 accepted its confirmed commit, before the journal
+    // recorded it: the journal's last word on spine1 is "ready".
+    let r = push(
+        w,
+        &[
+            "--wave",
+            "spines,leaves",
+            "--confirm-timeout",
+            "90",
+            "--allow-disruptive",
+        ],
+        &[("RAILYARD_TEST_DIE_AT", "commit-sent")],
+    );
+    assert_eq!(r.code, 137, "the test hook did not stop the push");
+    let j = journals(w);
+    let txid = txid_of(&j[0]);
+    let text = std::fs::read_to_string(&j[0]).expect("journal");
+    assert!(has_state(&text, "spine1", "ready"), "{text}");
+    assert!(!has_state(&text, "spine1", "committed"), "{text}");
+    assert!(running_is(fabric.lab("spine1"), &new_config("spine1")));
+
+    let r = railyard(w, &["--resume", &txid], &[]);
+    assert_eq!(r.code, 2, "resume exit code");
+    // spine1: read back, found at the new config, verified and confirmed by persist-id.
+    assert!(
+        r.stdout.contains("== spine1 (netconf): Confirmed"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr
+            .contains("reading 2 device(s) whose outcome the journal cannot tell"),
+        "{}",
+        r.stderr
+    );
+    // leaf1: read back at its old config.
+    assert!(
+        r.stdout.contains("== leaf1 (netconf): Aborted"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("within 90 s of their commit"),
+        "{}",
+        r.stdout
+    );
+    assert!(running_is(fabric.lab("spine1"), &new_config("spine1")));
+    assert!(running_is(fabric.lab("leaf1"), &old));
+    // Nothing pending is left under spine1's persist-id.
+    let mut c = open(fabric.lab("spine1"));
+    assert!(c.cancel_commit(Some(&format!("{txid}-spine1"))).is_err());
+    drop(fabric);
 }

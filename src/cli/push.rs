@@ -1,10 +1,13 @@
 //! `railyard push`: the CLI edge of `railyard::push` — reads the targets file and the rendered
-//! files (compiled from SPEC, or read from an output directory), runs the transaction, prints
-//! progress, diffs and the per-device result, and maps the outcome to the exit code
-//! (0 confirmed/unchanged, 1 failed and all reverted, 2 mixed/unknown, 3 refused at preflight).
+//! files (compiled from SPEC, or read from an output directory and checked against its
+//! manifest), fills `${NAME}` placeholders from the environment, runs the transaction, prints
+//! progress, diffs and the per-device result (every secret value shown as `<redacted>`), and maps
+//! the outcome to the exit code: 0 confirmed/unchanged (or a clean dry run), 1 failed and all
+//! reverted, 2 mixed/unknown — or a secret missing from the environment, nothing sent —, 3
+//! refused at preflight.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -12,8 +15,9 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
 use railyard::push::journal::{self, Journal};
-use railyard::push::txn::{self, DeviceState, Outcome};
-use railyard::push::{self as push_lib, PushSettings, recover, targets};
+use railyard::push::secrets::Secrets;
+use railyard::push::txn::{self, DevicePlan, DeviceState, Outcome};
+use railyard::push::{self as push_lib, PushSettings, inputs, recover, targets};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum PushFormat {
@@ -26,15 +30,27 @@ pub struct PushArgs {
     /// Spec to compile; the built-in `lab-small` example when omitted (ignored with --from).
     spec: Option<PathBuf>,
     /// Take the rendered files from this output directory (`DIR/configs/<device>/…`) instead of
-    /// compiling SPEC.
+    /// compiling SPEC. Each file must still have the SHA-256 `DIR/manifest.json` records.
     #[arg(long, value_name = "DIR")]
     from: Option<PathBuf>,
+    /// With --from: push files edited after the build (their hash differs from manifest.json).
+    #[arg(long, requires = "from")]
+    allow_edited: bool,
     /// Targets file: device → address, port, user, driver, role, known_hosts. No secrets.
     #[arg(long, value_name = "FILE", default_value = "targets.yaml")]
     targets: PathBuf,
-    /// Stage and diff on every device, then discard: nothing is committed.
+    /// Stage and diff on every device, then discard: nothing is committed. Lists disruptive
+    /// changes per device.
     #[arg(long)]
     dry_run: bool,
+    /// Push changes flagged disruptive (BGP ASN or router-id change, removed session, address
+    /// change, MTU or breakout change); without it they refuse the whole push.
+    #[arg(long)]
+    allow_disruptive: bool,
+    /// List the environment variables the push needs for its `${NAME}` placeholders, whether
+    /// each is set (never its value) and which files use it; exit 2 when one is unset.
+    #[arg(long, conflicts_with_all = ["resume", "rollback", "dry_run"])]
+    list_secrets: bool,
     /// Roll out in waves by role, in this order (e.g. `spines,leaves`); others go last.
     #[arg(long, value_delimiter = ',')]
     wave: Vec<String>,
@@ -59,8 +75,9 @@ pub struct PushArgs {
     connect_timeout: u64,
     #[arg(long, value_enum, default_value = "text")]
     format: PushFormat,
-    /// Finish transaction ID after railyard died between commit and confirm: re-verify and
-    /// confirm its pending devices (or report those already rolled back). Needs --targets.
+    /// Finish transaction ID after railyard died: read back every device whose outcome the
+    /// journal cannot tell, then confirm what verifies (or cancel, when the transaction was
+    /// failing). Needs --targets.
     #[arg(long, value_name = "ID", conflicts_with_all = ["rollback", "dry_run", "from", "spec"])]
     resume: Option<String>,
     /// Undo transaction ID: push the previous config saved with its journal back to every device
@@ -69,40 +86,33 @@ pub struct PushArgs {
     rollback: Option<String>,
 }
 
-/// `configs/**` of an output directory, keyed by relative path.
-fn read_output_dir(dir: &Path) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
-    let mut out = BTreeMap::new();
-    let root = dir.join("configs");
-    let devices =
-        std::fs::read_dir(&root).with_context(|| format!("reading `{}`", root.display()))?;
-    for dev in devices.flatten() {
-        if !dev.path().is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(dev.path())?.flatten() {
-            let p = f.path();
-            if p.is_file()
-                && let (Some(d), Some(n)) = (dev.file_name().to_str(), f.file_name().to_str())
-            {
-                let bytes =
-                    std::fs::read(&p).with_context(|| format!("reading `{}`", p.display()))?;
-                out.insert(format!("configs/{d}/{n}"), bytes);
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn rendered_files(args: &PushArgs) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
+/// The rendered files: from an output directory (checked against its manifest for the files
+/// the targets push, unless --allow-edited), or compiled from the spec.
+fn rendered_files(
+    args: &PushArgs,
+    targets: &[targets::Target],
+) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
     if let Some(dir) = &args.from {
-        return read_output_dir(dir);
+        let files = inputs::read_output_dir(dir).map_err(anyhow::Error::msg)?;
+        if !args.allow_edited {
+            let paths: Vec<String> = targets
+                .iter()
+                .flat_map(|t| {
+                    t.files()
+                        .into_iter()
+                        .map(|f| push_lib::file_label(&t.name, &f))
+                })
+                .collect();
+            inputs::check_manifest(dir, &files, &paths).map_err(anyhow::Error::msg)?;
+        }
+        return Ok(files);
     }
     let templates = super::templates::load(None)?;
     let src = super::load(args.spec.as_deref())?;
     let compiled = railyard::compile(&src);
     super::report::print(&src, &compiled.diagnostics, super::Format::Short);
     let Some(files) = compiled.outputs(&templates) else {
-        bail!("the spec has errors: nothing to push");
+        bail!("the spec {} has errors: nothing to push", src.name);
     };
     Ok(files?
         .into_iter()
@@ -111,9 +121,14 @@ fn rendered_files(args: &PushArgs) -> anyhow::Result<BTreeMap<String, Vec<u8>>> 
         .collect())
 }
 
+fn env_lookup(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
 pub fn run(args: PushArgs) -> anyhow::Result<ExitCode> {
     // Exit code 2 means "mixed" for push: a setup error (targets, files, journal) happens before
-    // any device is touched, so it is a refusal (3).
+    // any device is touched, so it is a refusal (3). A secret missing from the environment is
+    // exit 2, as `--list-secrets` reports it.
     match run_inner(&args) {
         Ok(code) => Ok(code),
         Err(e) => {
@@ -123,79 +138,63 @@ pub fn run(args: PushArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.targets)
-        .with_context(|| format!("reading targets file `{}`", args.targets.display()))?;
-    let base = args
-        .targets
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let targets = targets::parse(&text, base)?;
-    if targets.is_empty() {
-        bail!("targets file lists no devices");
-    }
+fn settings_of(args: &PushArgs) -> PushSettings {
     let mut settings = PushSettings::default();
     settings.txn.dry_run = args.dry_run;
     settings.txn.waves = args.wave.clone();
     settings.txn.parallel = args.parallel.max(1);
     settings.txn.confirm_timeout = Duration::from_secs(args.confirm_timeout.max(1));
+    settings.txn.allow_disruptive = args.allow_disruptive;
     settings.connect.accept_new = args.accept_new;
     settings.connect.connect_timeout = Duration::from_secs(args.connect_timeout.max(1));
     settings.client.rpc_timeout = Duration::from_secs(args.rpc_timeout.max(1));
     settings.client.hello_timeout = settings.connect.connect_timeout;
+    settings
+}
 
+fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.targets)
+        .with_context(|| format!("reading targets file {}", args.targets.display()))?;
+    let targets = targets::parse(&text, &args.targets)?;
+    if targets.is_empty() {
+        bail!("targets file {} lists no devices", args.targets.display());
+    }
+    let settings = settings_of(args);
     let dir = args
         .journal_dir
         .clone()
         .unwrap_or_else(journal::default_dir);
-    // Hidden test hook: exit abruptly (as a dying laptop would) right after a progress line
-    // ending in this text, e.g. `Committed`.
-    let die_after = std::env::var("RAILYARD_TEST_DIE_AFTER")
-        .ok()
-        .filter(|s| !s.is_empty());
-    let progress = move |line: &str| {
-        eprintln!("{line}");
-        if let Some(s) = &die_after
-            && line.trim_end().ends_with(s.as_str())
-        {
-            std::process::exit(137);
-        }
-    };
 
     if let Some(id) = &args.resume {
-        let view = recover::read(&dir, id).map_err(anyhow::Error::msg)?;
-        let journal = Journal::open_existing(&dir, id)
-            .with_context(|| format!("opening the journal of `{id}`"))?;
-        eprintln!(
-            "push --resume {id}: {} device(s) in the journal; appending to {}",
-            view.devices.len(),
-            journal.path().display()
-        );
-        let outcome = recover::resume(&view, &targets, &settings, &journal, &progress);
-        print_outcome(
-            args,
-            &outcome,
-            false,
-            settings.txn.confirm_timeout,
-            "resume",
-        )?;
-        return Ok(ExitCode::from(outcome.exit_code));
+        return resume(args, id, &dir, &targets, &settings);
     }
 
-    let (plans, chosen, rollback_of) = if let Some(id) = &args.rollback {
+    let (mut plans, chosen, rollback_of) = if let Some(id) = &args.rollback {
         let view = recover::read(&dir, id).map_err(anyhow::Error::msg)?;
         let (plans, used) = recover::rollback_plans(&view, &targets).map_err(anyhow::Error::msg)?;
         (plans, used, Some(id.clone()))
     } else {
-        let files = rendered_files(args)?;
+        let files = rendered_files(args, &targets)?;
         let plans = push_lib::plan(&targets, &files).map_err(anyhow::Error::msg)?;
         (plans, targets.iter().collect(), None)
     };
 
+    if args.list_secrets {
+        return Ok(list_secrets(&plans));
+    }
+    // Every placeholder filled before anything is sent to any device.
+    let secrets = match push_lib::fill_secrets(&mut plans, &env_lookup) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+
     let txid = journal::new_txid();
-    let journal = Journal::create(&dir, &txid)
-        .with_context(|| format!("creating the journal in `{}`", dir.display()))?;
+    let mut journal = Journal::create(&dir, &txid)
+        .with_context(|| format!("creating the journal in {}", dir.display()))?;
+    journal.set_secrets(secrets.clone());
     if let Some(of) = &rollback_of {
         journal.record(None, "rollback-of", serde_json::json!({ "of": of }));
     }
@@ -213,44 +212,96 @@ fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
             .unwrap_or_default(),
         journal.path().display()
     );
+    let progress = |line: &str| eprintln!("{}", secrets.redact(line));
     let outcome = txn::run(plans, drivers, &settings.txn, &journal, &progress);
     let what = if rollback_of.is_some() {
         "rollback"
     } else {
         "push"
     };
-    print_outcome(
-        args,
-        &outcome,
-        args.dry_run,
-        settings.txn.confirm_timeout,
-        what,
-    )?;
+    print_outcome(args, &outcome, args.dry_run, what, &secrets)?;
     Ok(ExitCode::from(outcome.exit_code))
+}
+
+fn resume(
+    args: &PushArgs,
+    id: &str,
+    dir: &std::path::Path,
+    targets: &[targets::Target],
+    settings: &PushSettings,
+) -> anyhow::Result<ExitCode> {
+    let view = recover::read(dir, id).map_err(anyhow::Error::msg)?;
+    let loaded = match recover::load_intended(&view, &env_lookup) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: push --resume {id}: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut journal = Journal::open_existing(dir, id)
+        .with_context(|| format!("opening the journal of {id} in {}", dir.display()))?;
+    journal.set_secrets(loaded.secrets.clone());
+    eprintln!(
+        "push --resume {id}: {} device(s) in the journal; appending to {}",
+        view.devices.len(),
+        journal.path().display()
+    );
+    let secrets = loaded.secrets.clone();
+    let progress = |line: &str| eprintln!("{}", secrets.redact(line));
+    let outcome = recover::resume(&view, &loaded, targets, settings, &journal, &progress);
+    print_outcome(args, &outcome, false, "resume", &secrets)?;
+    Ok(ExitCode::from(outcome.exit_code))
+}
+
+/// `--list-secrets`: one line per variable, `set` or `UNSET`, and the files using it.
+fn list_secrets(plans: &[DevicePlan]) -> ExitCode {
+    let needed = push_lib::needed_secrets(plans);
+    if needed.is_empty() {
+        println!("no placeholders: this push needs no secret from the environment");
+        return ExitCode::SUCCESS;
+    }
+    let mut unset = 0;
+    for (name, files) in &needed {
+        let state = if env_lookup(name).is_some_and(|v| !v.is_empty()) {
+            "set"
+        } else {
+            unset += 1;
+            "UNSET"
+        };
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        println!("{name:<24} {state:<6} {}", files.join(" "));
+    }
+    if unset > 0 {
+        eprintln!("{unset} variable(s) unset: a push would be refused");
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn print_outcome(
     args: &PushArgs,
     o: &Outcome,
     dry_run: bool,
-    window: Duration,
     what: &str,
+    secrets: &Secrets,
 ) -> anyhow::Result<()> {
-    match args.format {
-        PushFormat::Json => println!("{}", serde_json::to_string_pretty(o)?),
-        PushFormat::Text => print_text(o, dry_run, window, what),
-    }
+    let text = match args.format {
+        PushFormat::Json => format!("{}\n", serde_json::to_string_pretty(o)?),
+        PushFormat::Text => outcome_text(o, dry_run, what),
+    };
+    print!("{}", secrets.redact(&text));
     Ok(())
 }
 
-fn print_text(o: &Outcome, dry_run: bool, window: Duration, what: &str) {
+fn outcome_text(o: &Outcome, dry_run: bool, what: &str) -> String {
+    let mut s = String::new();
+    let mut line = |l: String| {
+        s.push_str(&l);
+        s.push('\n');
+    };
     for d in &o.devices {
-        let diff = d
-            .preflight
-            .as_ref()
-            .map(|p| p.canonical_diff.as_str())
-            .unwrap_or("");
-        println!(
+        line(format!(
             "== {} ({}): {:?}{}",
             d.device,
             d.driver,
@@ -259,23 +310,26 @@ fn print_text(o: &Outcome, dry_run: bool, window: Duration, what: &str) {
                 .as_deref()
                 .map(|r| format!(" [revision {r}]"))
                 .unwrap_or_default()
-        );
+        ));
         if let Some(e) = &d.error {
-            println!("   error: {}", e.message);
+            line(format!("   error: {}", e.message));
+        }
+        for n in &d.notes {
+            line(format!("   note: {n}"));
         }
         if let Some(pf) = &d.preflight {
             for w in &pf.disruptive {
-                println!("   DISRUPTIVE: {w}");
+                line(format!("   DISRUPTIVE: {w}"));
             }
             if dry_run || d.state != DeviceState::Unchanged {
-                for l in diff.lines() {
-                    println!("   {l}");
+                for l in pf.canonical_diff.lines() {
+                    line(format!("   {l}"));
                 }
             }
-            if dry_run && !pf.native_diff.is_empty() && pf.native_diff != pf.canonical_diff {
-                println!("   -- device diff --");
+            if dry_run && pf.changed && pf.native_diff != pf.canonical_diff {
+                line("   -- device diff --".to_string());
                 for l in pf.native_diff.lines() {
-                    println!("   {l}");
+                    line(format!("   {l}"));
                 }
             }
         }
@@ -289,10 +343,14 @@ fn print_text(o: &Outcome, dry_run: bool, window: Duration, what: &str) {
             "MIXED/UNKNOWN: see the states above. Devices not confirmed revert by themselves \
              within {} s of their commit. To finish: `railyard push --resume {id} --targets …`; \
              to undo what was confirmed: `railyard push --rollback {id} --targets …`. Journal: {}",
-            window.as_secs(),
+            o.confirm_timeout_s,
             o.journal,
             id = o.txid,
         ),
     };
-    println!("{what} {}: {summary} (exit {})", o.txid, o.exit_code);
+    line(format!(
+        "{what} {}: {summary} (exit {})",
+        o.txid, o.exit_code
+    ));
+    s
 }

@@ -9,10 +9,13 @@
 //! * `eos-ssh`: `configure session railyard-…` + `rollback clean-config` + config →
 //!   `show session-config named … diffs` → `configure session … commit timer hh:mm:ss` →
 //!   `configure session … commit` (cancel/cleanup: `configure session … abort`).
-//! * `sonic-ssh`: `config checkpoint` → `config replace --dry-run` → revert timer armed on the
-//!   device (`config rollback <checkpoint>`) → `config replace` → confirm: disarm, `config save -y`,
-//!   `config delete-checkpoint` (SONiC has no native confirm). Only config_db.json is pushed; the
-//!   FRR part of split routing-config mode is not handled here.
+//! * `sonic-ssh`: both halves of a SONiC config in one transaction. `config_db.json`:
+//!   `config checkpoint` → `config replace --dry-run` (GCU's own plan, and a gate) → `config
+//!   replace`; `frr.conf` (split routing-config mode, where FRR owns its config — refused when
+//!   `config_db.json` selects a mode in which CONFIG_DB generates it): the `frr-ssh` sequence run
+//!   in the `bgp` container. One device-side revert timer covers both (`config rollback
+//!   <checkpoint>` and frr-reload.py of the pre-change FRR config), armed before either is
+//!   applied; confirm = disarm, `config save -y`, `write memory`, delete the checkpoint.
 //!
 //! Commands marked unverified in PUSH-DESIGN (NVUE `--confirm-yes/--confirm-no`, EOS over an exec
 //! channel with commands on stdin) need a check on a real box before production use.
@@ -20,70 +23,14 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use ssh2::Session;
-
-use super::driver::{Driver, DriverError, FailKind, Preflight, sha256_hex};
-use super::frr_driver::{arm_timer_script, disarm_timer_script, shell_quote as q};
-use super::ssh::{self, Auth, ConnectOptions, Endpoint, ExecOutput};
-
-/// SSH plumbing shared by the command drivers: one session, reconnect after a failure, every
-/// command bounded by `timeout`.
-pub struct Remote {
-    endpoint: Endpoint,
-    auth: Auth,
-    connect: ConnectOptions,
-    timeout: Duration,
-    sess: Option<Session>,
-}
-
-impl Remote {
-    pub fn new(endpoint: Endpoint, auth: Auth, connect: ConnectOptions, timeout: Duration) -> Self {
-        Self {
-            endpoint,
-            auth,
-            connect,
-            timeout,
-            sess: None,
-        }
-    }
-
-    fn run(&mut self, cmd: &str, stdin: Option<&[u8]>) -> Result<ExecOutput, DriverError> {
-        if self.sess.is_none() {
-            self.sess = Some(ssh::connect(&self.endpoint, &self.auth, &self.connect)?);
-        }
-        let Some(sess) = self.sess.as_ref() else {
-            return Err(DriverError::new(FailKind::Transport, "no session"));
-        };
-        let r = ssh::exec(sess, cmd, stdin, self.timeout);
-        if r.is_err() {
-            self.sess = None;
-        }
-        Ok(r?)
-    }
-
-    /// Run and require exit status 0; `what` names the step in the error.
-    fn ok(&mut self, what: &str, cmd: &str, stdin: Option<&[u8]>) -> Result<String, DriverError> {
-        let out = self.run(cmd, stdin)?;
-        if out.status != 0 {
-            let detail = if out.stderr.trim().is_empty() {
-                out.stdout.trim().to_string()
-            } else {
-                out.stderr.trim().to_string()
-            };
-            return Err(DriverError::new(
-                FailKind::Rejected,
-                format!("{what} failed (rc {}): {detail}", out.status),
-            ));
-        }
-        Ok(out.stdout)
-    }
-
-    /// Forget the session: the next command opens a fresh one (verification reads back over a
-    /// new session, as for NETCONF).
-    fn fresh(&mut self) {
-        self.sess = None;
-    }
-}
+use super::disruptive::{self, Dialect};
+use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, sha256_hex};
+use super::frr::canon::diff_text;
+use super::frr::ops::{Baseline, FrrOps};
+use super::remote::{Remote, shell_quote as q};
+use super::revert_timer;
+use super::targets::FrrSpec;
+use super::tree;
 
 /// Settings common to the command drivers.
 #[derive(Clone, Debug)]
@@ -114,6 +61,15 @@ impl CliSettings {
         )?;
         Ok(path)
     }
+
+    /// Remove this transaction's files from the device (best effort: only over a session that is
+    /// already open, so an unreachable device costs no second connect timeout).
+    fn remove_uploads(&self, r: &mut Remote) {
+        if r.is_connected() {
+            let prefix = format!("{}/{}.", self.state_dir, self.tag);
+            let _ = r.run(&format!("rm -f {}*", q(&prefix)), None);
+        }
+    }
 }
 
 /// NVUE's confirm window: explicit seconds suffix.
@@ -132,12 +88,17 @@ fn yaml_value(text: &str) -> Option<serde_json::Value> {
     serde_saphyr::from_str::<serde_json::Value>(text).ok()
 }
 
+/// The canonical lines of an NVUE config (`startup.yaml` or `nv config show -o yaml`).
+fn nvue_lines(text: &str) -> Option<BTreeSet<String>> {
+    yaml_value(text).map(|v| tree::lines(&tree::nvue_config(&v)))
+}
+
 /// `nvue-ssh`.
 pub struct NvueDriver {
     r: Remote,
     s: CliSettings,
-    intended: Vec<u8>,
-    pre: String,
+    want: BTreeSet<String>,
+    pre: BTreeSet<String>,
 }
 
 impl NvueDriver {
@@ -145,59 +106,75 @@ impl NvueDriver {
         Self {
             r,
             s,
-            intended: Vec::new(),
-            pre: String::new(),
+            want: BTreeSet::new(),
+            pre: BTreeSet::new(),
         }
     }
 
-    fn applied(&mut self) -> Result<String, DriverError> {
+    fn applied(&mut self) -> Result<BTreeSet<String>, DriverError> {
         let cmd = format!("{} config show -r applied -o yaml", self.s.tool);
-        self.r.ok("nv config show", &cmd, None)
+        let text = self.r.ok("nv config show -r applied", &cmd, None)?;
+        nvue_lines(&text).ok_or_else(|| {
+            DriverError::new(
+                FailKind::Rejected,
+                "nv config show -r applied -o yaml printed no YAML",
+            )
+        })
     }
 }
 
 impl Driver for NvueDriver {
-    fn preflight(&mut self, intended: &[u8]) -> Result<Preflight, DriverError> {
-        let text = std::str::from_utf8(intended)
+    fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError> {
+        let text = std::str::from_utf8(intended.main())
             .map_err(|_| DriverError::new(FailKind::Rejected, "startup.yaml is not UTF-8"))?;
-        if yaml_value(text).is_none() {
-            return Err(DriverError::new(
-                FailKind::Rejected,
-                "startup.yaml is not valid YAML",
-            ));
-        }
-        self.intended = intended.to_vec();
+        self.want = nvue_lines(text).ok_or_else(|| {
+            DriverError::new(FailKind::Rejected, "startup.yaml is not valid YAML")
+        })?;
         self.pre = self.applied()?;
-        let file = self.s.upload(&mut self.r, intended, "yaml")?;
+        let file = self.s.upload(&mut self.r, intended.main(), "yaml")?;
         let tool = self.s.tool.clone();
         self.r.ok(
             "nv config replace",
             &format!("{tool} config replace {}", q(&file)),
             None,
         )?;
-        let diff = self
+        let native = self
             .r
             .ok("nv config diff", &format!("{tool} config diff"), None)?;
-        let changed = !diff.trim().is_empty();
+        let (removed, added) = tree::diff(&self.pre, &self.want);
+        let changed = !removed.is_empty() || !added.is_empty();
         if !changed {
-            self.r
-                .ok("nv config detach", &format!("{tool} config detach"), None)?;
+            self.abort()?;
         }
         Ok(Preflight {
-            native_diff: diff.clone(),
-            canonical_diff: diff,
+            native_diff: native,
+            canonical_diff: diff_text(&removed, &added),
             changed,
-            pre_hash: sha256_hex(self.pre.as_bytes()),
-            intended_hash: sha256_hex(intended),
-            disruptive: Vec::new(),
-            // Not known to be re-appliable as an intended config: no --rollback.
+            pre_hash: sha256_hex(
+                self.pre
+                    .iter()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .as_bytes(),
+            ),
+            intended_hash: intended.sha256(),
+            disruptive: disruptive::findings(
+                Dialect::Nvue,
+                &self.pre.iter().cloned().collect::<Vec<_>>(),
+                &removed,
+                &added,
+            ),
+            // `nv config show` prints the tree, not a startup file: no --rollback copy.
             pre_config: None,
         })
     }
 
     fn abort(&mut self) -> Result<(), DriverError> {
         let cmd = format!("{} config detach", self.s.tool);
-        self.r.ok("nv config detach", &cmd, None).map(|_| ())
+        let r = self.r.ok("nv config detach", &cmd, None).map(|_| ());
+        self.s.remove_uploads(&mut self.r);
+        r
     }
 
     fn commit_confirmed(&mut self, timeout: Duration) -> Result<String, DriverError> {
@@ -212,23 +189,26 @@ impl Driver for NvueDriver {
 
     fn verify(&mut self) -> Result<(), DriverError> {
         self.r.fresh();
-        let applied = self.applied()?;
-        let want = yaml_value(&String::from_utf8_lossy(&self.intended));
-        if yaml_value(&applied) == want {
+        let now = self.applied()?;
+        let (removed, added) = tree::diff(&now, &self.want);
+        if removed.is_empty() && added.is_empty() {
             Ok(())
         } else {
             Err(DriverError::new(
                 FailKind::Verify,
-                "applied NVUE config differs from startup.yaml",
+                format!(
+                    "the applied NVUE config differs from startup.yaml:\n{}",
+                    diff_text(&removed, &added).trim_end()
+                ),
             ))
         }
     }
 
     fn confirm(&mut self) -> Result<(), DriverError> {
         let cmd = format!("{} config apply --confirm-yes", self.s.tool);
-        self.r
-            .ok("nv config apply --confirm-yes", &cmd, None)
-            .map(|_| ())
+        self.r.ok("nv config apply --confirm-yes", &cmd, None)?;
+        self.s.remove_uploads(&mut self.r);
+        Ok(())
     }
 
     fn cancel(&mut self) -> Result<(), DriverError> {
@@ -241,8 +221,7 @@ impl Driver for NvueDriver {
 
     fn check_reverted(&mut self) -> Result<bool, DriverError> {
         self.r.fresh();
-        let now = self.applied()?;
-        Ok(yaml_value(&now) == yaml_value(&self.pre))
+        Ok(self.applied()? == self.pre)
     }
 }
 
@@ -278,6 +257,8 @@ pub struct EosDriver {
     s: CliSettings,
     intended: Vec<u8>,
     pre: BTreeSet<String>,
+    /// The last `show running-config` text (the pre-change config after preflight).
+    pre_text: String,
 }
 
 impl EosDriver {
@@ -287,6 +268,7 @@ impl EosDriver {
             s,
             intended: Vec::new(),
             pre: BTreeSet::new(),
+            pre_text: String::new(),
         }
     }
 
@@ -329,14 +311,17 @@ impl EosDriver {
     }
 
     fn running(&mut self) -> Result<BTreeSet<String>, DriverError> {
-        Ok(eos_canonical(
-            &self.cli("show running-config", "show running-config\n")?,
-        ))
+        let text = self.cli("show running-config", "show running-config\n")?;
+        let lines = eos_canonical(&text);
+        self.pre_text = text;
+        Ok(lines)
     }
 }
 
 impl Driver for EosDriver {
-    fn preflight(&mut self, intended: &[u8]) -> Result<Preflight, DriverError> {
+    fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError> {
+        let intended_set = intended;
+        let intended = intended.main();
         let text = String::from_utf8(intended.to_vec())
             .map_err(|_| DriverError::new(FailKind::Rejected, "startup-config is not UTF-8"))?;
         self.intended = intended.to_vec();
@@ -359,19 +344,15 @@ impl Driver for EosDriver {
             &format!("show session-config named {s} diffs\n"),
         )?;
         let want = eos_canonical(&text);
-        let canonical: String = self
-            .pre
-            .difference(&want)
-            .map(|l| format!("- {l}\n"))
-            .chain(want.difference(&self.pre).map(|l| format!("+ {l}\n")))
-            .collect();
-        let changed = !canonical.is_empty();
+        let removed: Vec<String> = self.pre.difference(&want).cloned().collect();
+        let added: Vec<String> = want.difference(&self.pre).cloned().collect();
+        let changed = !removed.is_empty() || !added.is_empty();
         if !changed {
             self.abort()?;
         }
         Ok(Preflight {
             native_diff: diff,
-            canonical_diff: canonical,
+            canonical_diff: diff_text(&removed, &added),
             changed,
             pre_hash: sha256_hex(
                 self.pre
@@ -381,10 +362,18 @@ impl Driver for EosDriver {
                     .join("\n")
                     .as_bytes(),
             ),
-            intended_hash: sha256_hex(intended),
-            disruptive: Vec::new(),
-            // Not known to be re-appliable as an intended config: no --rollback.
-            pre_config: None,
+            intended_hash: intended_set.sha256(),
+            disruptive: disruptive::findings(
+                Dialect::Eos,
+                &self.pre.iter().cloned().collect::<Vec<_>>(),
+                &removed,
+                &added,
+            ),
+            // `show running-config` is a whole config the session path replaces with.
+            pre_config: Some(ConfigSet::single(
+                intended_set.main_name(),
+                self.pre_text.clone().into_bytes(),
+            )),
         })
     }
 
@@ -409,12 +398,18 @@ impl Driver for EosDriver {
     fn verify(&mut self) -> Result<(), DriverError> {
         self.r.fresh();
         let want = eos_canonical(&String::from_utf8_lossy(&self.intended));
-        if self.running()? == want {
+        let now = self.running()?;
+        let removed: Vec<String> = now.difference(&want).cloned().collect();
+        let added: Vec<String> = want.difference(&now).cloned().collect();
+        if removed.is_empty() && added.is_empty() {
             Ok(())
         } else {
             Err(DriverError::new(
                 FailKind::Verify,
-                "running-config differs from the intended config",
+                format!(
+                    "running-config differs from startup-config:\n{}",
+                    diff_text(&removed, &added).trim_end()
+                ),
             ))
         }
     }
@@ -438,19 +433,48 @@ impl Driver for EosDriver {
     }
 }
 
-/// `sonic-ssh`.
+/// `sonic-ssh`: `config_db.json` through GCU and `frr.conf` through frr-reload.py, one
+/// transaction, one revert timer.
 pub struct SonicDriver {
     r: Remote,
     s: CliSettings,
+    /// The command printing the running CONFIG_DB as JSON.
+    read: String,
+    frr: FrrOps,
+    /// The uploaded `config_db.json` on the device.
     file: String,
+    /// Canonical CONFIG_DB before the change, and intended.
+    pre: BTreeSet<String>,
+    want: BTreeSet<String>,
+    db_changed: bool,
+    frr_changed: bool,
+    /// Whether `frr.conf` is part of this push.
+    with_frr: bool,
+    touched: bool,
+    notes: Vec<String>,
 }
 
+/// `DEVICE_METADATA|localhost|docker_routing_config_mode` values in which FRR owns its config
+/// (`split`, `split-unified`: the FRR config files are read as they are, so `frr.conf` can be
+/// pushed); in `separated`/`unified` the `bgp` container generates it from CONFIG_DB.
+const FRR_OWNS_CONFIG: &[&str] = &["split", "split-unified"];
+
 impl SonicDriver {
-    pub fn new(r: Remote, s: CliSettings) -> Self {
+    pub fn new(r: Remote, s: CliSettings, read: String, frr: FrrSpec) -> Self {
+        let tag = s.tag.clone();
         Self {
             r,
             s,
+            read,
+            frr: FrrOps::new(frr, tag),
             file: String::new(),
+            pre: BTreeSet::new(),
+            want: BTreeSet::new(),
+            db_changed: false,
+            frr_changed: false,
+            with_frr: false,
+            touched: false,
+            notes: Vec::new(),
         }
     }
 
@@ -458,21 +482,84 @@ impl SonicDriver {
         format!("railyard-{}", self.s.tag)
     }
 
-    /// Whether a GCU dry run plans nothing (its patch is `[]`).
-    fn plans_nothing(out: &str) -> bool {
-        out.lines().any(|l| l.trim() == "[]")
+    fn running_db(&mut self) -> Result<(String, BTreeSet<String>), DriverError> {
+        let read = self.read.clone();
+        let text = self.r.ok("reading CONFIG_DB", &read, None)?;
+        let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            DriverError::new(
+                FailKind::Rejected,
+                format!("`{read}` printed no JSON CONFIG_DB: {e}"),
+            )
+        })?;
+        Ok((text, tree::lines(&v)))
+    }
+
+    /// Both halves read back and compared with a baseline; the differences, tagged by file.
+    fn drift(&mut self, baseline: Baseline) -> Result<String, DriverError> {
+        self.r.fresh();
+        let (_, now) = self.running_db()?;
+        let base = match baseline {
+            Baseline::Intended => &self.want,
+            Baseline::Previous => &self.pre,
+        };
+        let (removed, added) = tree::diff(&now, base);
+        let mut text = tagged("config_db.json", &removed, &added);
+        if self.with_frr {
+            let (removed, added) = self.frr.drift(&mut self.r, baseline)?;
+            text.push_str(&tagged("frr.conf", &removed, &added));
+        }
+        Ok(text)
+    }
+
+    fn disarm(&mut self) -> Result<bool, DriverError> {
+        let out = self.r.ok(
+            "disarming the revert timer",
+            &revert_timer::disarm_script(&self.s.file("timer.pid")),
+            None,
+        )?;
+        Ok(out.trim() == "disarmed")
     }
 }
 
+/// `- file: line` / `+ file: line`.
+fn tagged(file: &str, removed: &[String], added: &[String]) -> String {
+    let r: Vec<String> = removed.iter().map(|l| format!("{file}: {l}")).collect();
+    let a: Vec<String> = added.iter().map(|l| format!("{file}: {l}")).collect();
+    diff_text(&r, &a)
+}
+
 impl Driver for SonicDriver {
-    fn preflight(&mut self, intended: &[u8]) -> Result<Preflight, DriverError> {
-        if serde_json::from_slice::<serde_json::Value>(intended).is_err() {
-            return Err(DriverError::new(
+    fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError> {
+        let db: serde_json::Value = serde_json::from_slice(intended.main()).map_err(|e| {
+            DriverError::new(
                 FailKind::Rejected,
-                "config_db.json is not valid JSON",
-            ));
+                format!("{} is not valid JSON: {e}", intended.main_name()),
+            )
+        })?;
+        let frr_conf = intended.get("frr.conf");
+        if frr_conf.is_some() {
+            let mode = db
+                .pointer("/DEVICE_METADATA/localhost/docker_routing_config_mode")
+                .and_then(|m| m.as_str())
+                .unwrap_or("(unset)");
+            if !FRR_OWNS_CONFIG.contains(&mode) {
+                return Err(DriverError::new(
+                    FailKind::Rejected,
+                    format!(
+                        "{} sets DEVICE_METADATA|localhost|docker_routing_config_mode to {mode}: \
+                         in that mode the bgp container generates FRR's config from CONFIG_DB, so \
+                         frr.conf cannot be pushed (render with split-unified)",
+                        intended.main_name()
+                    ),
+                ));
+            }
         }
-        self.file = self.s.upload(&mut self.r, intended, "json")?;
+        self.with_frr = frr_conf.is_some();
+        self.touched = true;
+        self.want = tree::lines(&db);
+        let (pre_text, pre) = self.running_db()?;
+        self.pre = pre;
+        self.file = self.s.upload(&mut self.r, intended.main(), "json")?;
         let (tool, cp, file) = (self.s.tool.clone(), self.checkpoint(), self.file.clone());
         self.r.ok(
             "config checkpoint",
@@ -484,86 +571,129 @@ impl Driver for SonicDriver {
             &format!("{tool} replace --dry-run {}", q(&file)),
             None,
         )?;
-        let changed = !Self::plans_nothing(&plan);
+        let (db_removed, db_added) = tree::diff(&self.pre, &self.want);
+        self.db_changed = !db_removed.is_empty() || !db_added.is_empty();
+        let mut canonical = tagged("config_db.json", &db_removed, &db_added);
+        let mut native = format!("config_db.json (GCU dry run):\n{plan}");
+        let before: Vec<String> = self.pre.iter().cloned().collect();
+        let mut findings = disruptive::findings(Dialect::Sonic, &before, &db_removed, &db_added);
+        let mut pre_config = ConfigSet::single(intended.main_name(), pre_text.into_bytes());
+        if let Some(conf) = frr_conf {
+            let st = self.frr.stage(&mut self.r, conf)?;
+            self.frr_changed = !st.removed.is_empty() || !st.added.is_empty();
+            canonical.push_str(&tagged("frr.conf", &st.removed, &st.added));
+            native.push_str(&format!(
+                "\nfrr.conf (frr-reload.py --test):\n{}",
+                st.native_diff
+            ));
+            findings.extend(
+                disruptive::findings(Dialect::Frr, &st.previous, &st.removed, &st.added)
+                    .into_iter()
+                    .map(|f| format!("frr.conf: {f}")),
+            );
+            pre_config
+                .files
+                .push(("frr.conf".to_string(), st.running.into_bytes()));
+        }
+        let changed = self.db_changed || self.frr_changed;
         if !changed {
             self.abort()?;
         }
         Ok(Preflight {
-            native_diff: plan.clone(),
-            canonical_diff: plan,
+            native_diff: native,
+            canonical_diff: canonical,
             changed,
-            pre_hash: String::new(),
-            intended_hash: sha256_hex(intended),
-            disruptive: Vec::new(),
-            // Not known to be re-appliable as an intended config: no --rollback.
-            pre_config: None,
+            pre_hash: sha256_hex(
+                self.pre
+                    .iter()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .as_bytes(),
+            ),
+            intended_hash: intended.sha256(),
+            disruptive: findings,
+            pre_config: Some(pre_config),
         })
     }
 
     fn abort(&mut self) -> Result<(), DriverError> {
+        if !std::mem::replace(&mut self.touched, false) {
+            return Ok(());
+        }
         let (tool, cp) = (self.s.tool.clone(), self.checkpoint());
         let r = self.r.ok(
             "config delete-checkpoint",
             &format!("{tool} delete-checkpoint {}", q(&cp)),
             None,
         );
-        let _ = self.r.run(&format!("rm -f {}", q(&self.file)), None);
+        self.s.remove_uploads(&mut self.r);
+        if self.with_frr {
+            let _ = self.frr.cleanup(&mut self.r);
+        }
         r.map(|_| ())
     }
 
     fn commit_confirmed(&mut self, timeout: Duration) -> Result<String, DriverError> {
         let (tool, cp, file) = (self.s.tool.clone(), self.checkpoint(), self.file.clone());
-        // No native confirm: arm the device-side rollback first, then apply.
-        let revert = format!("{tool} rollback {}", q(&cp));
-        let pidfile = self.s.file("timer.pid");
+        // No native confirm: arm one device-side revert for both halves first, then apply.
+        let mut revert = format!("{tool} rollback {}", q(&cp));
+        if self.with_frr {
+            revert.push_str(&format!("; {}", self.frr.revert_command()));
+        }
         let out = self.r.ok(
             "arming the revert timer",
-            &arm_timer_script(&pidfile, timeout, &revert, &self.s.file("revert.log")),
+            &revert_timer::arm_script(
+                &self.s.file("timer.pid"),
+                timeout,
+                &revert,
+                &self.s.file("revert.log"),
+            ),
             None,
         )?;
         if out.trim() != "armed" {
             return Err(DriverError::new(
                 FailKind::Rejected,
-                "revert timer not armed",
+                format!("revert timer not armed ({})", self.s.file("timer.pid")),
             ));
         }
-        let r = self.r.ok(
-            "config replace",
-            &format!("{tool} replace {}", q(&file)),
-            None,
-        );
-        if let Err(mut e) = r {
-            // GCU does no recovery of its own: the state is unknown until cancel restores it.
-            e.kind = FailKind::Transport;
-            return Err(e);
+        if self.db_changed {
+            let r = self.r.ok(
+                "config replace",
+                &format!("{tool} replace {}", q(&file)),
+                None,
+            );
+            if let Err(mut e) = r {
+                // GCU does no recovery of its own: the state is unknown until cancel restores it.
+                e.kind = FailKind::Transport;
+                return Err(e);
+            }
+        }
+        if self.frr_changed
+            && let Some(note) = self.frr.reload_intended(&mut self.r)?
+        {
+            self.notes.push(note);
         }
         Ok(cp)
     }
 
     fn verify(&mut self) -> Result<(), DriverError> {
-        self.r.fresh();
-        let (tool, file) = (self.s.tool.clone(), self.file.clone());
-        let plan = self.r.ok(
-            "config replace --dry-run",
-            &format!("{tool} replace --dry-run {}", q(&file)),
-            None,
-        )?;
-        if Self::plans_nothing(&plan) {
+        let drift = self.drift(Baseline::Intended)?;
+        if drift.is_empty() {
             Ok(())
         } else {
             Err(DriverError::new(
                 FailKind::Verify,
-                format!("CONFIG_DB still differs from config_db.json:\n{plan}"),
+                format!(
+                    "the device differs from the intended config after the change:\n{}",
+                    drift.trim_end()
+                ),
             ))
         }
     }
 
     fn confirm(&mut self) -> Result<(), DriverError> {
-        let pidfile = self.s.file("timer.pid");
-        let out = self
-            .r
-            .ok("disarming", &disarm_timer_script(&pidfile), None)?;
-        if out.trim() != "disarmed" {
+        if !self.disarm()? {
             return Err(DriverError::new(
                 FailKind::Transport,
                 "the revert timer had already fired: the device rolled back",
@@ -571,35 +701,44 @@ impl Driver for SonicDriver {
         }
         let tool = self.s.tool.clone();
         self.r.ok("config save", &format!("{tool} save -y"), None)?;
+        if self.with_frr && self.frr_changed {
+            self.frr.persist(&mut self.r)?;
+        }
         self.abort()
     }
 
     fn cancel(&mut self) -> Result<(), DriverError> {
-        let pidfile = self.s.file("timer.pid");
-        let _ = self.r.ok("disarming", &disarm_timer_script(&pidfile), None);
+        let _ = self.disarm();
         let (tool, cp) = (self.s.tool.clone(), self.checkpoint());
-        self.r
-            .ok(
-                "config rollback",
-                &format!("{tool} rollback {}", q(&cp)),
-                None,
-            )
-            .map(|_| ())
+        let db = self.r.ok(
+            "config rollback",
+            &format!("{tool} rollback {}", q(&cp)),
+            None,
+        );
+        if self.with_frr {
+            // Not the verdict (see FrrOps::reload_previous): `check_reverted` reads back.
+            self.notes.extend(self.frr.reload_previous(&mut self.r)?);
+        }
+        db.map(|_| ())
+    }
+
+    fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     fn check_reverted(&mut self) -> Result<bool, DriverError> {
-        self.r.fresh();
-        let (tool, cp) = (self.s.tool.clone(), self.checkpoint());
-        let plan = self.r.ok(
-            "config rollback --dry-run",
-            &format!("{tool} rollback --dry-run {}", q(&cp)),
-            None,
-        )?;
-        let back = Self::plans_nothing(&plan);
-        if back {
+        let drift = self.drift(Baseline::Previous)?;
+        if drift.is_empty() {
             let _ = self.abort();
+            return Ok(true);
         }
-        Ok(back)
+        Err(DriverError::new(
+            FailKind::Verify,
+            format!(
+                "after the rollback the device still differs from its pre-change config:\n{}",
+                drift.trim_end()
+            ),
+        ))
     }
 }
 

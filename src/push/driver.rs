@@ -30,6 +30,8 @@ pub enum FailKind {
     Transport,
     /// Read-back differs from the intended configuration.
     Verify,
+    /// The change is disruptive and `--allow-disruptive` was not given: nothing was committed.
+    Disruptive,
 }
 
 /// A driver failure: a kind, a human message and, for NETCONF, the parsed errors.
@@ -94,6 +96,50 @@ impl From<NetconfError> for DriverError {
     }
 }
 
+/// The files pushed to one device: the target's main file first (`openconfig.xml`, `frr.conf`,
+/// `config_db.json`, …), then companions pushed in the same transaction (SONiC: `frr.conf`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConfigSet {
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+impl ConfigSet {
+    pub fn single(name: &str, bytes: Vec<u8>) -> Self {
+        Self {
+            files: vec![(name.to_string(), bytes)],
+        }
+    }
+
+    /// The main file's bytes (empty for an empty set).
+    pub fn main(&self) -> &[u8] {
+        self.files.first().map(|(_, b)| b.as_slice()).unwrap_or(&[])
+    }
+
+    pub fn main_name(&self) -> &str {
+        self.files.first().map(|(n, _)| n.as_str()).unwrap_or("")
+    }
+
+    pub fn get(&self, name: &str) -> Option<&[u8]> {
+        self.files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+    }
+
+    /// One hash over every file (name and content), for the journal.
+    pub fn sha256(&self) -> String {
+        if let [(_, only)] = self.files.as_slice() {
+            return sha256_hex(only);
+        }
+        let lines: Vec<String> = self
+            .files
+            .iter()
+            .map(|(n, b)| format!("{n} {}", sha256_hex(b)))
+            .collect();
+        sha256_hex(lines.join("\n").as_bytes())
+    }
+}
+
 /// What preflight learned.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Preflight {
@@ -108,20 +154,22 @@ pub struct Preflight {
     pub pre_hash: String,
     /// sha256 of the canonical intended config.
     pub intended_hash: String,
-    /// Disruptive changes worth a human's attention (speed, breakout, BGP ASN).
+    /// Disruptive changes found in the canonical diff (`disruptive::findings`): refused without
+    /// `--allow-disruptive`.
     pub disruptive: Vec<String>,
     /// The pre-change config in a form the same driver accepts as an intended config (NETCONF:
     /// the managed running subtrees as `<config>`; FRR: `show running-config`). Saved next to
     /// the journal (mode 0600) so `--rollback` can push it back; never serialized in reports.
     #[serde(skip)]
-    pub pre_config: Option<Vec<u8>>,
+    pub pre_config: Option<ConfigSet>,
 }
 
 /// A device driver. Implementations keep their session between calls; every call has bounded
 /// time (drivers set timeouts on every network operation).
 pub trait Driver: Send {
-    fn preflight(&mut self, intended: &[u8]) -> Result<Preflight, DriverError>;
-    /// Undo staging and release locks (dry run, unchanged, or preflight of another failed).
+    fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError>;
+    /// Undo staging, release locks and remove railyard's files from the device (dry run,
+    /// unchanged, another device failed, or a finished transaction's cleanup).
     fn abort(&mut self) -> Result<(), DriverError>;
     /// Apply with a device-side revert after `timeout`; returns the native revision/timer id.
     fn commit_confirmed(&mut self, timeout: Duration) -> Result<String, DriverError>;
@@ -133,10 +181,15 @@ pub trait Driver: Send {
     fn cancel(&mut self) -> Result<(), DriverError>;
     /// Read back over a fresh session: `Ok(true)` when running equals the pre-change config.
     fn check_reverted(&mut self) -> Result<bool, DriverError>;
+    /// Remarks from the last steps that are not failures but worth a human's eye (frr-reload.py
+    /// complaining about a line while the read-back by meaning is fine). Drained by the caller.
+    fn take_notes(&mut self) -> Vec<String> {
+        Vec::new()
+    }
     /// Take over a pending confirmed commit of an earlier process (`--resume`): remember the
-    /// intended config and the pre-change hash without touching the device, so `verify`,
+    /// intended config and the pre-change hash without changing the device, so `verify`,
     /// `confirm`, `cancel` and `check_reverted` work from fresh sessions.
-    fn adopt(&mut self, intended: &[u8], pre_hash: &str) -> Result<(), DriverError> {
+    fn adopt(&mut self, intended: &ConfigSet, pre_hash: &str) -> Result<(), DriverError> {
         let _ = (intended, pre_hash);
         Err(DriverError::new(
             FailKind::Capability,

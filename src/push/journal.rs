@@ -4,12 +4,16 @@
 //!
 //! It records transaction id, per-device state transitions with timestamps, config hashes
 //! (never configs), native revision ids (NETCONF persist-id, FRR timer) and parsed errors. It
-//! never records credentials: callers pass only hashes, ids and server messages.
+//! never records credentials: callers pass only hashes, ids and server messages, and every line
+//! goes through the push's `Secrets::redact` before it is written (a device's error message may
+//! quote a configuration line holding a filled-in secret).
 //!
 //! The configs themselves (the pre-change config for `--rollback`, the intended one for
 //! `--resume`) are saved at preflight as separate files named by their sha256 in
 //! `<dir>.saved/<txid>/` beside the journal directory (directories 0700, files 0600); the
-//! journal records only the hashes.
+//! journal records only the hashes. Copies hold placeholders, never secret values
+//! (`Secrets::to_placeholders`). A transaction that changed nothing in the end (exit 1 or 3)
+//! leaves no copies.
 
 use std::fs::File;
 use std::io::Write;
@@ -19,10 +23,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
+use super::secrets::Secrets;
+
 pub struct Journal {
     path: PathBuf,
     file: Mutex<File>,
     txid: String,
+    secrets: Secrets,
 }
 
 /// Default journal directory: `$XDG_STATE_HOME/railyard/tx` or `~/.local/state/railyard/tx`.
@@ -65,7 +72,14 @@ impl Journal {
             path,
             file: Mutex::new(file),
             txid: txid.to_string(),
+            secrets: Secrets::default(),
         })
+    }
+
+    /// The secret values of this push: redacted from every line, replaced by their
+    /// placeholders in saved copies.
+    pub fn set_secrets(&mut self, secrets: Secrets) {
+        self.secrets = secrets;
     }
 
     /// Reopen the journal of an earlier transaction to append to it (`--resume`).
@@ -76,6 +90,7 @@ impl Journal {
             path,
             file: Mutex::new(file),
             txid: txid.to_string(),
+            secrets: Secrets::default(),
         })
     }
 
@@ -83,6 +98,7 @@ impl Journal {
     /// (`<dir>.saved/<txid>/<sha256>.conf`, file 0600, directories 0700). Returns the hash.
     pub fn save_copy(&self, bytes: &[u8]) -> std::io::Result<String> {
         use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+        let bytes = &self.secrets.to_placeholders(bytes)[..];
         let hash = super::driver::sha256_hex(bytes);
         let dir = saved_dir(&self.path);
         std::fs::DirBuilder::new()
@@ -105,6 +121,18 @@ impl Journal {
         f.sync_all()?;
         std::fs::rename(&tmp, &target)?;
         Ok(hash)
+    }
+
+    /// Remove this transaction's saved copies (and their directory).
+    pub fn discard_copies(&self) {
+        let dir = saved_dir(&self.path);
+        if dir.exists() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        // The `tx.saved/` parent goes too when this was its only transaction.
+        if let Some(parent) = dir.parent() {
+            let _ = std::fs::remove_dir(parent);
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -131,7 +159,7 @@ impl Journal {
                 obj.insert(k, v);
             }
         }
-        let mut text = line.to_string();
+        let mut text = self.secrets.redact(&line.to_string());
         text.push('\n');
         let r = match self.file.lock() {
             Ok(mut f) => f.write_all(text.as_bytes()).and_then(|()| f.sync_data()),

@@ -9,21 +9,29 @@
 //! revert timer) that are confirmed only after every device verified by reading back.
 
 pub mod cli_drivers;
+pub mod disruptive;
 pub mod driver;
-pub mod frr_driver;
+pub mod frr;
+pub mod hooks;
+pub mod inputs;
 pub mod journal;
 pub mod netconf;
 pub mod netconf_driver;
 pub mod recover;
+pub mod remote;
+pub mod revert_timer;
+pub mod secrets;
 pub mod ssh;
 pub mod targets;
+pub mod tree;
 pub mod txn;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use driver::Driver;
+use driver::{ConfigSet, Driver};
 use netconf::client::ClientOptions;
+use secrets::{SecretError, Secrets};
 use ssh::ConnectOptions;
 use targets::{DriverKind, Target};
 use txn::{DevicePlan, TxnOptions};
@@ -44,6 +52,7 @@ impl Default for PushSettings {
                 waves: Vec::new(),
                 parallel: 16,
                 confirm_timeout: Duration::from_secs(300),
+                allow_disruptive: false,
             },
             connect: ConnectOptions::default(),
             client: ClientOptions::default(),
@@ -51,8 +60,9 @@ impl Default for PushSettings {
     }
 }
 
-/// Pair each target with its rendered file (`configs/<device>/<file>` in `files`, keyed by
-/// path relative to the output directory). Every target must have its file.
+/// Pair each target with its rendered files (`configs/<device>/<file>` in `files`, keyed by
+/// path relative to the output directory): the main file and the driver's companions. Every
+/// target must have all of them.
 pub fn plan(
     targets: &[Target],
     files: &BTreeMap<String, Vec<u8>>,
@@ -60,25 +70,70 @@ pub fn plan(
     let mut out = Vec::new();
     let mut missing = Vec::new();
     for t in targets {
-        let path = format!("configs/{}/{}", t.name, t.file);
-        match files.get(&path) {
-            Some(bytes) => out.push(DevicePlan {
-                name: t.name.clone(),
-                role: t.role.clone(),
-                driver_name: t.driver.as_str().to_string(),
-                intended: bytes.clone(),
-            }),
-            None => missing.push(path),
+        let mut set = ConfigSet::default();
+        for name in t.files() {
+            let path = format!("configs/{}/{name}", t.name);
+            match files.get(&path) {
+                Some(bytes) => set.files.push((name, bytes.clone())),
+                None => missing.push(path),
+            }
         }
+        out.push(DevicePlan::new(
+            &t.name,
+            t.role.as_deref(),
+            t.driver.as_str(),
+            set,
+        ));
     }
     if missing.is_empty() {
         Ok(out)
     } else {
         Err(format!(
-            "no rendered file for: {} (is the device's platform rendered to that file?)",
+            "no rendered file {} (is the device's platform rendered to that file?)",
             missing.join(", ")
         ))
     }
+}
+
+/// The label of a device's file in messages: its path under the output directory.
+pub fn file_label(device: &str, file: &str) -> String {
+    format!("configs/{device}/{file}")
+}
+
+/// Which environment variables the plans' files need: name → files.
+pub fn needed_secrets(
+    plans: &[DevicePlan],
+) -> BTreeMap<String, std::collections::BTreeSet<String>> {
+    let labelled: Vec<(String, &[u8])> = plans
+        .iter()
+        .flat_map(|p| {
+            p.rendered
+                .files
+                .iter()
+                .map(move |(n, b)| (file_label(&p.name, n), b.as_slice()))
+        })
+        .collect();
+    secrets::needed(labelled.iter().map(|(l, b)| (l.as_str(), *b)))
+}
+
+/// Fill every placeholder of every plan from `lookup` (the environment). Refuses — before
+/// anything is sent anywhere — when a variable is unset or a value cannot go into a file.
+pub fn fill_secrets(
+    plans: &mut [DevicePlan],
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<Secrets, SecretError> {
+    let secrets = Secrets::resolve(&needed_secrets(plans), lookup)?;
+    for p in plans.iter_mut() {
+        let mut filled = ConfigSet::default();
+        for (name, bytes) in &p.rendered.files {
+            let label = file_label(&p.name, name);
+            filled
+                .files
+                .push((name.clone(), secrets.fill(&label, bytes)?));
+        }
+        p.intended = filled;
+    }
+    Ok(secrets)
 }
 
 /// The driver for one target within transaction `txid`.
@@ -92,21 +147,25 @@ pub fn make_driver(t: &Target, txid: &str, s: &PushSettings) -> Box<dyn Driver> 
             format!("{txid}-{}", t.name),
             s.txn.dry_run,
         )),
-        DriverKind::FrrSsh => Box::new(frr_driver::FrrDriver::new(
-            t.endpoint.clone(),
-            t.auth.clone(),
-            s.connect.clone(),
-            t.frr.clone(),
-            format!("{txid}-{}", t.name),
-            s.client.rpc_timeout,
-        )),
+        DriverKind::FrrSsh => Box::new(
+            frr::FrrDriver::new(
+                t.endpoint.clone(),
+                t.auth.clone(),
+                s.connect.clone(),
+                t.frr.clone(),
+                format!("{txid}-{}", t.name),
+                s.client.rpc_timeout,
+            )
+            .with_slow_timeout(s.client.commit_timeout),
+        ),
         DriverKind::NvueSsh | DriverKind::EosSsh | DriverKind::SonicSsh => {
-            let r = cli_drivers::Remote::new(
+            let r = remote::Remote::new(
                 t.endpoint.clone(),
                 t.auth.clone(),
                 s.connect.clone(),
                 s.client.rpc_timeout,
-            );
+            )
+            .with_slow_timeout(s.client.commit_timeout);
             let cs = cli_drivers::CliSettings {
                 tool: t.tool.clone(),
                 state_dir: t.state_dir.clone(),
@@ -115,7 +174,12 @@ pub fn make_driver(t: &Target, txid: &str, s: &PushSettings) -> Box<dyn Driver> 
             match t.driver {
                 DriverKind::NvueSsh => Box::new(cli_drivers::NvueDriver::new(r, cs)),
                 DriverKind::EosSsh => Box::new(cli_drivers::EosDriver::new(r, cs)),
-                _ => Box::new(cli_drivers::SonicDriver::new(r, cs)),
+                _ => Box::new(cli_drivers::SonicDriver::new(
+                    r,
+                    cs,
+                    t.read.clone(),
+                    t.frr.clone(),
+                )),
             }
         }
     }

@@ -9,7 +9,8 @@
 
 use std::time::Duration;
 
-use super::driver::{Driver, DriverError, FailKind, Preflight, sha256_hex};
+use super::disruptive::{self, Dialect};
+use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, sha256_hex};
 use super::netconf::canon;
 use super::netconf::client::{
     CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, CAP_ROLLBACK_ON_ERROR, Client, ClientOptions,
@@ -113,9 +114,10 @@ fn hash_lines(el: &Element) -> String {
 }
 
 impl Driver for NetconfDriver {
-    fn preflight(&mut self, intended: &[u8]) -> Result<Preflight, DriverError> {
-        let payload = ConfigPayload::from_xml(intended)
-            .map_err(|e| DriverError::new(FailKind::Rejected, format!("intended payload: {e}")))?;
+    fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError> {
+        let file = intended.main_name().to_string();
+        let payload = ConfigPayload::from_xml(intended.main())
+            .map_err(|e| DriverError::new(FailKind::Rejected, format!("{file}: {e}")))?;
         let intended_hash = hash_lines(payload.tree());
         self.payload = Some(payload.clone());
         let dry = self.dry_run;
@@ -172,8 +174,13 @@ impl Driver for NetconfDriver {
             changed,
             pre_hash: self.pre_hash.clone(),
             intended_hash,
-            disruptive: disruptive(&canonical),
-            pre_config: Some(xml::write(&pre)),
+            disruptive: disruptive::findings(
+                Dialect::OpenConfig,
+                &canon::canonical_lines(&managed_subset(&running, payload.tree())),
+                &canonical.removed,
+                &canonical.added,
+            ),
+            pre_config: Some(ConfigSet::single(&file, xml::write(&pre))),
         })
     }
 
@@ -248,31 +255,14 @@ impl Driver for NetconfDriver {
         Ok(hash_lines(&now) == self.pre_hash)
     }
 
-    fn adopt(&mut self, intended: &[u8], pre_hash: &str) -> Result<(), DriverError> {
-        let payload = ConfigPayload::from_xml(intended)
-            .map_err(|e| DriverError::new(FailKind::Rejected, format!("intended payload: {e}")))?;
+    fn adopt(&mut self, intended: &ConfigSet, pre_hash: &str) -> Result<(), DriverError> {
+        let payload = ConfigPayload::from_xml(intended.main()).map_err(|e| {
+            DriverError::new(FailKind::Rejected, format!("{}: {e}", intended.main_name()))
+        })?;
         self.payload = Some(payload);
         self.pre_hash = pre_hash.to_string();
         // No lock: the candidate is not ours; confirm/cancel by persist-id need none.
         self.locked = false;
         Ok(())
     }
-}
-
-/// Changes that disrupt traffic beyond the changed object: speed and breakout on ports, and
-/// the BGP AS number (every session resets).
-fn disruptive(d: &canon::ConfigDiff) -> Vec<String> {
-    d.removed
-        .iter()
-        .chain(&d.added)
-        .filter(|l| {
-            let path = l.split(" = ").next().unwrap_or("");
-            path.ends_with("/port-speed")
-                || path.ends_with("/speed")
-                || path.contains("breakout")
-                || path.ends_with("/as")
-                || path.ends_with("/local-as")
-        })
-        .cloned()
-        .collect()
 }

@@ -1,28 +1,37 @@
 //! `railyard push --resume ID` and `--rollback ID`: finish or undo an earlier transaction from
 //! its journal.
 //!
-//! Resume takes over the devices whose last journalled state is committed-but-unconfirmed (the
-//! controller died between commit and confirm): it re-verifies each by reading back over a fresh
-//! session against the saved intended copy, then confirms (NETCONF: `<commit><persist-id>` from
-//! a new session; FRR: disarm the revert timer). When the window had already closed the device
-//! is read back and reported as rolled back. When the journal shows the transaction was failing
-//! (a failed or unknown device, or a failed verify), pending devices are cancelled instead, as
-//! the transaction itself would have done. Devices never committed are not touched.
+//! Resume settles every device whose outcome the journal cannot tell, by connecting to it and
+//! reading it back — never by assuming:
+//! - committed or verified (the controller died between commit and confirm): re-verify over a
+//!   fresh session against the saved intended copy, then confirm (NETCONF: `<commit><persist-id>`
+//!   from a new session; FRR: disarm the revert timer); a device already back at its old config
+//!   (its window closed) is reported rolled back;
+//! - ready or unknown (a commit may or may not have reached it): read back first; at its old
+//!   config it is untouched (railyard's leftovers are removed), otherwise it is settled as a
+//!   pending commit.
+//!
+//! When the journal shows the transaction was failing (a failed or unknown device, or a failed
+//! verify), pending devices are cancelled instead, as the transaction itself would have done.
+//! Devices the journal shows were never committed (planned, aborted, diffed, unchanged, failed at
+//! preflight) are not touched.
 //!
 //! Rollback pushes the pre-change config saved (by hash, mode 0600) next to the journal back to
 //! every device the journal says was confirmed, with the ordinary transaction (preflight, confirmed
 //! commit, verify, confirm) under a new transaction id.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::driver::{Driver, DriverError, FailKind};
+use super::driver::{ConfigSet, Driver, DriverError, FailKind};
 use super::journal::{self, Journal};
+use super::secrets::{self, Secrets};
 use super::targets::Target;
 use super::txn::{DevicePlan, DeviceReport, DeviceState, Outcome, par_each};
-use super::{PushSettings, make_driver};
+use super::{PushSettings, file_label, make_driver};
 
 /// What the journal says about one device.
 #[derive(Clone, Debug, Default)]
@@ -35,8 +44,9 @@ pub struct Recorded {
     /// The error recorded with the last state, if any.
     pub error: Option<String>,
     pub pre_hash: Option<String>,
-    pub pre_copy: Option<String>,
-    pub new_copy: Option<String>,
+    /// Saved copies: `(file name, sha256)`, the main file first.
+    pub pre_copy: Option<Vec<(String, String)>>,
+    pub new_copy: Option<Vec<(String, String)>>,
     pub revision: Option<String>,
 }
 
@@ -48,22 +58,41 @@ pub struct JournalView {
     pub devices: Vec<Recorded>,
     /// The exit code of the `end` event, when the transaction got that far.
     pub ended: Option<u64>,
+    /// The transaction's own confirm window (its `begin` event).
+    pub confirm_timeout_s: Option<u64>,
 }
 
 fn str_of(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_string)
 }
 
+/// A copy reference: `[[name, hash], …]`.
+fn copies_of(v: &Value, k: &str) -> Option<Vec<(String, String)>> {
+    let list = v.get(k)?.as_array()?;
+    Some(
+        list.iter()
+            .filter_map(|e| {
+                Some((
+                    e.get(0)?.as_str()?.to_string(),
+                    e.get(1)?.as_str()?.to_string(),
+                ))
+            })
+            .collect(),
+    )
+}
+
 /// Read the journal of transaction `txid` in `dir`.
 pub fn read(dir: &Path, txid: &str) -> Result<JournalView, String> {
     let path = journal::path_of(dir, txid).map_err(|e| e.to_string())?;
     let lines = journal::read_lines(&path)
-        .map_err(|e| format!("reading the journal `{}`: {e}", path.display()))?;
+        .map_err(|e| format!("reading the journal {}: {e}", path.display()))?;
     let mut devices: Vec<Recorded> = Vec::new();
     let mut ended = None;
+    let mut confirm_timeout_s = None;
     for l in &lines {
         match l.get("event").and_then(Value::as_str) {
             Some("begin") => {
+                confirm_timeout_s = l.get("confirm_timeout_s").and_then(Value::as_u64);
                 for d in l["devices"].as_array().into_iter().flatten() {
                     if let Some(name) = d.as_str()
                         && !devices.iter().any(|x| x.device == name)
@@ -101,13 +130,13 @@ pub fn read(dir: &Path, txid: &str) -> Result<JournalView, String> {
                 if let Some(w) = l.get("wave").and_then(Value::as_u64) {
                     r.wave = w as usize;
                 }
-                for (k, slot) in [
-                    ("pre_hash", &mut r.pre_hash),
-                    ("pre_copy", &mut r.pre_copy),
-                    ("new_copy", &mut r.new_copy),
-                    ("revision", &mut r.revision),
-                ] {
+                for (k, slot) in [("pre_hash", &mut r.pre_hash), ("revision", &mut r.revision)] {
                     if let Some(v) = str_of(l, k) {
+                        *slot = Some(v);
+                    }
+                }
+                for (k, slot) in [("pre_copy", &mut r.pre_copy), ("new_copy", &mut r.new_copy)] {
+                    if let Some(v) = copies_of(l, k) {
                         *slot = Some(v);
                     }
                 }
@@ -117,13 +146,14 @@ pub fn read(dir: &Path, txid: &str) -> Result<JournalView, String> {
         }
     }
     if devices.is_empty() {
-        return Err(format!("`{}` records no devices", path.display()));
+        return Err(format!("{} records no devices", path.display()));
     }
     Ok(JournalView {
         txid: txid.to_string(),
         path,
         devices,
         ended,
+        confirm_timeout_s,
     })
 }
 
@@ -131,6 +161,7 @@ fn state_from(s: &str) -> DeviceState {
     match s {
         "ready" => DeviceState::Ready,
         "unchanged" => DeviceState::Unchanged,
+        "diffed" => DeviceState::Diffed,
         "aborted" => DeviceState::Aborted,
         "committed" => DeviceState::Committed,
         "verified" => DeviceState::Verified,
@@ -150,12 +181,73 @@ pub fn was_failing(view: &JournalView) -> bool {
     })
 }
 
+/// Whether the journal cannot tell this device's config: resume connects and reads it.
+fn unsettled(r: &Recorded) -> bool {
+    matches!(
+        r.state.as_str(),
+        "ready" | "committed" | "verified" | "unknown"
+    )
+}
+
+/// Load one saved copy set.
+fn load_set(journal_path: &Path, refs: &[(String, String)]) -> Result<ConfigSet, String> {
+    let mut set = ConfigSet::default();
+    for (name, hash) in refs {
+        let bytes = journal::load_copy(journal_path, hash)
+            .map_err(|e| format!("saved copy of {name}: {e}"))?;
+        set.files.push((name.clone(), bytes));
+    }
+    Ok(set)
+}
+
+/// The intended copies of the devices resume must read, filled from the environment.
+pub struct Resumable {
+    intended: BTreeMap<String, ConfigSet>,
+    pub secrets: Secrets,
+}
+
+/// Load the intended copies resume needs and fill their placeholders from `lookup`. Refuses
+/// (before connecting anywhere) when a variable is unset: verifying needs the filled config.
+pub fn load_intended(
+    view: &JournalView,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<Resumable, String> {
+    let mut rendered = BTreeMap::new();
+    for r in view.devices.iter().filter(|r| unsettled(r)) {
+        if let Some(refs) = &r.new_copy {
+            rendered.insert(r.device.clone(), load_set(&view.path, refs)?);
+        }
+    }
+    let labelled: Vec<(String, Vec<u8>)> = rendered
+        .iter()
+        .flat_map(|(d, set)| {
+            set.files
+                .iter()
+                .map(move |(n, b)| (file_label(d, n), b.clone()))
+        })
+        .collect();
+    let needed = secrets::needed(labelled.iter().map(|(l, b)| (l.as_str(), b.as_slice())));
+    let secrets = Secrets::resolve(&needed, lookup).map_err(|e| e.to_string())?;
+    let mut intended = BTreeMap::new();
+    for (d, set) in rendered {
+        let mut filled = ConfigSet::default();
+        for (n, b) in &set.files {
+            let b = secrets
+                .fill(&file_label(&d, n), b)
+                .map_err(|e| e.to_string())?;
+            filled.files.push((n.clone(), b));
+        }
+        intended.insert(d, filled);
+    }
+    Ok(Resumable { intended, secrets })
+}
+
 struct Job<'a> {
     rec: &'a Recorded,
     target: Option<&'a Target>,
+    intended: Option<&'a ConfigSet>,
     driver: Option<Box<dyn Driver>>,
     report: DeviceReport,
-    note: String,
 }
 
 fn record(
@@ -166,7 +258,6 @@ fn record(
     note: &str,
 ) {
     j.report.state = state;
-    j.note = note.to_string();
     let mut fields = json!({
         "state": state, "driver": j.report.driver, "wave": j.report.wave, "by": "resume",
         "note": note,
@@ -178,16 +269,68 @@ fn record(
     progress(&format!("  {:<20} {state:?}: {note}", j.rec.device));
 }
 
-/// Settle one pending device: verify + confirm, or cancel, then read back when needed.
+/// What settling one device decided.
+type Settled = (DeviceState, &'static str, Option<DriverError>);
+
+/// A device with a commit pending: verify and confirm, or cancel when the transaction was failing.
+fn settle_pending(driver: &mut dyn Driver, failing: bool) -> Settled {
+    if failing {
+        let c = driver.cancel().err();
+        return match driver.check_reverted() {
+            Ok(true) => (
+                DeviceState::Reverted,
+                "transaction was failing: cancelled (or already rolled back)",
+                None,
+            ),
+            Ok(false) => (DeviceState::Unknown, "cancel did not bring it back", c),
+            Err(e) => (
+                DeviceState::Unknown,
+                "read-back after the cancel failed",
+                Some(e),
+            ),
+        };
+    }
+    match driver.verify() {
+        Ok(()) => match driver.confirm() {
+            Ok(()) => (DeviceState::Confirmed, "verified and confirmed", None),
+            Err(e) => match driver.check_reverted() {
+                Ok(true) => (
+                    DeviceState::Reverted,
+                    "confirm window had closed: already rolled back",
+                    Some(e),
+                ),
+                _ => (DeviceState::Unknown, "confirm failed", Some(e)),
+            },
+        },
+        Err(e) => match driver.check_reverted() {
+            Ok(true) => (
+                DeviceState::Reverted,
+                "already rolled back (its confirm window had closed)",
+                None,
+            ),
+            _ => {
+                // Not the intended config and not the old one: take it back now.
+                let c = driver.cancel().err();
+                match driver.check_reverted() {
+                    Ok(true) => (DeviceState::Reverted, "did not verify: cancelled", Some(e)),
+                    _ => (
+                        DeviceState::Unknown,
+                        "did not verify; cancel failed",
+                        c.or(Some(e)),
+                    ),
+                }
+            }
+        },
+    }
+}
+
+/// Settle one unsettled device by reading it.
 fn settle(j: &mut Job<'_>, failing: bool, journal: &Journal, progress: &(dyn Fn(&str) + Sync)) {
     let t = Instant::now();
-    let (Some(driver), Some(intended)) = (j.driver.as_mut(), j.rec.new_copy.as_deref()) else {
+    let (Some(driver), Some(intended)) = (j.driver.as_mut(), j.intended) else {
         return;
     };
-    let prepared = journal::load_copy(journal.path(), intended)
-        .map_err(|e| DriverError::new(FailKind::Rejected, format!("saved intended copy: {e}")))
-        .and_then(|bytes| driver.adopt(&bytes, j.rec.pre_hash.as_deref().unwrap_or("")));
-    if let Err(e) = prepared {
+    if let Err(e) = driver.adopt(intended, j.rec.pre_hash.as_deref().unwrap_or("")) {
         j.report.error = Some(e);
         record(
             j,
@@ -198,53 +341,26 @@ fn settle(j: &mut Job<'_>, failing: bool, journal: &Journal, progress: &(dyn Fn(
         );
         return;
     }
-    let Some(driver) = j.driver.as_mut() else {
-        return;
-    };
-    let (state, note, err) = if !failing {
-        match driver.verify() {
-            Ok(()) => match driver.confirm() {
-                Ok(()) => (DeviceState::Confirmed, "verified and confirmed", None),
-                Err(e) => match driver.check_reverted() {
-                    Ok(true) => (
-                        DeviceState::Reverted,
-                        "confirm window had closed: already rolled back",
-                        Some(e),
-                    ),
-                    _ => (DeviceState::Unknown, "confirm failed", Some(e)),
-                },
-            },
-            Err(e) => match driver.check_reverted() {
-                Ok(true) => (
-                    DeviceState::Reverted,
-                    "already rolled back (its confirm window had closed)",
-                    None,
-                ),
-                _ => {
-                    // Not the intended config and not the old one: take it back now.
-                    let c = driver.cancel().err();
-                    match driver.check_reverted() {
-                        Ok(true) => (DeviceState::Reverted, "did not verify: cancelled", Some(e)),
-                        _ => (
-                            DeviceState::Unknown,
-                            "did not verify; cancel failed",
-                            c.or(Some(e)),
-                        ),
-                    }
+    let outcome_unknown = matches!(j.rec.state.as_str(), "ready" | "unknown");
+    let (state, note, err) = if outcome_unknown {
+        // Did the commit reach it? Read it back before anything else.
+        match driver.check_reverted() {
+            Ok(true) => {
+                let _ = driver.abort();
+                if j.rec.state == "ready" {
+                    (
+                        DeviceState::Aborted,
+                        "read back at its old config: the commit never applied (or its window closed)",
+                        None,
+                    )
+                } else {
+                    (DeviceState::Reverted, "read back at its old config", None)
                 }
-            },
+            }
+            Ok(false) | Err(_) => settle_pending(driver.as_mut(), failing),
         }
     } else {
-        let c = driver.cancel().err();
-        match driver.check_reverted() {
-            Ok(true) => (
-                DeviceState::Reverted,
-                "transaction was failing: cancelled (or already rolled back)",
-                None,
-            ),
-            Ok(false) => (DeviceState::Unknown, "cancel did not bring it back", c),
-            Err(e) => (DeviceState::Unknown, "read-back failed", Some(e)),
-        }
+        settle_pending(driver.as_mut(), failing)
     };
     j.report.seconds += t.elapsed().as_secs_f64();
     j.report.error = err;
@@ -256,9 +372,12 @@ fn exit_code(reports: &[DeviceReport]) -> u8 {
     let all_new = reports
         .iter()
         .all(|r| matches!(r.state, S::Confirmed | S::Unchanged));
-    let all_old = reports
-        .iter()
-        .all(|r| matches!(r.state, S::Reverted | S::Unchanged | S::Aborted | S::Failed));
+    let all_old = reports.iter().all(|r| {
+        matches!(
+            r.state,
+            S::Reverted | S::Unchanged | S::Aborted | S::Failed | S::Diffed
+        )
+    });
     if all_new {
         0
     } else if all_old {
@@ -268,9 +387,10 @@ fn exit_code(reports: &[DeviceReport]) -> u8 {
     }
 }
 
-/// `--resume`: settle the pending devices of `view`, appending to its journal.
+/// `--resume`: settle the unsettled devices of `view`, appending to its journal.
 pub fn resume(
     view: &JournalView,
+    loaded: &Resumable,
     targets: &[Target],
     settings: &PushSettings,
     journal: &Journal,
@@ -288,63 +408,62 @@ pub fn resume(
     let mut jobs: Vec<Job<'_>> = view
         .devices
         .iter()
-        .map(|rec| {
-            let target = targets.iter().find(|t| t.name == rec.device);
-            Job {
-                rec,
-                target,
-                driver: None,
-                report: DeviceReport {
-                    device: rec.device.clone(),
-                    driver: rec.driver.clone(),
-                    wave: rec.wave,
-                    state: state_from(&rec.state),
-                    preflight: None,
-                    revision: rec.revision.clone(),
-                    error: None,
-                    seconds: 0.0,
-                },
-                note: String::new(),
-            }
+        .map(|rec| Job {
+            rec,
+            target: targets.iter().find(|t| t.name == rec.device),
+            intended: loaded.intended.get(&rec.device),
+            driver: None,
+            report: DeviceReport {
+                device: rec.device.clone(),
+                driver: rec.driver.clone(),
+                wave: rec.wave,
+                state: state_from(&rec.state),
+                preflight: None,
+                revision: rec.revision.clone(),
+                error: None,
+                notes: Vec::new(),
+                seconds: 0.0,
+            },
         })
         .collect();
-    // Report what needs nothing, find the targets of what does.
+    // Report what the journal settles, find the targets of what it does not.
     for j in &mut jobs {
-        let pending = matches!(j.rec.state.as_str(), "committed" | "verified")
-            || (j.rec.state == "unknown" && j.rec.revision.is_some());
-        if !pending {
+        if !unsettled(j.rec) {
             let note = match j.report.state {
-                DeviceState::Planned | DeviceState::Ready | DeviceState::Aborted => {
+                DeviceState::Planned | DeviceState::Aborted | DeviceState::Diffed => {
                     j.report.state = DeviceState::Aborted;
-                    "never committed: untouched"
+                    "never committed (journal): untouched"
                 }
                 DeviceState::Confirmed => "already confirmed",
                 DeviceState::Unchanged => "unchanged",
                 DeviceState::Reverted => "already back at its old config",
-                _ => "not committed by this transaction: untouched",
+                _ => "failed before its commit (journal): untouched",
             };
-            j.note = note.to_string();
             progress(&format!(
                 "  {:<20} {:?}: {note}",
                 j.rec.device, j.report.state
             ));
             continue;
         }
-        match j.target {
-            Some(t) if j.rec.new_copy.is_some() => {
+        match (j.target, j.intended) {
+            (Some(t), Some(_)) => {
                 j.driver = Some(make_driver(t, &view.txid, &settings));
             }
-            Some(_) => {
+            (Some(_), None) => {
                 j.report.error = Some(DriverError::new(
                     FailKind::Rejected,
-                    "the journal keeps no copy of the intended config (journal from an older railyard)",
+                    format!(
+                        "the journal {} keeps no copy of {}'s intended config",
+                        view.path.display(),
+                        j.rec.device
+                    ),
                 ));
                 record(j, journal, progress, DeviceState::Unknown, "cannot verify");
             }
-            None => {
+            (None, _) => {
                 j.report.error = Some(DriverError::new(
                     FailKind::Connect,
-                    "device not in the targets file",
+                    format!("{} is not in the targets file", j.rec.device),
                 ));
                 record(j, journal, progress, DeviceState::Unknown, "cannot reach");
             }
@@ -352,12 +471,12 @@ pub fn resume(
     }
     let n = jobs.iter().filter(|j| j.driver.is_some()).count();
     progress(&format!(
-        "resume {}: {n} pending device(s), {}",
+        "resume {}: reading {n} device(s) whose outcome the journal cannot tell; {}",
         view.txid,
         if failing {
-            "the transaction was failing: cancelling"
+            "the transaction was failing: cancelling what is pending"
         } else {
-            "re-verifying and confirming"
+            "re-verifying and confirming what is pending"
         }
     ));
     par_each(
@@ -380,6 +499,9 @@ pub fn resume(
     Outcome {
         txid: view.txid.clone(),
         exit_code: code,
+        confirm_timeout_s: view
+            .confirm_timeout_s
+            .unwrap_or(settings.txn.confirm_timeout.as_secs()),
         devices,
         journal: journal.path().display().to_string(),
     }
@@ -397,27 +519,27 @@ pub fn rollback_plans<'a>(
     let mut problems = Vec::new();
     for rec in view.devices.iter().filter(|d| d.state == "confirmed") {
         let Some(t) = targets.iter().find(|t| t.name == rec.device) else {
-            problems.push(format!("{}: not in the targets file", rec.device));
+            problems.push(format!("{} is not in the targets file", rec.device));
             continue;
         };
-        let Some(h) = rec.pre_copy.as_deref() else {
+        let Some(refs) = rec.pre_copy.as_deref() else {
             problems.push(format!(
                 "{}: the journal keeps no copy of its previous config",
                 rec.device
             ));
             continue;
         };
-        match journal::load_copy(&view.path, h) {
-            Ok(bytes) => {
-                plans.push(DevicePlan {
-                    name: t.name.clone(),
-                    role: t.role.clone(),
-                    driver_name: t.driver.as_str().to_string(),
-                    intended: bytes,
-                });
+        match load_set(&view.path, refs) {
+            Ok(set) => {
+                plans.push(DevicePlan::new(
+                    &t.name,
+                    t.role.as_deref(),
+                    t.driver.as_str(),
+                    set,
+                ));
                 used.push(t);
             }
-            Err(e) => problems.push(format!("{}: saved previous config: {e}", rec.device)),
+            Err(e) => problems.push(format!("{}: {e}", rec.device)),
         }
     }
     if !problems.is_empty() {
@@ -441,11 +563,15 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let j = Journal::create(d.path(), "ry-t").unwrap();
         let h = j.save_copy(b"<config/>").unwrap();
-        j.record(None, "begin", json!({"devices": ["a", "b", "c"]}));
+        j.record(
+            None,
+            "begin",
+            json!({"devices": ["a", "b", "c"], "confirm_timeout_s": 42}),
+        );
         j.record(
             Some("a"),
             "state",
-            json!({"state": "ready", "pre_hash": "p", "pre_copy": h, "new_copy": h}),
+            json!({"state": "ready", "pre_hash": "p", "pre_copy": [["openconfig.xml", h]], "new_copy": [["openconfig.xml", h]]}),
         );
         j.record(
             Some("a"),
@@ -456,17 +582,27 @@ mod tests {
         j.record(
             Some("c"),
             "state",
-            json!({"state": "confirmed", "pre_copy": h}),
+            json!({"state": "confirmed", "pre_copy": [["openconfig.xml", h]]}),
         );
         let v = read(d.path(), "ry-t").unwrap();
         assert_eq!(v.devices.len(), 3);
+        assert_eq!(v.confirm_timeout_s, Some(42));
         let a = &v.devices[0];
         assert_eq!(a.state, "committed");
         assert_eq!(a.pre_hash.as_deref(), Some("p"));
-        assert_eq!(a.new_copy.as_deref(), Some(h.as_str()));
+        assert_eq!(
+            a.new_copy.as_deref(),
+            Some(&[("openconfig.xml".to_string(), h.clone())][..])
+        );
         assert_eq!(a.revision.as_deref(), Some("ry-t-a"));
+        assert!(
+            unsettled(&v.devices[1]),
+            "a ready device may have been committed"
+        );
         assert!(!was_failing(&v));
         assert_eq!(v.ended, None);
+        let loaded = load_intended(&v, &|_| None).unwrap();
+        assert_eq!(loaded.intended["a"].main(), b"<config/>");
         // A verify failure puts the transaction on its cancel path.
         j.record(
             Some("a"),
@@ -488,6 +624,7 @@ mod tests {
             preflight: None,
             revision: None,
             error: None,
+            notes: Vec::new(),
             seconds: 0.0,
         };
         use DeviceState as S;

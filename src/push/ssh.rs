@@ -72,11 +72,15 @@ pub enum SshError {
         host: String,
         presented: String,
         known: Vec<String>,
+        /// The known_hosts file that holds the recorded key.
+        known_hosts: PathBuf,
     },
     /// No key recorded for this host and `--accept-new` not given.
     HostKeyUnknown {
         host: String,
         presented: String,
+        /// The known_hosts file that was searched.
+        known_hosts: PathBuf,
     },
     HostKeyCheck(String),
     /// Every configured method failed (which ones were tried, never with what).
@@ -109,21 +113,29 @@ impl fmt::Display for SshError {
                 host,
                 presented,
                 known,
+                known_hosts,
             } => write!(
                 f,
-                "HOST KEY MISMATCH for {host}: server presented {presented}, known_hosts has {} \
+                "HOST KEY MISMATCH for {host}: server presented {presented}, {} has {} \
                  — refusing to authenticate (possible man-in-the-middle; if the key really \
-                 changed, remove the old entry from railyard's known_hosts)",
+                 changed, remove the old entry for {host} from {})",
+                known_hosts.display(),
                 if known.is_empty() {
                     "a different key".to_string()
                 } else {
                     known.join(", ")
-                }
+                },
+                known_hosts.display()
             ),
-            SshError::HostKeyUnknown { host, presented } => write!(
+            SshError::HostKeyUnknown {
+                host,
+                presented,
+                known_hosts,
+            } => write!(
                 f,
-                "unknown host key for {host} ({presented}); verify it and re-run with \
-                 --accept-new to record it"
+                "unknown host key for {host} ({presented}): not in {}; verify it and re-run \
+                 with --accept-new to record it there",
+                known_hosts.display()
             ),
             SshError::HostKeyCheck(e) => write!(f, "host key check failed: {e}"),
             SshError::Auth { user, tried } => write!(
@@ -282,6 +294,7 @@ fn verify_host_key(sess: &Session, ep: &Endpoint, accept_new: bool) -> Result<()
         CheckResult::Mismatch => Err(SshError::HostKeyMismatch {
             host: name,
             presented,
+            known_hosts: ep.known_hosts.clone(),
             known: recorded_keys(&ep.known_hosts, &ep.host, ep.port)
                 .iter()
                 .filter_map(|(t, b)| {
@@ -304,6 +317,7 @@ fn verify_host_key(sess: &Session, ep: &Endpoint, accept_new: bool) -> Result<()
         CheckResult::NotFound => Err(SshError::HostKeyUnknown {
             host: name,
             presented,
+            known_hosts: ep.known_hosts.clone(),
         }),
         CheckResult::Failure => Err(SshError::HostKeyCheck("libssh2 check failed".into())),
     }
@@ -360,11 +374,17 @@ fn authenticate(sess: &Session, user: &str, auth: &Auth) -> Result<(), SshError>
     if let Some(key) = &auth.key_file
         && allows("publickey")
     {
-        tried.push(format!("key {}", key.display()));
         let pass = auth
             .key_passphrase_env
             .as_deref()
             .and_then(|v| std::env::var(v).ok());
+        match (&auth.key_passphrase_env, &pass) {
+            (Some(v), None) => tried.push(format!(
+                "key {} (its passphrase variable ${v}, auth.key_passphrase_env, is not set)",
+                key.display()
+            )),
+            _ => tried.push(format!("key {}", key.display())),
+        }
         if sess
             .userauth_pubkey_file(user, None, key, pass.as_deref())
             .is_ok()
@@ -373,15 +393,21 @@ fn authenticate(sess: &Session, user: &str, auth: &Auth) -> Result<(), SshError>
             return Ok(());
         }
     }
-    if let Some(var) = &auth.password_env
-        && allows("password")
-    {
-        tried.push(format!("password from ${var}"));
-        if let Ok(pw) = std::env::var(var)
-            && sess.userauth_password(user, &pw).is_ok()
-            && sess.authenticated()
-        {
-            return Ok(());
+    if let Some(var) = &auth.password_env {
+        match std::env::var(var).ok().filter(|p| !p.is_empty()) {
+            // An unset variable is not a wrong password: nothing was offered.
+            None => tried.push(format!(
+                "password not offered: environment variable ${var} (auth.password_env) is not set"
+            )),
+            Some(_) if !allows("password") => tried.push(format!(
+                "password from ${var} not offered: the server accepts only {offered}"
+            )),
+            Some(pw) => {
+                tried.push(format!("password from ${var}"));
+                if sess.userauth_password(user, &pw).is_ok() && sess.authenticated() {
+                    return Ok(());
+                }
+            }
         }
     }
     Err(SshError::Auth {

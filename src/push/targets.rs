@@ -31,7 +31,9 @@ pub enum DriverKind {
     NvueSsh,
     /// Arista EOS config sessions over SSH (`commit timer`), `startup-config`.
     EosSsh,
-    /// SONiC GCU over SSH (checkpoint, `config replace`, device-side revert), `config_db.json`.
+    /// SONiC over SSH: `config_db.json` (GCU checkpoint, `config replace`) and `frr.conf`
+    /// (split routing-config mode, frr-reload.py in the `bgp` container) as one transaction
+    /// with one device-side revert timer.
     SonicSsh,
 }
 
@@ -54,6 +56,14 @@ impl DriverKind {
             DriverKind::NvueSsh => "startup.yaml",
             DriverKind::EosSsh => "startup-config",
             DriverKind::SonicSsh => "config_db.json",
+        }
+    }
+
+    /// Files pushed in the same transaction besides the main one.
+    pub fn companions(self) -> &'static [&'static str] {
+        match self {
+            DriverKind::SonicSsh => &["frr.conf"],
+            _ => &[],
         }
     }
 
@@ -95,16 +105,28 @@ pub struct Defaults {
     pub driver: Option<DriverKind>,
 }
 
-/// FRR driver settings (paths on the device).
+/// FRR settings (paths on the device), for `frr-ssh` and the FRR half of `sonic-ssh`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FrrSpec {
-    /// `--vty_socket` for vtysh and frr-reload.py (FRR in a namespace or a pathspace).
+    /// `--vty_socket` for vtysh and frr-reload.py (FRR in a namespace or a pathspace); also
+    /// where railyard looks for the daemons FRR runs (default `/var/run/frr`).
     pub vty_socket: Option<String>,
-    /// Where railyard keeps intended/pre-change configs and the revert timer on the device.
+    /// Where railyard keeps intended/pre-change configs and the revert timer on the device
+    /// (default `/var/lib/railyard`).
     pub state_dir: Option<String>,
-    /// frr-reload.py's path.
+    /// frr-reload.py's path (default `/usr/lib/frr/frr-reload.py`).
     pub reload: Option<String>,
+    /// Where `write memory` saves `frr.conf` at confirm (vtysh `--config_dir`; FRR's own
+    /// default, `/etc/frr`, when unset).
+    pub config_dir: Option<String>,
+    /// Save the confirmed config with `write memory` (default true).
+    pub save: Option<bool>,
+    /// The FRR daemons' directory, for the scratch FRR that reads configs (default
+    /// `/usr/lib/frr`).
+    pub daemon_dir: Option<String>,
+    /// A command prefix to reach FRR (SONiC default `docker exec -i bgp`; `""` for none).
+    pub exec: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -126,6 +148,9 @@ pub struct DeviceSpec {
     /// Command drivers: where railyard keeps uploads and timers on the device (default
     /// `.railyard` in the login's home).
     pub state_dir: Option<String>,
+    /// `sonic-ssh`: the command printing the running CONFIG_DB as JSON (default
+    /// `sudo sonic-cfggen -d --print-data`).
+    pub read: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -147,18 +172,33 @@ pub struct Target {
     pub driver: DriverKind,
     pub endpoint: Endpoint,
     pub auth: Auth,
+    /// The main file under `configs/<device>/`.
     pub file: String,
     pub frr: FrrSpec,
     pub tool: String,
     pub state_dir: String,
+    pub read: String,
 }
 
+impl Target {
+    /// Every file pushed to this device, the main one first.
+    pub fn files(&self) -> Vec<String> {
+        let mut v = vec![self.file.clone()];
+        v.extend(self.driver.companions().iter().map(|c| c.to_string()));
+        v
+    }
+}
+
+/// A targets file that cannot be used; says which file and what is wrong.
 #[derive(Debug)]
-pub struct TargetsError(pub String);
+pub struct TargetsError {
+    pub file: PathBuf,
+    pub message: String,
+}
 
 impl fmt::Display for TargetsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "targets file: {}", self.0)
+        write!(f, "targets file {}: {}", self.file.display(), self.message)
     }
 }
 
@@ -192,23 +232,33 @@ fn expand(p: &Path, base: &Path) -> PathBuf {
     }
 }
 
-/// Parse a targets file; relative paths are relative to the file's directory.
-pub fn parse(text: &str, base: &Path) -> Result<Vec<Target>, TargetsError> {
+/// Parse the targets file at `path` (its text in `text`); relative paths in it are relative to
+/// its directory.
+pub fn parse(text: &str, path: &Path) -> Result<Vec<Target>, TargetsError> {
+    let base = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let err = |message: String| TargetsError {
+        file: path.to_path_buf(),
+        message,
+    };
     let f: TargetsFile = serde_saphyr::from_str(text).map_err(|e| {
         // Only the first line: the rest is a source snippet, which could quote a secret someone
-        // wrongly put into the file.
+        // wrongly put into the file. The parser's own `error:` prefix would double the CLI's.
         let msg = e.to_string();
-        let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+        let first = msg.lines().next().unwrap_or("invalid YAML");
+        let first = first.strip_prefix("error: ").unwrap_or(first).to_string();
         if ["password", "passphrase", "secret"]
             .iter()
             .any(|k| first.contains(&format!("`{k}`")))
         {
-            TargetsError(format!(
+            err(format!(
                 "{first} — secrets never go into the targets file: use auth.password_env \
                  (the name of an environment variable) or a key file"
             ))
         } else {
-            TargetsError(first)
+            err(first)
         }
     })?;
     let kh_default = f
@@ -226,9 +276,7 @@ pub fn parse(text: &str, base: &Path) -> Result<Vec<Target>, TargetsError> {
     let mut out = Vec::new();
     for (name, d) in f.devices {
         if name.is_empty() || name.contains(['/', '\0']) || name.starts_with('.') {
-            return Err(TargetsError(format!(
-                "device name `{name}` is not a plain name"
-            )));
+            return Err(err(format!("device name `{name}` is not a plain name")));
         }
         let driver = d
             .driver
@@ -237,10 +285,10 @@ pub fn parse(text: &str, base: &Path) -> Result<Vec<Target>, TargetsError> {
         let user = d
             .user
             .or_else(|| f.defaults.user.clone())
-            .ok_or_else(|| TargetsError(format!("{name}: no `user` (nor defaults.user)")))?;
+            .ok_or_else(|| err(format!("{name}: no `user` (nor defaults.user)")))?;
         let file = d.file.unwrap_or_else(|| driver.default_file().to_string());
         if file.contains("..") || file.starts_with('/') {
-            return Err(TargetsError(format!(
+            return Err(err(format!(
                 "{name}: `file` must stay under configs/{name}/"
             )));
         }
@@ -263,9 +311,19 @@ pub fn parse(text: &str, base: &Path) -> Result<Vec<Target>, TargetsError> {
             driver,
             auth: auth.clone(),
             file,
-            frr: d.frr,
+            frr: {
+                let mut frr = d.frr;
+                if driver == DriverKind::SonicSsh && frr.exec.is_none() {
+                    // SONiC runs FRR in its `bgp` container.
+                    frr.exec = Some("docker exec -i bgp".into());
+                }
+                frr
+            },
             tool: d.tool.unwrap_or_else(|| driver.default_tool().to_string()),
             state_dir: d.state_dir.unwrap_or_else(|| ".railyard".to_string()),
+            read: d
+                .read
+                .unwrap_or_else(|| "sudo sonic-cfggen -d --print-data".to_string()),
         });
     }
     Ok(out)
@@ -281,7 +339,7 @@ mod tests {
             "known_hosts: kh\nauth: {key_file: id, password_env: PW}\n\
              defaults: {user: admin}\ndevices:\n  s1: {address: 127.0.0.1, role: spine}\n  \
              l1: {address: 127.0.0.1, port: 2222, driver: frr-ssh}\n",
-            Path::new("/base"),
+            Path::new("/base/targets.yaml"),
         )
         .unwrap();
         assert_eq!(t.len(), 2);
@@ -299,9 +357,11 @@ mod tests {
     fn secrets_are_refused() {
         let e = parse(
             "devices:\n  s1: {address: x, user: u, password: hunter2}\n",
-            Path::new("/"),
+            Path::new("/t.yaml"),
         )
         .unwrap_err();
+        assert!(e.to_string().starts_with("targets file /t.yaml: "), "{e}");
+        assert!(!e.to_string().contains("error:"), "{e}");
         assert!(e.to_string().contains("password"), "{e}");
         assert!(!e.to_string().contains("hunter2"), "{e}");
     }

@@ -1,7 +1,8 @@
-//! The fabric-wide transaction: preflight everywhere → abort all if any preflight fails →
-//! confirmed commits in waves on a bounded pool of OS threads → verify each wave by reading back
-//! over fresh sessions → confirm everything only if every device verified, else cancel
-//! everywhere and read back that each touched device is at its old config.
+//! The fabric-wide transaction: preflight everywhere → stop if any preflight failed, any change
+//! is disruptive without `--allow-disruptive`, or this is a dry run → confirmed commits in waves
+//! on a bounded pool of OS threads → verify each wave by reading back over fresh sessions →
+//! confirm everything only if every device verified, else cancel everywhere and read back that
+//! each touched device is at its old config.
 //!
 //! Exit codes: 0 all confirmed or unchanged (or a clean dry run); 1 failed and every touched device
 //! read back at its old config; 2 mixed or unknown; 3 refused at preflight (nothing committed).
@@ -13,7 +14,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::json;
 
-use super::driver::{Driver, DriverError, FailKind, Preflight};
+use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
+use super::hooks;
 use super::journal::Journal;
 
 /// One device's rendered config and where it sits in the rollout.
@@ -21,7 +23,23 @@ pub struct DevicePlan {
     pub name: String,
     pub role: Option<String>,
     pub driver_name: String,
-    pub intended: Vec<u8>,
+    /// What is sent: the rendered files with their placeholders filled.
+    pub intended: ConfigSet,
+    /// The rendered files as built (placeholders, never a secret): what the journal keeps.
+    pub rendered: ConfigSet,
+}
+
+impl DevicePlan {
+    /// A plan whose files hold no placeholder (sent as rendered).
+    pub fn new(name: &str, role: Option<&str>, driver: &str, files: ConfigSet) -> Self {
+        Self {
+            name: name.to_string(),
+            role: role.map(str::to_string),
+            driver_name: driver.to_string(),
+            intended: files.clone(),
+            rendered: files,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -32,6 +50,9 @@ pub struct TxnOptions {
     pub parallel: usize,
     /// The device-side revert window of every confirmed commit.
     pub confirm_timeout: Duration,
+    /// Push changes that `disruptive::findings` flags (ASN, router-id, sessions, addresses,
+    /// MTU, breakout); without it they refuse the whole push at preflight.
+    pub allow_disruptive: bool,
 }
 
 /// Where a device ended (or is, during the push).
@@ -43,7 +64,9 @@ pub enum DeviceState {
     Ready,
     /// Nothing to change: never committed.
     Unchanged,
-    /// Dry run or aborted before commit: untouched.
+    /// Dry run: the change was staged, diffed and discarded.
+    Diffed,
+    /// Stopped before commit (another device failed or refused): untouched.
     Aborted,
     /// Committed, reverts by itself unless confirmed.
     Committed,
@@ -66,6 +89,8 @@ pub struct DeviceReport {
     pub preflight: Option<Preflight>,
     pub revision: Option<String>,
     pub error: Option<DriverError>,
+    /// Remarks that are not failures (`Driver::take_notes`).
+    pub notes: Vec<String>,
     pub seconds: f64,
 }
 
@@ -73,6 +98,8 @@ pub struct DeviceReport {
 pub struct Outcome {
     pub txid: String,
     pub exit_code: u8,
+    /// The confirm window of the transaction (what a summary quotes).
+    pub confirm_timeout_s: u64,
     pub devices: Vec<DeviceReport>,
     pub journal: String,
 }
@@ -130,6 +157,26 @@ fn wave_of(role: Option<&str>, waves: &[String]) -> usize {
         .unwrap_or(waves.len())
 }
 
+/// A device's files as the journal records them: `[[name, sha256], …]` of saved copies.
+fn save_set(journal: &Journal, set: &ConfigSet) -> Result<serde_json::Value, String> {
+    let mut v = Vec::new();
+    for (name, bytes) in &set.files {
+        let h = journal.save_copy(bytes).map_err(|e| e.to_string())?;
+        v.push(json!([name, h]));
+    }
+    Ok(json!(v))
+}
+
+/// One transaction in progress.
+struct Txn<'a> {
+    devs: Vec<Dev>,
+    opts: &'a TxnOptions,
+    journal: &'a Journal,
+    progress: &'a (dyn Fn(&str) + Sync),
+    started: Instant,
+}
+
+/// Record a device's new state in the journal and on the progress stream.
 fn set(
     d: &mut Dev,
     journal: &Journal,
@@ -139,6 +186,9 @@ fn set(
 ) {
     d.report.state = state;
     let mut fields = json!({ "state": state, "driver": d.report.driver, "wave": d.report.wave });
+    if !d.report.notes.is_empty() {
+        fields["notes"] = json!(d.report.notes);
+    }
     if let (Some(o), serde_json::Value::Object(e)) = (fields.as_object_mut(), extra) {
         o.extend(e);
     }
@@ -163,6 +213,15 @@ fn fail(d: &mut Dev, e: DriverError) -> serde_json::Value {
     v
 }
 
+/// Run `step` on a device's driver, adding its time and its notes to the device's report.
+fn timed<R>(d: &mut Dev, step: impl FnOnce(&mut dyn Driver) -> R) -> R {
+    let t = Instant::now();
+    let r = step(d.driver.as_mut());
+    d.report.seconds += t.elapsed().as_secs_f64();
+    d.report.notes.extend(d.driver.take_notes());
+    r
+}
+
 /// Run one push transaction. `drivers[i]` serves `plans[i]`.
 pub fn run(
     plans: Vec<DevicePlan>,
@@ -171,135 +230,232 @@ pub fn run(
     journal: &Journal,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Outcome {
-    let started = Instant::now();
-    let mut devs: Vec<Dev> = plans
-        .into_iter()
-        .zip(drivers)
-        .map(|(plan, driver)| {
-            let wave = wave_of(plan.role.as_deref(), &opts.waves);
-            Dev {
-                report: DeviceReport {
-                    device: plan.name.clone(),
-                    driver: plan.driver_name.clone(),
-                    wave,
-                    state: DeviceState::Planned,
-                    preflight: None,
-                    revision: None,
-                    error: None,
-                    seconds: 0.0,
-                },
-                plan,
-                driver,
-            }
-        })
-        .collect();
-    journal.record(
-        None,
-        "begin",
-        json!({
-            "devices": devs.iter().map(|d| &d.plan.name).collect::<Vec<_>>(),
-            "dry_run": opts.dry_run,
-            "waves": opts.waves,
-            "confirm_timeout_s": opts.confirm_timeout.as_secs(),
-        }),
-    );
-    let p = opts.parallel;
+    let mut t = Txn::new(plans, drivers, opts, journal, progress);
+    t.begin();
+    t.preflight_all();
+    if let Some(code) = t.stop_before_commit() {
+        return t.finish(code);
+    }
+    t.release_unchanged();
+    let code = if t.roll_out() {
+        t.confirm_all()
+    } else {
+        t.cancel_touched()
+    };
+    t.finish(code)
+}
 
-    // 1. Preflight everywhere.
-    progress(&format!("preflight: {} device(s)", devs.len()));
-    par_each(devs.iter_mut().collect(), p, |d| {
-        let t = Instant::now();
-        let r = d.driver.preflight(&d.plan.intended);
-        d.report.seconds += t.elapsed().as_secs_f64();
-        match r {
-            Ok(pf) => {
-                let state = if pf.changed {
-                    DeviceState::Ready
-                } else {
-                    DeviceState::Unchanged
-                };
-                let mut extra = json!({
-                    "pre_hash": pf.pre_hash,
-                    "intended_hash": pf.intended_hash,
-                    "changed": pf.changed,
-                    "diff_lines": pf.canonical_diff.lines().count(),
-                });
-                if pf.changed && !opts.dry_run {
-                    // Copies for `--resume` (the intended config, to verify against) and
-                    // `--rollback` (the pre-change config), named by hash next to the journal.
-                    let copies = [
-                        ("pre_copy", pf.pre_config.as_deref()),
-                        ("new_copy", Some(&d.plan.intended[..])),
-                    ];
-                    for (key, bytes) in copies {
-                        let Some(bytes) = bytes else { continue };
-                        match journal.save_copy(bytes) {
-                            Ok(h) => extra[key] = json!(h),
-                            Err(e) => extra[format!("{key}_error")] = json!(e.to_string()),
+impl<'a> Txn<'a> {
+    fn new(
+        plans: Vec<DevicePlan>,
+        drivers: Vec<Box<dyn Driver>>,
+        opts: &'a TxnOptions,
+        journal: &'a Journal,
+        progress: &'a (dyn Fn(&str) + Sync),
+    ) -> Self {
+        let devs = plans
+            .into_iter()
+            .zip(drivers)
+            .map(|(plan, driver)| {
+                let wave = wave_of(plan.role.as_deref(), &opts.waves);
+                Dev {
+                    report: DeviceReport {
+                        device: plan.name.clone(),
+                        driver: plan.driver_name.clone(),
+                        wave,
+                        state: DeviceState::Planned,
+                        preflight: None,
+                        revision: None,
+                        error: None,
+                        notes: Vec::new(),
+                        seconds: 0.0,
+                    },
+                    plan,
+                    driver,
+                }
+            })
+            .collect();
+        Txn {
+            devs,
+            opts,
+            journal,
+            progress,
+            started: Instant::now(),
+        }
+    }
+
+    /// The devices in `states` (all of them when `wave` is `None`, else that wave's).
+    fn select(&mut self, wave: Option<usize>, states: &[DeviceState]) -> Vec<&mut Dev> {
+        self.devs
+            .iter_mut()
+            .filter(|d| wave.is_none_or(|w| d.report.wave == w) && states.contains(&d.report.state))
+            .collect()
+    }
+
+    /// Run `f` on the selected devices, in parallel.
+    fn each(&mut self, wave: Option<usize>, states: &[DeviceState], f: impl Fn(&mut Dev) + Sync) {
+        let parallel = self.opts.parallel;
+        par_each(self.select(wave, states), parallel, f);
+    }
+
+    fn any(&self, wave: Option<usize>, states: &[DeviceState]) -> bool {
+        self.devs
+            .iter()
+            .any(|d| wave.is_none_or(|w| d.report.wave == w) && states.contains(&d.report.state))
+    }
+
+    fn begin(&self) {
+        self.journal.record(
+            None,
+            "begin",
+            json!({
+                "devices": self.devs.iter().map(|d| &d.plan.name).collect::<Vec<_>>(),
+                "dry_run": self.opts.dry_run,
+                "waves": self.opts.waves,
+                "confirm_timeout_s": self.opts.confirm_timeout.as_secs(),
+                "allow_disruptive": self.opts.allow_disruptive,
+            }),
+        );
+    }
+
+    /// Step 1: Stage and diff on every device; save the copies `--resume` and `--rollback` need.
+    fn preflight_all(&mut self) {
+        (self.progress)(&format!("preflight: {} device(s)", self.devs.len()));
+        let (journal, progress, dry) = (self.journal, self.progress, self.opts.dry_run);
+        par_each(self.devs.iter_mut().collect(), self.opts.parallel, |d| {
+            let intended = d.plan.intended.clone();
+            match timed(d, |drv| drv.preflight(&intended)) {
+                Ok(pf) => {
+                    let state = if pf.changed {
+                        DeviceState::Ready
+                    } else {
+                        DeviceState::Unchanged
+                    };
+                    let mut extra = json!({
+                        "pre_hash": pf.pre_hash,
+                        "intended_hash": pf.intended_hash,
+                        "changed": pf.changed,
+                        "diff_lines": pf.canonical_diff.lines().count(),
+                        "disruptive": pf.disruptive,
+                    });
+                    if pf.changed && !dry {
+                        // `--resume` verifies against the rendered copy (filled again from the
+                        // environment); `--rollback` pushes the pre-change copy back.
+                        let copies = [
+                            ("pre_copy", pf.pre_config.as_ref()),
+                            ("new_copy", Some(&d.plan.rendered)),
+                        ];
+                        for (key, set) in copies {
+                            let Some(set) = set else { continue };
+                            match save_set(journal, set) {
+                                Ok(v) => extra[key] = v,
+                                Err(e) => extra[format!("{key}_error")] = json!(e),
+                            }
                         }
                     }
+                    d.report.preflight = Some(pf);
+                    set(d, journal, progress, state, extra);
                 }
-                d.report.preflight = Some(pf);
-                set(d, journal, progress, state, extra);
+                Err(e) => {
+                    let extra = fail(d, e);
+                    set(d, journal, progress, DeviceState::Failed, extra);
+                }
             }
-            Err(e) => {
+        });
+    }
+
+    /// Step 2: Nothing is committed when a preflight failed, a change is disruptive and not allowed,
+    /// or this is a dry run: every staged change is discarded. Returns the exit code then.
+    fn stop_before_commit(&mut self) -> Option<u8> {
+        if !self.opts.dry_run && !self.opts.allow_disruptive {
+            let (journal, progress) = (self.journal, self.progress);
+            for d in self.select(None, &[DeviceState::Ready]) {
+                let findings = d
+                    .report
+                    .preflight
+                    .as_ref()
+                    .map(|p| p.disruptive.clone())
+                    .unwrap_or_default();
+                if findings.is_empty() {
+                    continue;
+                }
+                let e = DriverError::new(
+                    FailKind::Disruptive,
+                    format!(
+                        "{} disruptive change(s) refused: {} — review them with --dry-run and \
+                         re-run with --allow-disruptive to push them",
+                        findings.len(),
+                        findings.join("; ")
+                    ),
+                );
                 let extra = fail(d, e);
                 set(d, journal, progress, DeviceState::Failed, extra);
             }
         }
-    });
-    let refused = devs.iter().any(|d| d.report.state == DeviceState::Failed);
-    if refused || opts.dry_run {
-        // Nothing was committed anywhere: release every lock and staged change.
-        par_each(devs.iter_mut().collect(), p, |d| {
-            let _ = d.driver.abort();
-            if matches!(d.report.state, DeviceState::Ready) {
-                set(d, journal, progress, DeviceState::Aborted, json!({}));
+        let refused = self.any(None, &[DeviceState::Failed]);
+        if !refused && !self.opts.dry_run {
+            return None;
+        }
+        let (journal, progress) = (self.journal, self.progress);
+        // A dry run's diffs stand even when another device failed its preflight.
+        let staged = if self.opts.dry_run {
+            DeviceState::Diffed
+        } else {
+            DeviceState::Aborted
+        };
+        par_each(self.devs.iter_mut().collect(), self.opts.parallel, |d| {
+            let _ = timed(d, |drv| drv.abort());
+            if d.report.state == DeviceState::Ready {
+                set(d, journal, progress, staged, json!({}));
             }
         });
-        let code = if refused { 3 } else { 0 };
-        return finish(devs, code, journal, started);
+        Some(if refused { 3 } else { 0 })
     }
 
-    // Unchanged devices are released now and never committed.
-    par_each(
-        devs.iter_mut()
-            .filter(|d| d.report.state == DeviceState::Unchanged)
-            .collect(),
-        p,
-        |d| {
-            let _ = d.driver.abort();
-        },
-    );
+    /// Unchanged devices are released now and never committed.
+    fn release_unchanged(&mut self) {
+        self.each(None, &[DeviceState::Unchanged], |d| {
+            let _ = timed(d, |drv| drv.abort());
+        });
+    }
 
-    // 2. Waves: commit-confirmed, then verify by reading back.
-    let n_waves = devs
-        .iter()
-        .map(|d| d.report.wave)
-        .max()
-        .map_or(0, |m| m + 1);
-    let mut failed = false;
-    for w in 0..n_waves {
-        let wave: Vec<&mut Dev> = devs
-            .iter_mut()
-            .filter(|d| d.report.wave == w && d.report.state == DeviceState::Ready)
-            .collect();
-        if wave.is_empty() {
-            continue;
+    /// Step 3: Waves: commit-confirmed, then verify by reading back. False when a wave failed.
+    fn roll_out(&mut self) -> bool {
+        let n_waves = self
+            .devs
+            .iter()
+            .map(|d| d.report.wave)
+            .max()
+            .map_or(0, |m| m + 1);
+        for w in 0..n_waves {
+            let n = self.select(Some(w), &[DeviceState::Ready]).len();
+            if n == 0 {
+                continue;
+            }
+            (self.progress)(&format!(
+                "wave {}/{n_waves}: committing {n} device(s) (revert in {} s unless confirmed)",
+                w + 1,
+                self.opts.confirm_timeout.as_secs()
+            ));
+            self.commit_wave(w);
+            if self.any(Some(w), &[DeviceState::Failed, DeviceState::Unknown]) {
+                return false;
+            }
+            (self.progress)(&format!("wave {}/{n_waves}: verifying", w + 1));
+            self.verify_wave(w);
+            if self.any(Some(w), &[DeviceState::Committed]) {
+                return false;
+            }
         }
-        progress(&format!(
-            "wave {}/{}: committing {} device(s) (revert in {} s unless confirmed)",
-            w + 1,
-            n_waves,
-            wave.len(),
-            opts.confirm_timeout.as_secs()
-        ));
-        par_each(wave, p, |d| {
-            let t = Instant::now();
-            let r = d.driver.commit_confirmed(opts.confirm_timeout);
-            d.report.seconds += t.elapsed().as_secs_f64();
-            match r {
+        true
+    }
+
+    fn commit_wave(&mut self, w: usize) {
+        let (journal, progress, timeout) = (self.journal, self.progress, self.opts.confirm_timeout);
+        self.each(Some(w), &[DeviceState::Ready], |d| {
+            match timed(d, |drv| drv.commit_confirmed(timeout)) {
                 Ok(rev) => {
+                    hooks::reached("commit-sent");
                     d.report.revision = Some(rev.clone());
                     set(
                         d,
@@ -308,10 +464,11 @@ pub fn run(
                         DeviceState::Committed,
                         json!({ "revision": rev }),
                     );
+                    hooks::reached("committed");
                 }
                 Err(e) => {
                     // A refused commit left the device as it was; a lost session may or may not
-                    // have applied it. Either way the cancel/read-back below settles it.
+                    // have applied it. Either way the cancel/read-back settles it.
                     let state = if e.kind == FailKind::Rejected {
                         DeviceState::Failed
                     } else {
@@ -322,143 +479,106 @@ pub fn run(
                 }
             }
         });
-        if devs.iter().any(|d| {
-            d.report.wave == w
-                && matches!(d.report.state, DeviceState::Failed | DeviceState::Unknown)
-        }) {
-            failed = true;
-            break;
-        }
-        progress(&format!("wave {}/{}: verifying", w + 1, n_waves));
-        par_each(
-            devs.iter_mut()
-                .filter(|d| d.report.wave == w && d.report.state == DeviceState::Committed)
-                .collect(),
-            p,
-            |d| {
-                let t = Instant::now();
-                let r = d.driver.verify();
-                d.report.seconds += t.elapsed().as_secs_f64();
-                match r {
-                    Ok(()) => set(d, journal, progress, DeviceState::Verified, json!({})),
-                    Err(e) => {
-                        let extra = fail(d, e);
-                        // Still pending: the cancel below reverts it.
-                        set(d, journal, progress, DeviceState::Committed, extra);
-                    }
-                }
-            },
-        );
-        if devs
-            .iter()
-            .any(|d| d.report.wave == w && d.report.state == DeviceState::Committed)
-        {
-            failed = true;
-            break;
-        }
     }
 
-    if !failed {
-        // 3a. Every device verified: confirm all.
-        progress("confirming all devices");
-        par_each(
-            devs.iter_mut()
-                .filter(|d| d.report.state == DeviceState::Verified)
-                .collect(),
-            p,
-            |d| {
-                let t = Instant::now();
-                let r = d.driver.confirm();
-                d.report.seconds += t.elapsed().as_secs_f64();
-                match r {
-                    Ok(()) => set(d, journal, progress, DeviceState::Confirmed, json!({})),
-                    Err(e) => {
-                        // It will revert by itself at the timer: its final state is not ours
-                        // to know from here.
-                        let extra = fail(d, e);
-                        set(d, journal, progress, DeviceState::Unknown, extra);
-                    }
+    fn verify_wave(&mut self, w: usize) {
+        let (journal, progress) = (self.journal, self.progress);
+        self.each(Some(w), &[DeviceState::Committed], |d| {
+            match timed(d, |drv| drv.verify()) {
+                Ok(()) => set(d, journal, progress, DeviceState::Verified, json!({})),
+                Err(e) => {
+                    let extra = fail(d, e);
+                    // Still pending: the cancel reverts it.
+                    set(d, journal, progress, DeviceState::Committed, extra);
                 }
-            },
-        );
-        let all_ok = devs.iter().all(|d| {
+            }
+        });
+    }
+
+    /// Step 4a: Every device verified: confirm all.
+    fn confirm_all(&mut self) -> u8 {
+        (self.progress)("confirming all devices");
+        let (journal, progress) = (self.journal, self.progress);
+        self.each(None, &[DeviceState::Verified], |d| {
+            match timed(d, |drv| drv.confirm()) {
+                Ok(()) => set(d, journal, progress, DeviceState::Confirmed, json!({})),
+                Err(e) => {
+                    // It reverts by itself at the timer: its final state is not known from here.
+                    let extra = fail(d, e);
+                    set(d, journal, progress, DeviceState::Unknown, extra);
+                }
+            }
+        });
+        let all_ok = self.devs.iter().all(|d| {
             matches!(
                 d.report.state,
                 DeviceState::Confirmed | DeviceState::Unchanged
             )
         });
-        return finish(devs, if all_ok { 0 } else { 2 }, journal, started);
+        if all_ok { 0 } else { 2 }
     }
 
-    // 3b. Something failed: cancel everywhere that was touched, and read back.
-    progress("failure: cancelling every pending commit");
-    par_each(
-        devs.iter_mut()
-            .filter(|d| d.report.state == DeviceState::Ready)
-            .collect(),
-        p,
-        |d| {
-            let _ = d.driver.abort();
+    /// Step 4b: Something failed: discard what is staged, cancel what was committed, and read back.
+    fn cancel_touched(&mut self) -> u8 {
+        (self.progress)("failure: cancelling every pending commit");
+        let (journal, progress) = (self.journal, self.progress);
+        self.each(None, &[DeviceState::Ready], |d| {
+            let _ = timed(d, |drv| drv.abort());
             set(d, journal, progress, DeviceState::Aborted, json!({}));
-        },
-    );
-    par_each(
-        devs.iter_mut()
-            .filter(|d| {
-                matches!(
-                    d.report.state,
-                    DeviceState::Committed
-                        | DeviceState::Verified
-                        | DeviceState::Unknown
-                        | DeviceState::Failed
-                ) && d.report.preflight.is_some()
-            })
-            .collect(),
-        p,
-        |d| {
-            let t = Instant::now();
-            let cancel = d.driver.cancel();
-            let back = d.driver.check_reverted();
-            d.report.seconds += t.elapsed().as_secs_f64();
-            let extra = json!({
-                "cancel": cancel.as_ref().err().map(|e| e.message.clone()),
-            });
+        });
+        let touched = [
+            DeviceState::Committed,
+            DeviceState::Verified,
+            DeviceState::Unknown,
+            DeviceState::Failed,
+        ];
+        self.each(None, &touched, |d| {
+            if d.report.preflight.is_none() {
+                return;
+            }
+            let cancel = timed(d, |drv| drv.cancel());
+            let back = timed(d, |drv| drv.check_reverted());
+            let mut extra = json!({ "cancel": cancel.as_ref().err().map(|e| e.message.clone()) });
             match back {
                 Ok(true) => set(d, journal, progress, DeviceState::Reverted, extra),
                 Ok(false) => set(d, journal, progress, DeviceState::Unknown, extra),
                 Err(e) => {
-                    let mut extra = extra;
                     extra["readback_error"] = json!(e.message);
                     set(d, journal, progress, DeviceState::Unknown, extra);
                 }
             }
-        },
-    );
-    let all_back = devs.iter().all(|d| {
-        matches!(
-            d.report.state,
-            DeviceState::Reverted | DeviceState::Unchanged | DeviceState::Aborted
-        )
-    });
-    finish(devs, if all_back { 1 } else { 2 }, journal, started)
-}
+        });
+        let all_back = self.devs.iter().all(|d| {
+            matches!(
+                d.report.state,
+                DeviceState::Reverted | DeviceState::Unchanged | DeviceState::Aborted
+            )
+        });
+        if all_back { 1 } else { 2 }
+    }
 
-fn finish(devs: Vec<Dev>, code: u8, journal: &Journal, started: Instant) -> Outcome {
-    let devices: Vec<DeviceReport> = devs.into_iter().map(|d| d.report).collect();
-    journal.record(
-        None,
-        "end",
-        json!({
-            "exit_code": code,
-            "seconds": started.elapsed().as_secs_f64(),
-            "states": devices.iter().map(|d| json!({"device": d.device, "state": d.state})).collect::<Vec<_>>(),
-        }),
-    );
-    Outcome {
-        txid: journal.txid().to_string(),
-        exit_code: code,
-        devices,
-        journal: journal.path().display().to_string(),
+    fn finish(self, code: u8) -> Outcome {
+        let devices: Vec<DeviceReport> = self.devs.into_iter().map(|d| d.report).collect();
+        self.journal.record(
+            None,
+            "end",
+            json!({
+                "exit_code": code,
+                "seconds": self.started.elapsed().as_secs_f64(),
+                "states": devices.iter().map(|d| json!({"device": d.device, "state": d.state})).collect::<Vec<_>>(),
+            }),
+        );
+        if matches!(code, 1 | 3) {
+            // Nothing stayed changed: no copy is needed for a resume or a rollback.
+            self.journal.discard_copies();
+        }
+        Outcome {
+            txid: self.journal.txid().to_string(),
+            exit_code: code,
+            confirm_timeout_s: self.opts.confirm_timeout.as_secs(),
+            devices,
+            journal: self.journal.path().display().to_string(),
+        }
     }
 }
 
@@ -472,6 +592,7 @@ mod tests {
     struct Fake {
         name: String,
         changed: bool,
+        disruptive: Vec<String>,
         fail_at: Option<&'static str>,
         reverts: bool,
         log: Arc<Mutex<Vec<String>>>,
@@ -495,10 +616,11 @@ mod tests {
     }
 
     impl Driver for Fake {
-        fn preflight(&mut self, _: &[u8]) -> Result<Preflight, DriverError> {
+        fn preflight(&mut self, _: &ConfigSet) -> Result<Preflight, DriverError> {
             self.step("preflight")?;
             Ok(Preflight {
                 changed: self.changed,
+                disruptive: self.disruptive.clone(),
                 ..Preflight::default()
             })
         }
@@ -528,15 +650,19 @@ mod tests {
         devs: &[(&str, &str, bool, Option<&'static str>, bool)],
         dry_run: bool,
     ) -> (Outcome, Vec<String>) {
+        go_with(devs, dry_run, &[], false)
+    }
+
+    fn go_with(
+        devs: &[(&str, &str, bool, Option<&'static str>, bool)],
+        dry_run: bool,
+        disruptive_on: &[&str],
+        allow_disruptive: bool,
+    ) -> (Outcome, Vec<String>) {
         let log = Arc::new(Mutex::new(Vec::new()));
         let plans = devs
             .iter()
-            .map(|(n, role, ..)| DevicePlan {
-                name: n.to_string(),
-                role: Some(role.to_string()),
-                driver_name: "fake".into(),
-                intended: Vec::new(),
-            })
+            .map(|(n, role, ..)| DevicePlan::new(n, Some(role), "fake", ConfigSet::default()))
             .collect();
         let drivers: Vec<Box<dyn Driver>> = devs
             .iter()
@@ -544,6 +670,11 @@ mod tests {
                 Box::new(Fake {
                     name: n.to_string(),
                     changed: *changed,
+                    disruptive: if disruptive_on.contains(n) {
+                        vec!["MTU on swp1: 1500 → 9216".to_string()]
+                    } else {
+                        Vec::new()
+                    },
                     fail_at: *fail_at,
                     reverts: *reverts,
                     log: log.clone(),
@@ -557,6 +688,7 @@ mod tests {
             waves: vec!["spines".into(), "leaves".into()],
             parallel: 4,
             confirm_timeout: Duration::from_secs(120),
+            allow_disruptive,
         };
         let o = run(plans, drivers, &opts, &j, &|_| {});
         let l = log.lock().unwrap().clone();
@@ -651,7 +783,34 @@ mod tests {
         );
         assert_eq!(o.exit_code, 0);
         assert!(log.iter().all(|l| !l.ends_with(":commit")));
+        assert_eq!(state(&o, "s1"), DeviceState::Diffed);
+        assert_eq!(state(&o, "l1"), DeviceState::Unchanged);
+    }
+
+    #[test]
+    fn a_disruptive_change_refuses_the_push_unless_allowed() {
+        let devs = [
+            ("s1", "spine", true, None, true),
+            ("l1", "leaf", true, None, true),
+        ];
+        let (o, log) = go_with(&devs, false, &["l1"], false);
+        assert_eq!(o.exit_code, 3);
+        assert!(log.iter().all(|l| !l.ends_with(":commit")), "{log:?}");
+        assert_eq!(state(&o, "l1"), DeviceState::Failed);
         assert_eq!(state(&o, "s1"), DeviceState::Aborted);
+        let e = o.devices[1].error.as_ref().unwrap();
+        assert_eq!(e.kind, FailKind::Disruptive);
+        assert!(
+            e.message.contains("MTU on swp1: 1500 → 9216"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("--allow-disruptive"), "{}", e.message);
+        // Listed, not refused, in a dry run; pushed when allowed.
+        let (o, _) = go_with(&devs, true, &["l1"], false);
+        assert_eq!((o.exit_code, state(&o, "l1")), (0, DeviceState::Diffed));
+        let (o, _) = go_with(&devs, false, &["l1"], true);
+        assert_eq!((o.exit_code, state(&o, "l1")), (0, DeviceState::Confirmed));
     }
 
     #[test]

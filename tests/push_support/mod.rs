@@ -32,10 +32,24 @@ pub fn require_program(path: &str, package: &str) {
 }
 
 /// A child process killed with its whole process group on drop.
+///
+/// The group is signalled only while the leader is unreaped (running or a zombie): a zombie
+/// still holds its pid, so the group id cannot have been handed to another process. Signalling
+/// `-pgid` after reaping could kill an unrelated process group that reused the number — with
+/// `pid_max` 32768 and several test binaries spawning daemons at once, that is how a freshly
+/// started netconfd of another test could die ("netconfd exited" under load).
 pub struct Daemon {
     pub name: String,
     child: Child,
     stopped: bool,
+}
+
+/// The state letter of `/proc/<pid>/stat` (`R`, `S`, `Z`, …), without reaping anything.
+fn proc_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) S …`: comm may contain spaces and parentheses; the state follows the last `)`.
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.trim_start().chars().next())
 }
 
 impl Daemon {
@@ -58,8 +72,18 @@ impl Daemon {
         self.child.id()
     }
 
+    /// Whether the process still runs (a zombie does not), without reaping it.
     pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        !self.stopped && !matches!(proc_state(self.child.id()), None | Some('Z') | Some('X'))
+    }
+
+    /// How it ended (reaps it; only for messages once `is_running` said it is gone).
+    pub fn exit_status(&mut self) -> String {
+        self.stopped = true;
+        match self.child.wait() {
+            Ok(s) => s.to_string(),
+            Err(e) => format!("unknown ({e})"),
+        }
     }
 }
 
@@ -81,30 +105,40 @@ impl Daemon {
         }
     }
 
-    /// Kill the whole process group and reap the child (idempotent).
+    /// Kill the whole process group and reap the leader (idempotent).
     pub fn stop(&mut self) {
         if std::mem::replace(&mut self.stopped, true) {
             // Already reaped: its pid may belong to someone else by now.
             return;
         }
-        let pg = format!("-{}", self.child.id());
+        let pid = self.child.id();
+        let pg = format!("-{pid}");
         let _ = Command::new("kill")
             .args(["-TERM", "--", &pg])
             .stderr(Stdio::null())
             .status();
         let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                break;
-            }
+        while Instant::now() < deadline && !matches!(proc_state(pid), None | Some('Z') | Some('X'))
+        {
             std::thread::sleep(Duration::from_millis(20));
         }
+        // The leader is unreaped here: the group id is still ours.
         let _ = Command::new("kill")
             .args(["-KILL", "--", &pg])
             .stderr(Stdio::null())
             .status();
         let _ = self.child.wait();
     }
+}
+
+/// A file for a daemon's stdout/stderr (appended, so both streams can share it).
+pub fn output_file(path: &Path) -> Stdio {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(Stdio::from)
+        .unwrap_or_else(|_| Stdio::null())
 }
 
 /// A free TCP port on 127.0.0.1 (bound and released: a tiny race, acceptable in tests).
@@ -140,6 +174,10 @@ pub fn wait_for(what: &str, limit: Duration, mut cond: impl FnMut() -> bool) {
     }
     panic!("timed out after {limit:?} waiting for {what}");
 }
+
+/// The modules netconfd loads: what the rendered `openconfig.xml` uses (its imports are found
+/// on the module path).
+pub const OC_MODULES: &[&str] = &["iana-if-type", "openconfig-interfaces", "openconfig-if-ip"];
 
 /// The OpenConfig modules netconfd loads, vendored under `tests/fixtures/yang` (see its README).
 pub fn openconfig_dir() -> PathBuf {
@@ -200,6 +238,16 @@ impl NetconfLab {
         netconfd_extra: &[&str],
         authorized_pub: Option<&Path>,
     ) -> NetconfLab {
+        Self::start_modules(startup, netconfd_extra, authorized_pub, OC_MODULES)
+    }
+
+    /// With only these YANG modules loaded.
+    pub fn start_modules(
+        startup: Option<&str>,
+        netconfd_extra: &[&str],
+        authorized_pub: Option<&Path>,
+        modules: &[&str],
+    ) -> NetconfLab {
         require_program("/usr/sbin/netconfd", "netconfd");
         require_program("/usr/sbin/sshd", "openssh-server");
         let oc = openconfig_dir();
@@ -215,8 +263,7 @@ impl NetconfLab {
         let mut cmd = Command::new("unshare");
         cmd.arg("-n")
             .arg("/usr/sbin/netconfd")
-            .arg("--module=iana-if-type")
-            .arg("--module=openconfig-interfaces")
+            .args(modules.iter().map(|m| format!("--module={m}")))
             .arg(format!(
                 "--modpath={}:/usr/share/yuma/modules",
                 oc.display()
@@ -235,15 +282,21 @@ impl NetconfLab {
             // netconfd keeps its confirmed-commit backup in $HOME: one HOME per server.
             .env("HOME", w)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
+            // unshare's own errors (and anything netconfd prints before its log opens) land here.
+            .stdout(output_file(&w.join("netconfd.out")))
+            .stderr(output_file(&w.join("netconfd.out")));
         let mut netconfd = Daemon::spawn("netconfd", &mut cmd);
-        wait_for("netconfd socket", Duration::from_secs(10), || {
-            assert!(
-                netconfd.is_running(),
-                "netconfd exited: {}",
-                std::fs::read_to_string(w.join("netconfd.log")).unwrap_or_default()
-            );
+        // Generous: module loading takes seconds when the machine is busy.
+        wait_for("netconfd socket", Duration::from_secs(30), || {
+            if !netconfd.is_running() {
+                panic!(
+                    "netconfd exited ({}) before opening {}\n--- output ---\n{}\n--- log ---\n{}",
+                    netconfd.exit_status(),
+                    sock.display(),
+                    std::fs::read_to_string(w.join("netconfd.out")).unwrap_or_default(),
+                    std::fs::read_to_string(w.join("netconfd.log")).unwrap_or_default()
+                );
+            }
             sock.exists()
         });
 
@@ -477,12 +530,14 @@ pub fn spawn_sshd_as(
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     let mut sshd = Daemon::spawn("sshd", &mut cmd);
-    wait_for("sshd listening", Duration::from_secs(10), || {
-        assert!(
-            sshd.is_running(),
-            "sshd exited: {}",
-            std::fs::read_to_string(sshd_log).unwrap_or_default()
-        );
+    wait_for("sshd listening", Duration::from_secs(30), || {
+        if !sshd.is_running() {
+            panic!(
+                "sshd exited ({}): {}",
+                sshd.exit_status(),
+                std::fs::read_to_string(sshd_log).unwrap_or_default()
+            );
+        }
         std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
     });
     sshd
@@ -647,5 +702,350 @@ pub fn setup_push(
     )
     .expect("targets");
     fabric.write_configs(&work.path().join("out"), new_config);
+    write_manifest(&work.path().join("out"));
     (fabric, work)
+}
+
+/// `manifest.json` over every file under `out/configs`, as `railyard build` writes it, for
+/// payloads a test wrote by hand (so `--from` checks them as it checks a build).
+pub fn write_manifest(out: &Path) {
+    fn walk(dir: &Path, root: &Path, files: &mut Vec<serde_json::Value>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .map(|rd| rd.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, root, files);
+            } else {
+                let bytes = std::fs::read(&p).expect("read");
+                let rel = p
+                    .strip_prefix(root)
+                    .expect("under root")
+                    .display()
+                    .to_string();
+                files.push(serde_json::json!({
+                    "path": rel,
+                    "sha256": railyard::push::driver::sha256_hex(&bytes),
+                    "bytes": bytes.len(),
+                }));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&out.join("configs"), out, &mut files);
+    let doc = serde_json::json!({ "generator": "railyard tests", "files": files });
+    std::fs::write(out.join("manifest.json"), doc.to_string()).expect("manifest.json");
+}
+
+/// Deletes a network namespace on drop.
+pub struct Netns(pub String);
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        let _ = Command::new("ip").args(["netns", "del", &self.0]).status();
+    }
+}
+
+/// A namespace name unique to this process and call (other tests and engineers run labs too).
+pub fn unique_netns(prefix: &str) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    format!(
+        "{prefix}{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    )
+}
+
+/// One FRR "switch": zebra, bgpd, staticd and bfdd (what the rendered frr.conf needs) in a
+/// network namespace of its own, with its hostname (a UTS namespace per daemon: `hostname` in
+/// frr.conf does not reach the daemons in FRR 8.4), vty sockets in `vty`.
+pub struct FrrRouter {
+    pub name: String,
+    // Drop order: daemons, then the namespace.
+    daemons: Vec<Daemon>,
+    _ns: Netns,
+    pub vty: PathBuf,
+    /// Where the push keeps its files on this "switch" and where `write memory` saves.
+    pub state_dir: PathBuf,
+    pub config_dir: PathBuf,
+}
+
+/// The daemons each lab router runs.
+pub const FRR_DAEMONS: &[&str] = &["zebra", "bgpd", "staticd", "bfdd"];
+
+impl FrrRouter {
+    fn start(name: &str, dir: &Path) -> FrrRouter {
+        let base = dir.join(name);
+        let vty = base.join("vty");
+        let config_dir = base.join("etc");
+        let state_dir = base.join("state");
+        for d in [&vty, &config_dir] {
+            std::fs::create_dir_all(d).expect("router dirs");
+        }
+        // As Debian's /etc/frr/vtysh.conf: `write memory` saves one integrated frr.conf.
+        std::fs::write(
+            config_dir.join("vtysh.conf"),
+            "service integrated-vtysh-config\n",
+        )
+        .expect("vtysh.conf");
+        for d in [&base, &vty, &config_dir] {
+            // The daemons run as `frr` and need their run directory.
+            let ok = Command::new("chown")
+                .arg("frr:frr")
+                .arg(d)
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            assert!(ok, "chown frr:frr {}", d.display());
+        }
+        let ns = Netns(unique_netns("ryfrr"));
+        let ok = Command::new("ip")
+            .args(["netns", "add", &ns.0])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        assert!(ok, "ip netns add {}", ns.0);
+        let _ = Command::new("ip")
+            .args(["netns", "exec", &ns.0, "ip", "link", "set", "lo", "up"])
+            .status();
+        let mut daemons = Vec::new();
+        for d in FRR_DAEMONS {
+            let mut cmd = Command::new("ip");
+            cmd.args(["netns", "exec", &ns.0, "unshare", "--uts", "sh", "-c"])
+                .arg("hostname \"$1\" && shift && exec \"$@\"")
+                .arg("sh")
+                .arg(name)
+                .arg(format!("/usr/lib/frr/{d}"))
+                .args(["-F", "datacenter", "-P", "0", "-u", "frr", "-g", "frr"])
+                .arg("--vty_socket")
+                .arg(&vty)
+                .arg("-z")
+                .arg(vty.join("zserv.api"))
+                .arg("-i")
+                .arg(vty.join(format!("{d}.pid")))
+                .arg("--log")
+                .arg(format!("file:{}", base.join(format!("{d}.log")).display()))
+                // Without -f the daemons would read /etc/frr.
+                .args(["-f", "/dev/null"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(output_file(&base.join(format!("{d}.out"))));
+            let mut daemon = Daemon::spawn(d, &mut cmd);
+            let sock = vty.join(format!("{d}.vty"));
+            wait_for(&format!("{name}: {d} vty"), Duration::from_secs(30), || {
+                if !daemon.is_running() {
+                    panic!(
+                        "{name}: {d} exited ({}): {}",
+                        daemon.exit_status(),
+                        std::fs::read_to_string(base.join(format!("{d}.out"))).unwrap_or_default()
+                    );
+                }
+                sock.exists()
+            });
+            daemons.push(daemon);
+        }
+        FrrRouter {
+            name: name.to_string(),
+            daemons,
+            _ns: ns,
+            vty,
+            state_dir,
+            config_dir,
+        }
+    }
+
+    /// `vtysh -c CMD…` against this router.
+    pub fn vtysh(&self, cmds: &[&str]) -> String {
+        let mut c = Command::new("vtysh");
+        c.arg("--vty_socket").arg(&self.vty);
+        for x in cmds {
+            c.args(["-c", x]);
+        }
+        let out = c.output().expect("vtysh");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn running(&self) -> String {
+        self.vtysh(&["show running-config"])
+    }
+
+    /// Files the push left in the state directory.
+    pub fn leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(&self.state_dir)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for FrrRouter {
+    fn drop(&mut self) {
+        for d in &self.daemons {
+            d.signal_term();
+        }
+    }
+}
+
+/// FRR "switches" behind one real sshd on 127.0.0.1 (as root, in a UTS namespace): what the
+/// `frr-ssh` driver configures, each router reached through its own vty socket directory.
+pub struct FrrLab {
+    // Drop order: sshd, routers, then the directory.
+    pub sshd: Daemon,
+    pub routers: Vec<FrrRouter>,
+    pub port: u16,
+    pub key: PathBuf,
+    pub known_hosts: PathBuf,
+    pub dir: tempfile::TempDir,
+}
+
+impl FrrLab {
+    pub fn start(names: &[&str]) -> FrrLab {
+        require_program("/usr/lib/frr/zebra", "frr");
+        require_program("/usr/lib/frr/frr-reload.py", "frr-pythontools");
+        require_program("/usr/sbin/sshd", "openssh-server");
+        let dir = tempfile::Builder::new()
+            .prefix("railyard-frr-")
+            .tempdir()
+            .expect("tempdir");
+        let w = dir.path();
+        // The `frr` user must reach the routers' directories.
+        let _ = Command::new("chmod").arg("755").arg(w).status();
+        let routers: Vec<FrrRouter> = names.iter().map(|n| FrrRouter::start(n, w)).collect();
+        let port = free_port();
+        let host_key = w.join("host_key");
+        keygen(&host_key, "frr-host");
+        let key = w.join("id_client");
+        keygen(&key, "railyard-test");
+        std::fs::copy(w.join("id_client.pub"), w.join("authorized_keys")).expect("authorized");
+        let cfg = w.join("sshd_config");
+        std::fs::write(
+            &cfg,
+            format!(
+                "Port {port}\nListenAddress 127.0.0.1\nHostKey {}\nPidFile none\nStrictModes no\n\
+                 UsePAM no\nPermitRootLogin prohibit-password\nAllowUsers root\n\
+                 AuthorizedKeysFile {}\nPasswordAuthentication no\nLogLevel VERBOSE\n",
+                host_key.display(),
+                w.join("authorized_keys").display()
+            ),
+        )
+        .expect("sshd_config");
+        let sshd = spawn_sshd(&cfg, &w.join("sshd.log"), port);
+        let known_hosts = w.join("known_hosts");
+        write_known_host(&known_hosts, port, &w.join("host_key.pub"));
+        FrrLab {
+            sshd,
+            routers,
+            port,
+            key,
+            known_hosts,
+            dir,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn router(&self, name: &str) -> &FrrRouter {
+        self.routers
+            .iter()
+            .find(|r| r.name == name)
+            .unwrap_or_else(|| panic!("no router {name}"))
+    }
+
+    /// The `frr:` settings of one router in a targets file.
+    pub fn frr_yaml(&self, r: &FrrRouter) -> String {
+        format!(
+            "{{vty_socket: {}, state_dir: {}, config_dir: {}}}",
+            r.vty.display(),
+            r.state_dir.display(),
+            r.config_dir.display()
+        )
+    }
+
+    /// A targets file for every router (`frr-ssh`), written to `<lab>/targets.yaml`.
+    pub fn write_targets(&self, roles: &dyn Fn(&str) -> String) {
+        let mut s = format!(
+            "known_hosts: {}\nauth: {{agent: false, key_file: {}}}\n\
+             defaults: {{user: root, driver: frr-ssh, port: {}}}\ndevices:\n",
+            self.known_hosts.display(),
+            self.key.display(),
+            self.port
+        );
+        for r in &self.routers {
+            s.push_str(&format!(
+                "  {}: {{address: 127.0.0.1, role: {}, frr: {}}}\n",
+                r.name,
+                roles(&r.name),
+                self.frr_yaml(r)
+            ));
+        }
+        std::fs::write(self.path().join("targets.yaml"), s).expect("targets");
+    }
+
+    /// Whether anyone authenticated over this lab's sshd (i.e. something was sent).
+    pub fn any_login(&self) -> bool {
+        std::fs::read_to_string(self.path().join("sshd.log"))
+            .unwrap_or_default()
+            .contains("Accepted publickey")
+    }
+}
+
+impl Drop for FrrLab {
+    fn drop(&mut self) {
+        self.sshd.signal_term();
+    }
+}
+
+/// `railyard build SPEC -o OUT` with the binary under test; panics unless it succeeds.
+pub fn build(spec: &Path, out: &Path) {
+    let o = Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .arg("build")
+        .arg(spec)
+        .arg("-o")
+        .arg(out)
+        .args(["--format", "short"])
+        .output()
+        .expect("run railyard build");
+    assert!(
+        o.status.success(),
+        "railyard build failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The built-in lab-small spec with every switch on one platform.
+pub fn lab_small_on(platform: &str, dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("inventories/lab-small.yaml"),
+    )
+    .expect("lab-small.yaml");
+    let text = text.replacen(
+        "\nsite: lab\n",
+        &format!("\nsite: lab\nplatforms: {{default: {platform}}}\n"),
+        1,
+    );
+    assert!(text.contains("platforms:"), "lab-small.yaml changed shape");
+    let p = dir.join(format!("lab-small-{platform}.yaml"));
+    std::fs::write(&p, text).expect("spec");
+    p
+}
+
+/// The switches that have a `configs/<name>/<file>` in an output directory.
+pub fn devices_with(out: &Path, file: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(out.join("configs"))
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().join(file).is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
 }

@@ -117,6 +117,18 @@ impl fmt::Display for RpcError {
         if let Some(m) = &self.message {
             write!(f, ": {m}")?;
         }
+        // RFC 6241 Appendix A: what the error is about travels in error-info; say it.
+        let subject: Vec<String> = [
+            ("bad-namespace", "namespace"),
+            ("bad-element", "element"),
+            ("bad-attribute", "attribute"),
+        ]
+        .iter()
+        .filter_map(|(k, label)| self.info(k).map(|v| format!("{label} `{v}`")))
+        .collect();
+        if !subject.is_empty() {
+            write!(f, ": {}", subject.join(", "))?;
+        }
         if let Some(p) = &self.path {
             write!(f, " (at {p})")?;
         }
