@@ -1,6 +1,6 @@
 //! The GPU nodes' side of the compute fabric: per node, every compute NIC port with its rail and
 //! plane, the leaf port it is cabled to, its /31 and the leaf-side gateway, its MTU and the NIC
-//! QoS (FACTS §2.5). The NIC values come from the same `roce` settings as the switch QoS
+//! QoS (`mlnx_qos`, `cma_roce_tos`; NVIDIA MLNX_EN/DOCA QoS chapter). The NIC values come from the same `roce` settings as the switch QoS
 //! (`qos.rs`) unless `hosts.nic_*` overrides them; every disagreement with the leaves' intent is
 //! a diagnostic (RY0706), never a silent fallback to a lossy class.
 //!
@@ -22,7 +22,7 @@ use crate::spec::{ClusterSpec, RoceMode};
 use crate::topology::{Fabric, PortId};
 
 /// ECN codepoint ECT(0) in the low two ToS bits: RoCE traffic is sent ECN-capable so switches
-/// mark instead of drop (ToS 106 = DSCP 26 × 4 + 2, FACTS §2.1).
+/// mark instead of drop (ToS 106 = DSCP 26 × 4 + 2).
 pub const ECT0: u8 = 2;
 
 /// Everything the host artifacts are made from.
@@ -50,10 +50,12 @@ pub struct HostIntents {
     pub nccl_topo_file: String,
     /// The model's PCIe layout passed its checks, so an NCCL topology file can be written.
     pub pcie_ok: bool,
+    /// ... and it is verified, so nodes may load it (`NCCL_TOPO_FILE`).
+    pub pcie_verified: bool,
     pub nodes: BTreeMap<String, HostIntent>,
 }
 
-/// The RoCE settings of a ConnectX/BlueField NIC (`mlnx_qos`, `cma_roce_tos`, FACTS §2.5).
+/// The RoCE settings of a ConnectX/BlueField NIC (`mlnx_qos`, `cma_roce_tos`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NicQos {
     /// `mlnx_qos --trust`: classify on DSCP, like the switches.
@@ -317,7 +319,24 @@ fn check_model(spec: &ClusterSpec, name: &str, m: &NodeModel, diags: &mut Diagno
             .help("fix the model's `compute` or `pcie` entries under `catalog.nodes`"),
         );
     }
-    pcie_ok && problems.is_empty()
+    let ok = pcie_ok && problems.is_empty();
+    if ok && m.pcie.as_ref().is_some_and(|p| !p.verified) {
+        diags.push(
+            Diagnostic::warning(
+                codes::PCIE_UNVERIFIED,
+                format!(
+                    "node model `{name}` has an unverified PCIe layout: nccl-topo.xml is written for \
+                     review only and nccl.env sets no NCCL_TOPO_FILE"
+                ),
+            )
+            .at(spec.scalable_units.node_model.span, "node model")
+            .help(
+                "capture `nvidia-smi topo -m`, `lspci -tv` and `ibdev2netdev -v` on one node and run \
+                 `railyard hosts import` to get a verified model",
+            ),
+        );
+    }
+    ok
 }
 
 /// Build the host intent of every GPU node and check it against the leaves' intent.
@@ -427,6 +446,7 @@ pub fn build(
         socket_ifname: spec.hosts.socket_ifname.value.clone(),
         nccl_topo_file: spec.hosts.nccl_topo_file.value.clone(),
         pcie_ok,
+        pcie_verified: pcie_ok && model.pcie.as_ref().is_some_and(|p| p.verified),
         nodes,
     };
     check(spec, &hosts, devices, diags);
