@@ -8,6 +8,7 @@
 pub mod addressing;
 pub mod artifacts;
 pub mod cabling;
+pub mod capture;
 pub mod catalog;
 pub mod diag;
 pub mod intent;

@@ -228,4 +228,16 @@ codes! {
          `verified`: NCCL matches GPUs by bus id, so an invented layout would give every node a wrong \
          GPU-NIC affinity. `nccl-topo.xml` is still written for review, but `NCCL_TOPO_FILE` is left \
          out of nccl.env. Import the layout from one real node with `railyard hosts import`.";
+    CAPTURE_SYNTAX = "RY0903", "capture cannot be read",
+        "A file given to `railyard ib import` or `railyard hosts import` is not the output of the \
+         command it should come from, or it is cut short (a record without its ports, a line \
+         without its GUID). The location points at the first line that could not be read. Capture \
+         again with the command named in the help line, unmodified.";
+    CAPTURE_NOT_IN_PLAN = "RY0904", "captured port not in the plan",
+        "A captured InfiniBand port belongs to a host or HCA the cabling plan does not have, or is \
+         cabled to another switch than the plan says. Partitions built from it would name the wrong \
+         ports. Fix the cabling or the spec, or capture the right fabric.";
+    CAPTURE_CONFLICT = "RY0905", "captured GUIDs contradict each other",
+        "One port has two GUIDs, or one GUID appears on two ports, across the imported captures. \
+         Import captures of one state of the fabric.";
 }
