@@ -20,6 +20,11 @@ command -v netconfd >/dev/null || need_apt+=(netconfd)
 [ -x /usr/lib/frr/frr-reload.py ] || need_apt+=(frr-pythontools)
 # yanglint validates every rendered OpenConfig payload offline.
 command -v yanglint >/dev/null || need_apt+=(libyang2-tools)
+# InfiniBand partitions are loaded by real OpenSM on a fabric simulated by ibsim, captured and
+# queried with infiniband-diags (ibnetdiscover, smpquery); no IB hardware needed.
+[ -x /usr/sbin/opensm ] || need_apt+=(opensm)
+command -v ibsim >/dev/null || need_apt+=(ibsim-utils)
+[ -x /usr/sbin/ibnetdiscover ] || need_apt+=(infiniband-diags)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
