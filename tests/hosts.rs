@@ -2,6 +2,7 @@
 //! cross-checked against the cabling plan, the address plan and the switch intent.
 
 mod common;
+mod prereq;
 
 use std::collections::BTreeMap;
 
@@ -695,4 +696,77 @@ fn dgx_h100_bus_ids_are_the_published_ones() {
         }
     }
     assert_eq!(seen, 8);
+}
+
+/// roce.sh sets every value of the NIC half of the RoCE class, each equal to the leaves' intent:
+/// trust DSCP, CNP DSCP and priority, DCQCN (notification and reaction point) on the priority
+/// whose traffic class the leaves ECN-mark; NVIDIA's defaults are CNP DSCP 48 on priority 6 and
+/// RoCE on priority 3 (Cumulus Linux RoCE documentation). The script parses as POSIX sh.
+#[test]
+fn roce_script_sets_cnp_and_dcqcn_as_the_leaves_expect() {
+    let files = outputs(&inventory("spectrum-x-cloud.yaml"));
+    let script = file(&files, "hosts/xe9680-bf3/roce.sh");
+    let leaf_path = files
+        .iter()
+        .map(|f| f.path.as_str())
+        .find(|p| p.starts_with("intent/leaf") && p.ends_with(".yaml"))
+        .expect("a leaf intent")
+        .to_string();
+    let leaf: serde_json::Value =
+        serde_saphyr::from_str(&file(&files, &leaf_path)).expect("intent");
+    let q = &leaf["qos"];
+    let (cnp_dscp, cnp_prio) = (
+        q["cnp"]["dscp"].as_u64().expect("dscp"),
+        q["cnp"]["priority"].as_u64().expect("p"),
+    );
+    assert_eq!((cnp_dscp, cnp_prio), (48, 6));
+    let ecn_tc = q["ecn"]["traffic_class"].as_u64().expect("ecn tc");
+    let marked_prio = [&q["roce"], &q["cnp"]]
+        .into_iter()
+        .find(|c| c["traffic_class"].as_u64() == Some(ecn_tc))
+        .and_then(|c| c["priority"].as_u64())
+        .expect("the ECN-marked class");
+    assert_eq!(marked_prio, 3);
+    let ports = script
+        .matches("\nmlnx_qos -i \"$dev\" --trust dscp")
+        .count();
+    assert_eq!(ports, 8, "one block per compute NIC");
+    for (line, want) in [
+        (
+            format!("echo {cnp_dscp} > \"/sys/class/net/$dev/ecn/roce_np/cnp_dscp\""),
+            ports,
+        ),
+        (
+            format!("echo {cnp_prio} > \"/sys/class/net/$dev/ecn/roce_np/cnp_802p_prio\""),
+            ports,
+        ),
+        (
+            format!("echo 1 > \"/sys/class/net/$dev/ecn/roce_np/enable/{marked_prio}\""),
+            ports,
+        ),
+        (
+            format!("echo 1 > \"/sys/class/net/$dev/ecn/roce_rp/enable/{marked_prio}\""),
+            ports,
+        ),
+    ] {
+        assert_eq!(script.matches(line.as_str()).count(), want, "{line}");
+    }
+    // No DCQCN on any other priority, and the defaults relied upon are named.
+    assert_eq!(script.matches("/ecn/roce_rp/enable/").count(), ports);
+    assert!(script.contains("mlx5 defaults this script relies on"));
+    if let Some(sh) = prereq::program(
+        "roce_script_sets_cnp_and_dcqcn_as_the_leaves_expect",
+        "sh",
+        "dash",
+    ) {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("roce.sh");
+        std::fs::write(&path, &script).expect("write");
+        let st = std::process::Command::new(sh)
+            .arg("-n")
+            .arg(&path)
+            .status()
+            .expect("sh");
+        assert!(st.success(), "roce.sh is valid sh");
+    }
 }

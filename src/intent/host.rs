@@ -64,6 +64,10 @@ pub struct NicQos {
     pub cnp: TrafficClass,
     /// Priorities with PFC (empty when lossy).
     pub pfc_priorities: Vec<u8>,
+    /// Priorities on which DCQCN runs, both as notification point (CNPs for CE-marked packets)
+    /// and reaction point (rate cut on CNPs): the RoCE priority, whose traffic class the switches
+    /// ECN-mark.
+    pub dcqcn_priorities: Vec<u8>,
     /// RDMA-CM and verbs ToS: DSCP × 4 + ECT(0); also `NCCL_IB_TC`.
     pub tos: u8,
     /// `cma_roce_mode -m`: 2 = RoCEv2.
@@ -198,6 +202,7 @@ fn nic_qos(spec: &ClusterSpec) -> NicQos {
             traffic_class: *r.cnp_priority,
         },
         pfc_priorities,
+        dcqcn_priorities: vec![priority],
         tos: (dscp & 0x3f) * 4 + ECT0,
         roce_mode: 2,
     }
@@ -508,6 +513,42 @@ fn check(
                     ),
                 );
             }
+            // The switches' RoCE class trusts DSCP (intent/qos.rs): the NIC must too.
+            if nic.trust != "dscp" {
+                add(
+                    "trust",
+                    format!(
+                        "NICs trust {} but the leaves classify RoCE by DSCP",
+                        nic.trust
+                    ),
+                );
+            }
+            if nic.cnp.dscp != q.cnp.dscp || nic.cnp.priority != q.cnp.priority {
+                add(
+                    "cnp",
+                    format!(
+                        "NICs send CNPs with DSCP {} on priority {} but the leaves expect DSCP {} \
+                         on priority {}",
+                        nic.cnp.dscp, nic.cnp.priority, q.cnp.dscp, q.cnp.priority
+                    ),
+                );
+            }
+            // The priority whose traffic class the leaves ECN-mark must run DCQCN on the NICs,
+            // or marked packets are never answered with a rate cut.
+            let marked: Vec<u8> = [&q.roce, &q.cnp]
+                .into_iter()
+                .filter(|c| c.traffic_class == q.ecn.traffic_class)
+                .map(|c| c.priority)
+                .collect();
+            if marked.iter().any(|p| !nic.dcqcn_priorities.contains(p)) {
+                add(
+                    "dcqcn",
+                    format!(
+                        "NICs run DCQCN on priorities {:?} but the leaves ECN-mark priority {:?}",
+                        nic.dcqcn_priorities, marked
+                    ),
+                );
+            }
             let switch_pfc: Vec<u8> = if iface.lossless {
                 q.pfc_priorities.clone()
             } else {
@@ -541,6 +582,11 @@ fn check(
                     .or(spec.roce.priority.span),
                 "set `hosts.nic_roce_priority` to `roce.priority`, or drop it",
             ),
+            "trust" | "cnp" | "dcqcn" => (
+                spec.roce.cnp_dscp.span.or(spec.roce.dscp.span),
+                "the NIC script takes CNP and DCQCN values from `roce`; a switch override that \
+                 moves them needs the same change on the NICs",
+            ),
             "pfc" => (
                 h.nic_pfc_priorities
                     .as_ref()
@@ -561,7 +607,7 @@ fn check(
                 codes::NIC_SWITCH_QOS_MISMATCH,
                 format!("{detail} ({count} NIC port(s), e.g. {example})"),
             )
-            .at(span, "NIC setting")
+            .at(span.or(spec.scalable_units.node_model.span), "NIC setting")
             .help(help),
         );
     }
@@ -586,6 +632,57 @@ mod tests {
             Some("enP1p1s2np0")
         );
         assert_eq!(derived_netdev("bogus", 0, false), None);
+    }
+
+    /// A leaf whose CNP class or ECN-marked class moved (as a future override or a template
+    /// change could) no longer agrees with the NIC script: RY0706 names it.
+    #[test]
+    fn cnp_and_dcqcn_are_checked_against_the_leaves() {
+        let c = crate::compile(&crate::diag::SourceFile::new("s.yaml", crate::LAB_SMALL));
+        let (Some(spec), Some(intents)) = (&c.spec, &c.intents) else {
+            panic!("lab-small compiles");
+        };
+        let mut diags = Diagnostics::default();
+        check(spec, &intents.hosts, &intents.devices, &mut diags);
+        assert!(diags.is_empty(), "the built intent agrees with itself");
+        let leaf = intents
+            .devices
+            .values()
+            .find(|d| d.role == Role::Leaf && d.qos.is_some())
+            .map(|d| d.hostname.clone())
+            .expect("a leaf with QoS");
+        for (what, edit) in [
+            (
+                "CNPs",
+                Box::new(|q: &mut super::super::device::Qos| q.cnp.dscp = 46)
+                    as Box<dyn Fn(&mut _)>,
+            ),
+            (
+                "DCQCN",
+                Box::new(|q: &mut super::super::device::Qos| q.ecn.traffic_class = 5),
+            ),
+        ] {
+            let mut devices = intents.devices.clone();
+            let q = devices
+                .get_mut(&leaf)
+                .and_then(|d| d.qos.as_mut())
+                .expect("qos");
+            edit(q);
+            if what == "DCQCN" {
+                q.cnp.traffic_class = 5;
+            }
+            let mut diags = Diagnostics::default();
+            check(spec, &intents.hosts, &devices, &mut diags);
+            assert!(
+                diags
+                    .iter()
+                    .any(|d| d.code == codes::NIC_SWITCH_QOS_MISMATCH
+                        && d.message.contains(what)
+                        && d.span.is_some()),
+                "{what}: {:?}",
+                diags.iter().map(|d| &d.message).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]
