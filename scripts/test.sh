@@ -22,6 +22,11 @@ command -v netconfd >/dev/null || need_apt+=(netconfd)
 command -v yanglint >/dev/null || need_apt+=(libyang2-tools)
 # SONiC's own buffer templates (Jinja2) render the reference the SONiC buffers are compared with.
 python3 -c 'import jinja2' 2>/dev/null || need_apt+=(python3 python3-jinja2)
+# InfiniBand partitions are loaded by real OpenSM on a fabric simulated by ibsim, captured and
+# queried with infiniband-diags (ibnetdiscover, smpquery); no IB hardware needed.
+[ -x /usr/sbin/opensm ] || need_apt+=(opensm)
+command -v ibsim >/dev/null || need_apt+=(ibsim-utils)
+[ -x /usr/sbin/ibnetdiscover ] || need_apt+=(infiniband-diags)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"

@@ -8,6 +8,7 @@
 pub mod addressing;
 pub mod artifacts;
 pub mod cabling;
+pub mod capture;
 pub mod catalog;
 pub mod diag;
 pub mod intent;
@@ -56,6 +57,20 @@ pub fn compile_for_platform(src: &SourceFile, platform: model::Platform) -> Comp
 
 /// Compile after `adjust` edits the parsed spec (before any design stage runs).
 pub fn compile_with(src: &SourceFile, adjust: impl FnOnce(&mut spec::ClusterSpec)) -> Compiled {
+    compile_site(src, adjust, &model::PortGuids::default())
+}
+
+/// Compile with the InfiniBand port GUIDs imported from the installed nodes
+/// (`railyard ib import`): the OpenSM partitions then name real members instead of placeholders.
+pub fn compile_with_guids(src: &SourceFile, guids: &model::PortGuids) -> Compiled {
+    compile_site(src, |_| {}, guids)
+}
+
+fn compile_site(
+    src: &SourceFile,
+    adjust: impl FnOnce(&mut spec::ClusterSpec),
+    guids: &model::PortGuids,
+) -> Compiled {
     let mut diagnostics = Diagnostics::default();
     let mut out = Compiled {
         fabric: None,
@@ -74,7 +89,7 @@ pub fn compile_with(src: &SourceFile, adjust: impl FnOnce(&mut spec::ClusterSpec
         let alloc = addressing::allocate(&spec, &fabric, &mut diagnostics);
         let plan = tenancy::plan(&spec, &fabric, &alloc, &mut diagnostics);
         if !diagnostics.has_errors() {
-            let intents = intent::build(&spec, &fabric, &alloc, plan, &mut diagnostics);
+            let intents = intent::build(&spec, &fabric, &alloc, plan, guids, &mut diagnostics);
             if !diagnostics.has_errors() {
                 out.intents = Some(intents);
                 out.allocation = Some(alloc);

@@ -2,6 +2,7 @@
 //! cross-checked against the cabling plan, the address plan and the switch intent.
 
 mod common;
+mod prereq;
 
 use std::collections::BTreeMap;
 
@@ -305,7 +306,9 @@ fn spectrum_x_cloud_one_topology_rails_match_cabling() {
         assert_eq!(f[1], "1", "port 1");
         assert_eq!(f[2], i.to_string(), "rail field in rail order");
     }
-    assert!(env_value(&env, "NCCL_TOPO_FILE").is_some());
+    // The XE9680 layout is not verified: the XML is written for review, the env does not load it.
+    assert_eq!(env_value(&env, "NCCL_TOPO_FILE"), None);
+    assert!(env.contains("NCCL_TOPO_FILE left out"), "{env}");
     assert!(
         env.contains("UNVERIFIED"),
         "unsourced catalog figures are flagged"
@@ -574,4 +577,196 @@ fn rail_ids_can_be_left_to_nccl() {
         env_value(&env, "NCCL_IB_HCA").as_deref(),
         Some("=mlx5_0:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_9:1,mlx5_10:1,mlx5_11:1")
     );
+}
+
+/// Issue 13: no env file installs a topology whose node model is unverified; a verified model's
+/// env does; the build names the unverified model in a located warning (RY0902).
+#[test]
+fn only_verified_layouts_reach_nccl_topo_file() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("inventories");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("inventories")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yaml"))
+        .collect();
+    names.sort();
+    let (mut verified, mut unverified) = (0, 0);
+    for name in names {
+        let text = inventory(&name);
+        let c = railyard::compile(&railyard::diag::SourceFile::new(&name, text.as_str()));
+        let Some(fabric) = &c.fabric else { continue };
+        let model_name = fabric.sizing.node_model.clone();
+        let model = &fabric.catalog.nodes[&model_name];
+        let files = outputs(&text);
+        let envs: Vec<&railyard::OutputFile> = files
+            .iter()
+            .filter(|f| f.path.starts_with("hosts/") && f.path.ends_with("nccl.env"))
+            .collect();
+        let is_verified = model.pcie.as_ref().is_some_and(|p| p.verified);
+        for e in &envs {
+            let text = String::from_utf8_lossy(&e.bytes);
+            assert_eq!(
+                env_value(&text, "NCCL_TOPO_FILE").is_some(),
+                is_verified,
+                "{name}: {} with model `{model_name}` (verified: {is_verified})",
+                e.path
+            );
+        }
+        let warned = c
+            .diagnostics
+            .iter()
+            .any(|d| d.code.id == "RY0902" && d.message.contains(&model_name) && d.span.is_some());
+        let has_layout = model.pcie.is_some();
+        assert_eq!(warned, has_layout && !is_verified, "{name}: RY0902");
+        if has_layout && !envs.is_empty() {
+            if is_verified {
+                verified += 1;
+            } else {
+                unverified += 1;
+                // The XML is still there for review.
+                assert!(
+                    files.iter().any(|f| f.path.ends_with("nccl-topo.xml")),
+                    "{name}"
+                );
+            }
+        }
+    }
+    assert!(verified > 0 && unverified > 0, "both cases covered");
+}
+
+/// The DGX H100 layout against NVIDIA's published tables: User Guide Table 5 (netdev `ibp<bus>s0`,
+/// bus in decimal) and Table 6 (port → GPU, CPU, RDMA), and the GPU bus ids of NVIDIA's DGX H100
+/// host model (NVIDIA/bare-metal-manager-core `crates/bmc-mock/src/hw/nvidia_dgx_h100.rs`).
+#[test]
+fn dgx_h100_bus_ids_are_the_published_ones() {
+    // (GPU, GPU bus id as nvidia-smi prints it, RDMA, netdev of Table 5, CPU of Table 6)
+    let published = [
+        (0, "00000000:1B:00.0", "mlx5_0", "ibp24s0", 0),
+        (1, "00000000:43:00.0", "mlx5_3", "ibp64s0", 0),
+        (2, "00000000:52:00.0", "mlx5_4", "ibp79s0", 0),
+        (3, "00000000:61:00.0", "mlx5_5", "ibp94s0", 0),
+        (4, "00000000:9D:00.0", "mlx5_6", "ibp154s0", 1),
+        (5, "00000000:C3:00.0", "mlx5_9", "ibp192s0", 1),
+        (6, "00000000:D1:00.0", "mlx5_10", "ibp206s0", 1),
+        (7, "00000000:DF:00.0", "mlx5_11", "ibp220s0", 1),
+    ];
+    let files = outputs(&inventory("dgx-superpod-h100.yaml"));
+    let system = parse_topo(&file(&files, "hosts/dgx-h100/nccl-topo.xml"));
+    let mut seen = 0;
+    for cpu in system.children.iter().filter(|c| c.name == "cpu") {
+        let numa: u32 = cpu.get("numaid").expect("numaid").parse().expect("int");
+        for bridge in &cpu.children {
+            let pcis: Vec<&El> = bridge.children.iter().filter(|c| c.name == "pci").collect();
+            let gpu_pci = pcis
+                .iter()
+                .find(|p| p.get("class") == Some("0x030200"))
+                .expect("a GPU behind each switch");
+            let nic_pci = pcis
+                .iter()
+                .find(|p| p.get("class") == Some("0x020700"))
+                .expect("a NIC behind each switch");
+            let dev: u32 = gpu_pci.children[0]
+                .get("dev")
+                .expect("dev")
+                .parse()
+                .expect("int");
+            let net = nic_pci
+                .all()
+                .into_iter()
+                .find(|e| e.name == "net")
+                .expect("net");
+            let (_, gpu_bus, rdma, netdev, cpu_no) = published[dev as usize];
+            // nvidia-smi's 8-digit domain and upper case → NCCL's `dddd:bb:dd.f`.
+            let want_gpu = gpu_bus[4..].to_lowercase();
+            assert_eq!(gpu_pci.get("busid"), Some(want_gpu.as_str()), "GPU {dev}");
+            let bus: u32 = netdev
+                .trim_start_matches("ibp")
+                .trim_end_matches("s0")
+                .parse()
+                .expect("decimal bus");
+            let want_nic = format!("0000:{bus:02x}:00.0");
+            assert_eq!(
+                nic_pci.get("busid"),
+                Some(want_nic.as_str()),
+                "NIC of GPU {dev}"
+            );
+            assert_eq!(net.get("name"), Some(rdma), "RDMA device of GPU {dev}");
+            assert_eq!(numa, cpu_no, "socket of GPU {dev}");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 8);
+}
+
+/// roce.sh sets every value of the NIC half of the RoCE class, each equal to the leaves' intent:
+/// trust DSCP, CNP DSCP and priority, DCQCN (notification and reaction point) on the priority
+/// whose traffic class the leaves ECN-mark; NVIDIA's defaults are CNP DSCP 48 on priority 6 and
+/// RoCE on priority 3 (Cumulus Linux RoCE documentation). The script parses as POSIX sh.
+#[test]
+fn roce_script_sets_cnp_and_dcqcn_as_the_leaves_expect() {
+    let files = outputs(&inventory("spectrum-x-cloud.yaml"));
+    let script = file(&files, "hosts/xe9680-bf3/roce.sh");
+    let leaf_path = files
+        .iter()
+        .map(|f| f.path.as_str())
+        .find(|p| p.starts_with("intent/leaf") && p.ends_with(".yaml"))
+        .expect("a leaf intent")
+        .to_string();
+    let leaf: serde_json::Value =
+        serde_saphyr::from_str(&file(&files, &leaf_path)).expect("intent");
+    let q = &leaf["qos"];
+    let (cnp_dscp, cnp_prio) = (
+        q["cnp"]["dscp"].as_u64().expect("dscp"),
+        q["cnp"]["priority"].as_u64().expect("p"),
+    );
+    assert_eq!((cnp_dscp, cnp_prio), (48, 6));
+    let ecn_tc = q["ecn"]["traffic_class"].as_u64().expect("ecn tc");
+    let marked_prio = [&q["roce"], &q["cnp"]]
+        .into_iter()
+        .find(|c| c["traffic_class"].as_u64() == Some(ecn_tc))
+        .and_then(|c| c["priority"].as_u64())
+        .expect("the ECN-marked class");
+    assert_eq!(marked_prio, 3);
+    let ports = script
+        .matches("\nmlnx_qos -i \"$dev\" --trust dscp")
+        .count();
+    assert_eq!(ports, 8, "one block per compute NIC");
+    for (line, want) in [
+        (
+            format!("echo {cnp_dscp} > \"/sys/class/net/$dev/ecn/roce_np/cnp_dscp\""),
+            ports,
+        ),
+        (
+            format!("echo {cnp_prio} > \"/sys/class/net/$dev/ecn/roce_np/cnp_802p_prio\""),
+            ports,
+        ),
+        (
+            format!("echo 1 > \"/sys/class/net/$dev/ecn/roce_np/enable/{marked_prio}\""),
+            ports,
+        ),
+        (
+            format!("echo 1 > \"/sys/class/net/$dev/ecn/roce_rp/enable/{marked_prio}\""),
+            ports,
+        ),
+    ] {
+        assert_eq!(script.matches(line.as_str()).count(), want, "{line}");
+    }
+    // No DCQCN on any other priority, and the defaults relied upon are named.
+    assert_eq!(script.matches("/ecn/roce_rp/enable/").count(), ports);
+    assert!(script.contains("mlx5 defaults this script relies on"));
+    if let Some(sh) = prereq::program(
+        "roce_script_sets_cnp_and_dcqcn_as_the_leaves_expect",
+        "sh",
+        "dash",
+    ) {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join("roce.sh");
+        std::fs::write(&path, &script).expect("write");
+        let st = std::process::Command::new(sh)
+            .arg("-n")
+            .arg(&path)
+            .status()
+            .expect("sh");
+        assert!(st.success(), "roce.sh is valid sh");
+    }
 }

@@ -590,6 +590,16 @@ fn topology_yaml_tree_equals_topology_conf() {
             topos[0].block.is_none() && topos[1].tree.is_none(),
             "{inv}: one type each"
         );
+        // The format exists from Slurm 25.05 on (topology.yaml(5)); the header says so and
+        // points older clusters at topology.conf.
+        assert!(
+            files[SLURM_YAML].contains("Slurm 25.05 and later only"),
+            "{inv}"
+        );
+        assert!(
+            files[SLURM_YAML].contains("older Slurm install topology.conf"),
+            "{inv}"
+        );
         // `topology` must be the first key of each item (topology.yaml(5)).
         for item in files[SLURM_YAML].lines().filter(|l| l.starts_with("- ")) {
             assert!(item.starts_with("- topology: "), "{inv}: `{item}`");

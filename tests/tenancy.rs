@@ -151,7 +151,10 @@ fn adding_a_fourth_tenant_changes_no_byte_of_the_first_three() {
 #[test]
 fn infiniband_tenants_get_partition_keys_and_a_limited_default_partition() {
     let files = outputs(&inventory("dgx-superpod-h100-tenants.yaml"));
-    let conf = file(&files, "tenants/partitions.conf");
+    // No GPUs imported: only a template, named so, and no loadable partitions.conf.
+    assert!(!files.iter().any(|f| f.path == "tenants/partitions.conf"));
+    let conf = file(&files, "tenants/partitions.conf.template");
+    assert!(conf.starts_with("# TEMPLATE, NOT LOADABLE"), "{conf}");
     // FACTS §3.3: the default partition limited for everyone, the SM port full.
     assert!(
         conf.lines()
@@ -178,4 +181,65 @@ fn infiniband_tenants_get_partition_keys_and_a_limited_default_partition() {
     assert!(i.devices.values().all(|d| d.vrfs.is_empty()));
     let plan = file(&files, "tenants/plan.yaml");
     assert!(plan.contains("pkey: \"0x0101\""), "{plan}");
+}
+
+/// Per InfiniBand tenant: an env file whose NCCL_IB_PKEY is the index OpenSM gives the tenant's
+/// key (1: the default key holds index 0, see intent/partitions.rs and tests/partitions_opensm.rs),
+/// UCX_IB_PKEY the key itself (0x0100 + id), and placement on exactly the tenant's nodes.
+#[test]
+fn infiniband_tenants_get_their_own_env_and_placement() {
+    let files = outputs(&inventory("dgx-superpod-h100-tenants.yaml"));
+    let i = intents(&inventory("dgx-superpod-h100-tenants.yaml"));
+    for (name, id) in [("team-llm", 1u32), ("team-rec", 2)] {
+        let env = file(&files, &format!("hosts/tenants/{name}/nccl.env"));
+        let var = |k: &str| {
+            env.lines()
+                .find_map(|l| l.strip_prefix(&format!("{k}=")))
+                .map(str::to_string)
+        };
+        assert_eq!(var("NCCL_IB_PKEY").as_deref(), Some("1"), "{name}");
+        assert_eq!(var("UCX_IB_PKEY"), Some(format!("{:#06x}", 0x0100 + id)));
+        assert!(var("NCCL_IB_HCA").is_some_and(|h| h.starts_with("=mlx5_0:1")));
+        assert!(env.contains(&format!("pkeys/1` prints {:#06x}", 0x8100 + id)));
+        // Slurm: the partition line names the tenant's nodes, no more, no less.
+        let slurm = file(
+            &files,
+            &format!("hosts/tenants/{name}/slurm-partition.conf"),
+        );
+        let line = slurm
+            .lines()
+            .find(|l| l.starts_with("PartitionName="))
+            .expect("partition line");
+        let nodes = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("Nodes="))
+            .expect("Nodes=");
+        let mut want = tenant(&i, name).nodes.clone();
+        want.sort();
+        assert_eq!(expand_hostlist(nodes), want, "{name}");
+        // Kueue: the flavor selects the label the script sets on every tenant node.
+        let kueue = file(&files, &format!("hosts/tenants/{name}/kueue.yaml"));
+        assert!(kueue.contains(&format!("topology.railyard.dev/tenant: {name}")));
+        let script = file(&files, &format!("hosts/tenants/{name}/label-nodes.sh"));
+        assert_eq!(script.matches("kubectl label node").count(), want.len());
+    }
+    // The cluster-wide env warns that tenant jobs need the tenant's file.
+    let env = file(&files, "hosts/nccl.env");
+    assert!(env.contains("hosts/tenants/<tenant>/nccl.env"));
+}
+
+/// `gpu[001-003,005]` → names (the subset of Slurm's hostlist syntax railyard writes).
+fn expand_hostlist(h: &str) -> Vec<String> {
+    let Some((prefix, rest)) = h.split_once('[') else {
+        return vec![h.to_string()];
+    };
+    let body = rest.strip_suffix(']').expect("closing bracket");
+    let mut out = Vec::new();
+    for part in body.split(',') {
+        let (lo, hi) = part.split_once('-').unwrap_or((part, part));
+        let w = lo.len();
+        let (lo, hi): (u32, u32) = (lo.parse().expect("num"), hi.parse().expect("num"));
+        out.extend((lo..=hi).map(|n| format!("{prefix}{n:0w$}")));
+    }
+    out
 }

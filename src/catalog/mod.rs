@@ -184,9 +184,9 @@ impl NodePort {
     }
 }
 
-/// The PCIe/NUMA layout of a node model, as the NCCL topology file describes it (FACTS §6.3,
-/// §6.4): CPU sockets (NUMA nodes), the PCIe switches under each, and the GPUs and compute NICs
-/// behind every switch. railyard serializes it to `hosts/<model>/nccl-topo.xml` so that NCCL pairs
+/// The PCIe/NUMA layout of a node model, as the NCCL topology file describes it (NVIDIA/nccl
+/// `src/graph/xml.cc`, `topo.cc`): CPU sockets (NUMA nodes), the PCIe switches under each, and
+/// the GPUs and compute NICs behind every switch. railyard serializes it to `hosts/<model>/nccl-topo.xml` so that NCCL pairs
 /// GPU *i* with the NIC on rail *i* even where auto-detection cannot see the PCIe tree (VMs,
 /// flattened ACS setups). Every string lands in an XML attribute NCCL parses with a 255-character
 /// limit, so formats are checked ([`PcieLayout::problems`]) before anything is written.
@@ -219,13 +219,23 @@ pub struct PcieLayout {
     pub nvlink: Option<NvlinkLayout>,
     /// CPU sockets (NUMA nodes) in NUMA order.
     pub cpus: Vec<PcieCpu>,
+    /// Every figure NCCL matches against the running node — GPU bus ids, NIC bus ids and RDMA
+    /// names, the GPU-NIC pairing, NUMA — is published or captured on a real node (`railyard
+    /// hosts import`). Only a verified layout is installed as `NCCL_TOPO_FILE`: NCCL places GPUs
+    /// by bus id, so invented ids would put real GPUs beside the wrong NICs.
+    #[serde(default)]
+    pub verified: bool,
+    /// Where the layout comes from (documents, repositories, or the capture files it was
+    /// imported from).
+    #[serde(default)]
+    pub source: String,
     /// Figures of this layout that are NOT sourced; the generated files repeat them in a header
-    /// so nobody installs an unverified layout unknowingly.
+    /// so nobody installs an unverified layout unknowingly. A verified layout lists none.
     #[serde(default)]
     pub unverified: Vec<String>,
 }
 
-/// NVLink of each GPU: `links[k]` links to NVSwitch `nvswitches[k]` (FACTS §6.4: 5, 5, 4, 4).
+/// NVLink of each GPU: `links[k]` links to NVSwitch `nvswitches[k]` (5, 5, 4, 4 on HGX H100).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NvlinkLayout {
@@ -325,7 +335,8 @@ fn is_hex_id(s: &str) -> bool {
         .is_some_and(|h| !h.is_empty() && h.len() <= 8 && h.bytes().all(|c| c.is_ascii_hexdigit()))
 }
 
-/// PCIe link speeds NCCL's `kvDictPciGen` knows (FACTS §6.3); anything else reads as 8 GT/s.
+/// PCIe link speeds NCCL's `kvDictPciGen` knows (NVIDIA/nccl `src/graph/topo.cc`); anything else
+/// reads as 8 GT/s.
 pub const PCIE_LINK_SPEEDS: [&str; 11] = [
     "2.5 GT/s",
     "5 GT/s",
@@ -346,6 +357,15 @@ impl PcieLayout {
     /// An empty list means the layout can be written as an NCCL topology file.
     pub fn problems(&self, model: &NodeModel) -> Vec<String> {
         let mut out = Vec::new();
+        if self.verified && !self.unverified.is_empty() {
+            out.push(
+                "`verified: true` but `unverified` lists figures: verify them or unset `verified`"
+                    .into(),
+            );
+        }
+        if self.verified && self.source.trim().is_empty() {
+            out.push("`verified: true` needs a `source` saying where the figures come from".into());
+        }
         if !PCIE_LINK_SPEEDS.contains(&self.link_speed.as_str()) {
             out.push(format!(
                 "`link_speed` `{}` is not one NCCL knows ({})",

@@ -2,6 +2,7 @@
 //! layout of outputs. Exit codes: 0 clean, 1 design errors, 2 unreadable input or usage error.
 
 mod cabling;
+mod ib;
 mod lab;
 mod output;
 mod push;
@@ -52,6 +53,10 @@ enum Command {
         /// (`DIR/frr/bgp.j2` replaces `frr/bgp.j2`).
         #[arg(long, value_name = "DIR")]
         templates: Option<PathBuf>,
+        /// InfiniBand port GUIDs (`railyard ib import` output): OpenSM partitions then name the
+        /// tenants' ports (`tenants/partitions.conf`) instead of placeholders.
+        #[arg(long, value_name = "CSV")]
+        port_guids: Option<PathBuf>,
     },
     /// Check a spec and report every problem; writes nothing.
     Validate {
@@ -80,6 +85,9 @@ enum Command {
     Lab(lab::LabCommand),
     /// Push rendered configs to switches: preflight, dry-run diff, confirmed commit in waves.
     Push(push::PushArgs),
+    /// InfiniBand: import port GUIDs of the installed fabric.
+    #[command(subcommand)]
+    Ib(ib::IbCommand),
 }
 
 pub fn run() -> ExitCode {
@@ -114,10 +122,22 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             output,
             format,
             templates,
+            port_guids,
         } => {
             let templates = templates::load(templates.as_deref())?;
             let src = load(spec.as_deref())?;
-            let compiled = railyard::compile(&src);
+            let mut compiled = railyard::compile(&src);
+            if let Some(csv) = &port_guids {
+                // The CSV is checked against the plan first; then the spec is compiled again
+                // with the GUIDs, so the partitions name real ports.
+                let Some(imported) =
+                    ib::resolve(&compiled, &[], &[], std::slice::from_ref(csv), format)?
+                else {
+                    report::print(&src, &compiled.diagnostics, format);
+                    return Ok(ExitCode::from(1));
+                };
+                compiled = railyard::compile_with_guids(&src, &imported.guids);
+            }
             report::print(&src, &compiled.diagnostics, format);
             let Some(files) = compiled.outputs(&templates) else {
                 return Ok(ExitCode::from(1));
@@ -190,6 +210,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Cabling(cmd) => cabling::run(cmd),
         Command::Lab(cmd) => lab::run(cmd),
         Command::Push(args) => push::run(args),
+        Command::Ib(cmd) => ib::run(cmd),
         Command::Catalog => {
             let cat = railyard::catalog::builtin();
             println!("switches:");

@@ -49,3 +49,20 @@ pub fn write_atomically(dir: &Path, files: &[OutputFile]) -> anyhow::Result<()> 
     let _ = fs::remove_dir_all(&old);
     Ok(())
 }
+
+/// Write one file atomically: a temporary sibling, then a rename over the target, so a failed
+/// run leaves an existing file as it was.
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+    let tmp = sibling(path, "tmp");
+    fs::write(&tmp, bytes).with_context(|| format!("writing `{}`", tmp.display()))?;
+    if let Err(e) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("replacing `{}`", path.display()));
+    }
+    Ok(())
+}

@@ -244,4 +244,30 @@ codes! {
     TENANT_PORT_VRF = "RY0808", "tenant port outside its VRF",
         "The isolation proof found a tenant's port in another VRF (or a VRF on a leaf without its \
          tenant's ports). This is a railyard bug; please report it with the spec.";
+    PARTITIONS_TEMPLATE = "RY0900", "InfiniBand partitions written as a template",
+        "The compute fabric is InfiniBand and has tenants, but no port GUIDs were supplied, so the \
+         OpenSM partitions are written as `tenants/partitions.conf.template` with `@node:port@` \
+         placeholders that OpenSM refuses. Capture the fabric with `ibnetdiscover` (or `ibstat` per \
+         node), import it with `railyard ib import`, and build with `--port-guids`.";
+    NODES_WITHOUT_PARTITION = "RY0901", "GPU nodes in no InfiniBand partition",
+        "With tenants on InfiniBand the default partition is limited for every node, so limited \
+         members cannot talk to each other there. A node in no tenant therefore has no InfiniBand \
+         peer at all. Put it in a tenant (one for the free pool, if need be).";
+    PCIE_UNVERIFIED = "RY0902", "node model PCIe topology unverified",
+        "The node model's PCIe layout (GPU and NIC bus ids, pairing, NUMA) is not marked \
+         `verified`: NCCL matches GPUs by bus id, so an invented layout would give every node a wrong \
+         GPU-NIC affinity. `nccl-topo.xml` is still written for review, but `NCCL_TOPO_FILE` is left \
+         out of nccl.env. Import the layout from one real node with `railyard hosts import`.";
+    CAPTURE_SYNTAX = "RY0903", "capture cannot be read",
+        "A file given to `railyard ib import` or `railyard hosts import` is not the output of the \
+         command it should come from, or it is cut short (a record without its ports, a line \
+         without its GUID). The location points at the first line that could not be read. Capture \
+         again with the command named in the help line, unmodified.";
+    CAPTURE_NOT_IN_PLAN = "RY0904", "captured port not in the plan",
+        "A captured InfiniBand port belongs to a host or HCA the cabling plan does not have, or is \
+         cabled to another switch than the plan says. Partitions built from it would name the wrong \
+         ports. Fix the cabling or the spec, or capture the right fabric.";
+    CAPTURE_CONFLICT = "RY0905", "captured GUIDs contradict each other",
+        "One port has two GUIDs, or one GUID appears on two ports, across the imported captures. \
+         Import captures of one state of the fabric.";
 }

@@ -1,6 +1,6 @@
 //! The GPU nodes' side of the compute fabric: per node, every compute NIC port with its rail and
 //! plane, the leaf port it is cabled to, its /31 and the leaf-side gateway, its MTU and the NIC
-//! QoS (FACTS §2.5). The NIC values come from the same `roce` settings as the switch QoS
+//! QoS (`mlnx_qos`, `cma_roce_tos`; NVIDIA MLNX_EN/DOCA QoS chapter). The NIC values come from the same `roce` settings as the switch QoS
 //! (`qos.rs`) unless `hosts.nic_*` overrides them; every disagreement with the leaves' intent is
 //! a diagnostic (RY0706), never a silent fallback to a lossy class.
 //!
@@ -22,7 +22,7 @@ use crate::spec::{ClusterSpec, RoceMode};
 use crate::topology::{Fabric, PortId};
 
 /// ECN codepoint ECT(0) in the low two ToS bits: RoCE traffic is sent ECN-capable so switches
-/// mark instead of drop (ToS 106 = DSCP 26 × 4 + 2, FACTS §2.1).
+/// mark instead of drop (ToS 106 = DSCP 26 × 4 + 2).
 pub const ECT0: u8 = 2;
 
 /// Everything the host artifacts are made from.
@@ -50,10 +50,12 @@ pub struct HostIntents {
     pub nccl_topo_file: String,
     /// The model's PCIe layout passed its checks, so an NCCL topology file can be written.
     pub pcie_ok: bool,
+    /// ... and it is verified, so nodes may load it (`NCCL_TOPO_FILE`).
+    pub pcie_verified: bool,
     pub nodes: BTreeMap<String, HostIntent>,
 }
 
-/// The RoCE settings of a ConnectX/BlueField NIC (`mlnx_qos`, `cma_roce_tos`, FACTS §2.5).
+/// The RoCE settings of a ConnectX/BlueField NIC (`mlnx_qos`, `cma_roce_tos`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NicQos {
     /// `mlnx_qos --trust`: classify on DSCP, like the switches.
@@ -62,6 +64,10 @@ pub struct NicQos {
     pub cnp: TrafficClass,
     /// Priorities with PFC (empty when lossy).
     pub pfc_priorities: Vec<u8>,
+    /// Priorities on which DCQCN runs, both as notification point (CNPs for CE-marked packets)
+    /// and reaction point (rate cut on CNPs): the RoCE priority, whose traffic class the switches
+    /// ECN-mark.
+    pub dcqcn_priorities: Vec<u8>,
     /// RDMA-CM and verbs ToS: DSCP × 4 + ECT(0); also `NCCL_IB_TC`.
     pub tos: u8,
     /// `cma_roce_mode -m`: 2 = RoCEv2.
@@ -196,6 +202,7 @@ fn nic_qos(spec: &ClusterSpec) -> NicQos {
             traffic_class: *r.cnp_priority,
         },
         pfc_priorities,
+        dcqcn_priorities: vec![priority],
         tos: (dscp & 0x3f) * 4 + ECT0,
         roce_mode: 2,
     }
@@ -317,7 +324,24 @@ fn check_model(spec: &ClusterSpec, name: &str, m: &NodeModel, diags: &mut Diagno
             .help("fix the model's `compute` or `pcie` entries under `catalog.nodes`"),
         );
     }
-    pcie_ok && problems.is_empty()
+    let ok = pcie_ok && problems.is_empty();
+    if ok && m.pcie.as_ref().is_some_and(|p| !p.verified) {
+        diags.push(
+            Diagnostic::warning(
+                codes::PCIE_UNVERIFIED,
+                format!(
+                    "node model `{name}` has an unverified PCIe layout: nccl-topo.xml is written for \
+                     review only and nccl.env sets no NCCL_TOPO_FILE"
+                ),
+            )
+            .at(spec.scalable_units.node_model.span, "node model")
+            .help(
+                "capture `nvidia-smi topo -m`, `lspci -tv` and `ibdev2netdev -v` on one node and run \
+                 `railyard hosts import` to get a verified model",
+            ),
+        );
+    }
+    ok
 }
 
 /// Build the host intent of every GPU node and check it against the leaves' intent.
@@ -427,6 +451,7 @@ pub fn build(
         socket_ifname: spec.hosts.socket_ifname.value.clone(),
         nccl_topo_file: spec.hosts.nccl_topo_file.value.clone(),
         pcie_ok,
+        pcie_verified: pcie_ok && model.pcie.as_ref().is_some_and(|p| p.verified),
         nodes,
     };
     check(spec, &hosts, devices, diags);
@@ -488,6 +513,42 @@ fn check(
                     ),
                 );
             }
+            // The switches' RoCE class trusts DSCP (intent/qos.rs): the NIC must too.
+            if nic.trust != "dscp" {
+                add(
+                    "trust",
+                    format!(
+                        "NICs trust {} but the leaves classify RoCE by DSCP",
+                        nic.trust
+                    ),
+                );
+            }
+            if nic.cnp.dscp != q.cnp.dscp || nic.cnp.priority != q.cnp.priority {
+                add(
+                    "cnp",
+                    format!(
+                        "NICs send CNPs with DSCP {} on priority {} but the leaves expect DSCP {} \
+                         on priority {}",
+                        nic.cnp.dscp, nic.cnp.priority, q.cnp.dscp, q.cnp.priority
+                    ),
+                );
+            }
+            // The priority whose traffic class the leaves ECN-mark must run DCQCN on the NICs,
+            // or marked packets are never answered with a rate cut.
+            let marked: Vec<u8> = [&q.roce, &q.cnp]
+                .into_iter()
+                .filter(|c| c.traffic_class == q.ecn.traffic_class)
+                .map(|c| c.priority)
+                .collect();
+            if marked.iter().any(|p| !nic.dcqcn_priorities.contains(p)) {
+                add(
+                    "dcqcn",
+                    format!(
+                        "NICs run DCQCN on priorities {:?} but the leaves ECN-mark priority {:?}",
+                        nic.dcqcn_priorities, marked
+                    ),
+                );
+            }
             let switch_pfc: Vec<u8> = if iface.lossless {
                 q.pfc_priorities.clone()
             } else {
@@ -521,6 +582,11 @@ fn check(
                     .or(spec.roce.priority.span),
                 "set `hosts.nic_roce_priority` to `roce.priority`, or drop it",
             ),
+            "trust" | "cnp" | "dcqcn" => (
+                spec.roce.cnp_dscp.span.or(spec.roce.dscp.span),
+                "the NIC script takes CNP and DCQCN values from `roce`; a switch override that \
+                 moves them needs the same change on the NICs",
+            ),
             "pfc" => (
                 h.nic_pfc_priorities
                     .as_ref()
@@ -541,7 +607,7 @@ fn check(
                 codes::NIC_SWITCH_QOS_MISMATCH,
                 format!("{detail} ({count} NIC port(s), e.g. {example})"),
             )
-            .at(span, "NIC setting")
+            .at(span.or(spec.scalable_units.node_model.span), "NIC setting")
             .help(help),
         );
     }
@@ -566,6 +632,57 @@ mod tests {
             Some("enP1p1s2np0")
         );
         assert_eq!(derived_netdev("bogus", 0, false), None);
+    }
+
+    /// A leaf whose CNP class or ECN-marked class moved (as a future override or a template
+    /// change could) no longer agrees with the NIC script: RY0706 names it.
+    #[test]
+    fn cnp_and_dcqcn_are_checked_against_the_leaves() {
+        let c = crate::compile(&crate::diag::SourceFile::new("s.yaml", crate::LAB_SMALL));
+        let (Some(spec), Some(intents)) = (&c.spec, &c.intents) else {
+            panic!("lab-small compiles");
+        };
+        let mut diags = Diagnostics::default();
+        check(spec, &intents.hosts, &intents.devices, &mut diags);
+        assert!(diags.is_empty(), "the built intent agrees with itself");
+        let leaf = intents
+            .devices
+            .values()
+            .find(|d| d.role == Role::Leaf && d.qos.is_some())
+            .map(|d| d.hostname.clone())
+            .expect("a leaf with QoS");
+        for (what, edit) in [
+            (
+                "CNPs",
+                Box::new(|q: &mut super::super::device::Qos| q.cnp.dscp = 46)
+                    as Box<dyn Fn(&mut _)>,
+            ),
+            (
+                "DCQCN",
+                Box::new(|q: &mut super::super::device::Qos| q.ecn.traffic_class = 5),
+            ),
+        ] {
+            let mut devices = intents.devices.clone();
+            let q = devices
+                .get_mut(&leaf)
+                .and_then(|d| d.qos.as_mut())
+                .expect("qos");
+            edit(q);
+            if what == "DCQCN" {
+                q.cnp.traffic_class = 5;
+            }
+            let mut diags = Diagnostics::default();
+            check(spec, &intents.hosts, &devices, &mut diags);
+            assert!(
+                diags
+                    .iter()
+                    .any(|d| d.code == codes::NIC_SWITCH_QOS_MISMATCH
+                        && d.message.contains(what)
+                        && d.span.is_some()),
+                "{what}: {:?}",
+                diags.iter().map(|d| &d.message).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]

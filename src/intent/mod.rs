@@ -11,10 +11,12 @@ mod device;
 pub mod host;
 mod interfaces;
 mod overrides;
+pub mod partitions;
 mod qos;
 mod sonic;
 mod system;
 mod tenancy;
+pub mod tenant_plan;
 
 use std::collections::BTreeMap;
 
@@ -22,7 +24,7 @@ pub use device::*;
 
 use crate::addressing::Allocation;
 use crate::diag::Diagnostics;
-use crate::model::{Network, Platform, Role, Transport};
+use crate::model::{Network, Platform, PortGuids, Role, Transport};
 use crate::spec::ClusterSpec;
 use crate::tenancy::TenantPlan;
 use crate::topology::{Device, Fabric, Link, PortId};
@@ -36,6 +38,10 @@ pub struct Intents {
     pub hosts: host::HostIntents,
     /// The tenant plan the VRFs come from.
     pub tenants: TenantPlan,
+    /// The same plan as `render` writes it (`tenants/plan.yaml`).
+    pub tenant_plan: tenant_plan::TenantPlanView,
+    /// OpenSM partitions of an InfiniBand compute fabric with tenants.
+    pub partitions: Option<partitions::Partitions>,
 }
 
 /// One cable seen from one of its ends.
@@ -83,6 +89,7 @@ pub fn build(
     f: &Fabric,
     alloc: &Allocation,
     plan: TenantPlan,
+    guids: &PortGuids,
     diags: &mut Diagnostics,
 ) -> Intents {
     let attached = attachments(f);
@@ -152,10 +159,13 @@ pub fn build(
     checks::run(spec, &devices, diags);
     tenancy::prove(&plan, &devices, diags);
     let hosts = host::build(spec, f, alloc, &devices, diags);
+    let partitions = partitions::build(spec, &plan, &hosts, guids, diags);
     Intents {
         devices,
         subnet_managers: subnet_managers(f),
         hosts,
+        tenant_plan: tenant_plan::TenantPlanView::from(&plan),
+        partitions,
         tenants: plan,
     }
 }

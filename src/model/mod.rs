@@ -1,8 +1,10 @@
 //! Shared vocabulary used by every stage: speeds, roles, networks, tiers, media.
 
+mod guid;
 mod platform;
 mod speed;
 
+pub use guid::{Guid, PortGuids};
 pub use platform::{Platform, adaptive_routing_support};
 pub use speed::Speed;
 

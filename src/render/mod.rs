@@ -139,7 +139,11 @@ pub fn render_all(
     for sm in &intents.subnet_managers {
         out.extend(subnet_manager::render(&env, sm)?);
     }
-    out.extend(tenants::render(&env, &intents.tenants)?);
+    out.extend(tenants::render(
+        &env,
+        &intents.tenant_plan,
+        intents.partitions.as_ref(),
+    )?);
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }

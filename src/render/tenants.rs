@@ -1,30 +1,44 @@
 //! Tenant outputs: `tenants/plan.yaml` (per tenant: nodes, ports, leaves, VRF, VNI, RT/RD, PKey)
-//! and, on InfiniBand fabrics, the OpenSM `partitions.conf` (FACTS §3.3) with the default
-//! partition limited so tenants cannot meet there.
+//! and, on InfiniBand compute fabrics, the OpenSM partitions (FACTS §3.3; `intent/partitions.rs`)
+//! with the default partition limited so tenants cannot meet there. The partitions file is
+//! `partitions.conf` once every member has an imported port GUID, and `partitions.conf.template`
+//! (placeholders, not loadable) until then.
 
-use minijinja::{Environment, Value};
+use minijinja::{Environment, Value, context};
 
 use super::{RenderError, template};
 use crate::OutputFile;
-use crate::tenancy::TenantPlan;
+use crate::intent::partitions::{Partitions, TENANT_PKEY_INDEX};
+use crate::intent::tenant_plan::TenantPlanView;
 
-pub fn render(env: &Environment<'_>, plan: &TenantPlan) -> Result<Vec<OutputFile>, RenderError> {
+pub fn render(
+    env: &Environment<'_>,
+    plan: &TenantPlanView,
+    partitions: Option<&Partitions>,
+) -> Result<Vec<OutputFile>, RenderError> {
     if plan.tenants.is_empty() {
         return Ok(Vec::new());
     }
-    let mut out = vec![OutputFile::new(
-        "tenants/plan.yaml",
-        crate::spec::to_yaml(plan),
-    )];
-    if plan.tenants.iter().any(|t| t.pkey.is_some()) {
+    let yaml = serde_saphyr::to_string(plan).map_err(|e| RenderError {
+        device: "tenants".into(),
+        template: "plan.yaml".into(),
+        message: e.to_string(),
+    })?;
+    let mut out = vec![OutputFile::new("tenants/plan.yaml", yaml)];
+    if let Some(p) = partitions {
+        let name = if p.complete() {
+            "tenants/partitions.conf"
+        } else {
+            "tenants/partitions.conf.template"
+        };
+        let ctx = context! {
+            complete => p.complete(),
+            tenant_index => TENANT_PKEY_INDEX,
+            ..Value::from_serialize(p)
+        };
         out.push(OutputFile::new(
-            "tenants/partitions.conf",
-            template(
-                env,
-                "subnet-manager",
-                "opensm/partitions.conf.j2",
-                Value::from_serialize(plan),
-            )?,
+            name,
+            template(env, "subnet-manager", "opensm/partitions.conf.j2", ctx)?,
         ));
     }
     Ok(out)

@@ -1,9 +1,12 @@
 //! Host-side artifacts of the GPU nodes, from the host intent (`intent/host.rs`):
 //! - `hosts/<model>/nccl-topo.xml` (and `hosts/nodes/<node>/nccl-topo.xml` where a node differs
-//!   from the rest of its model): NCCL topology file, FACTS §6;
-//! - `hosts/nccl.env`, `hosts/nccl.json`: NCCL environment of the cluster, FACTS §6.6, §2.5, §3.3;
+//!   from the rest of its model): NCCL topology file;
+//! - `hosts/nccl.env`, `hosts/nccl.json`: NCCL environment of the cluster;
+//! - `hosts/tenants/<tenant>/`: per InfiniBand tenant its NCCL environment (PKey index) and
+//!   scheduler placement (Slurm partition, Kueue flavor and node labels);
 //! - `hosts/nodes/<node>/netplan.yaml`: compute NIC addresses, MTU and rail routes (RoCE only);
-//! - `hosts/<model>/roce.sh` (or per node where values differ): NIC RoCE QoS, FACTS §2.5.
+//! - `hosts/<model>/roce.sh` (or per node where values differ): NIC RoCE QoS and congestion
+//!   control.
 //!
 //! A file is written for the model when all its nodes would get the same text, so a cluster of
 //! identical nodes ships one file per model; only the odd nodes get a file of their own.
@@ -12,11 +15,24 @@ mod nccl_env;
 mod nccl_topo;
 mod netplan;
 mod roce_script;
+mod tenants;
 
 use std::collections::BTreeMap;
 
+use minijinja::{Environment, UndefinedBehavior};
+
 use super::{Inputs, OutputFile};
 use crate::model::Transport;
+
+/// The environment the host templates render in: strict undefined, as for switch configs.
+fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    env
+}
 
 /// Per-node texts → (the model's text, nodes whose text differs from it). The model's text is the
 /// most common one (ties: the one of the first node by name), so one odd node does not move the
@@ -86,7 +102,18 @@ pub fn files(inputs: &Inputs<'_>) -> Vec<OutputFile> {
             topo_written = !texts.is_empty();
         }
     }
-    out.extend(nccl_env::files(&inputs.fabric.name, h, model, topo_written));
+    let partitions = inputs.intents.partitions.as_ref();
+    out.extend(nccl_env::files(
+        &inputs.fabric.name,
+        h,
+        model,
+        topo_written,
+        partitions.is_some(),
+    ));
+    if let Some(p) = partitions {
+        let env = nccl_env::build(&inputs.fabric.name, h, model, topo_written, true);
+        out.extend(tenants::files(inputs, p, &env));
+    }
     if transport == Transport::Ethernet {
         out.extend(netplan::files(h, model));
         let texts = roce_script::render_all(h, model);

@@ -1,5 +1,6 @@
-//! `hosts/nccl.env` and `hosts/nccl.json`: the NCCL environment of the cluster (FACTS §6.6,
-//! §2.5, §3.3), one value per variable, both files from the same typed [`NcclEnv`].
+//! `hosts/nccl.env` and `hosts/nccl.json`: the NCCL environment of the cluster (variables as
+//! NVIDIA/nccl reads them: `src/misc/utils.cc`, `src/transport/net_ib/`), one value per variable,
+//! both files from the same typed [`NcclEnv`]; the env file from `templates/hosts/nccl.env.j2`.
 
 use std::collections::BTreeMap;
 
@@ -29,16 +30,16 @@ struct Hca {
 
 /// The environment, in the order the env file prints it.
 #[derive(Serialize)]
-struct NcclEnv {
+pub(super) struct NcclEnv {
     cluster: String,
     node_model: String,
     transport: Transport,
     /// Variable → value.
-    env: BTreeMap<String, String>,
+    pub(super) env: BTreeMap<String, String>,
     /// Compute NIC ports in `NCCL_IB_HCA` order (rail, then plane).
     hcas: Vec<Hca>,
     /// Why a variable is absent or what to check.
-    notes: Vec<String>,
+    pub(super) notes: Vec<String>,
 }
 
 /// `NCCL_IB_HCA` entries of one node, or `None` when a port has no RDMA name in the catalog
@@ -62,7 +63,7 @@ fn hcas(node: &HostIntent, planes: u32, rails: bool, ids: bool) -> Option<Vec<Hc
         .collect()
 }
 
-/// `name:port:rail[:plane]` (FACTS §6.6): NCCL releases with rail/plane fields read them
+/// `name:port:rail[:plane]`: NCCL releases with rail/plane fields read them
 /// (misc/utils.cc `parseStringList`) and the net plugin reports them to the topology, where they
 /// must equal `nccl-topo.xml`'s `rail`/`plane` or NCCL stops with "Inconsistent rail/plane";
 /// older releases stop reading an entry after the port, so the same line works for both.
@@ -75,7 +76,13 @@ fn hca_entry(h: &Hca) -> String {
     }
 }
 
-fn build(cluster: &str, h: &HostIntents, model: &NodeModel, topo_written: bool) -> NcclEnv {
+pub(super) fn build(
+    cluster: &str,
+    h: &HostIntents,
+    model: &NodeModel,
+    topo_written: bool,
+    tenants: bool,
+) -> NcclEnv {
     let mut env = BTreeMap::new();
     let mut notes = Vec::new();
     // The HCA list of the most common node (all nodes of a model normally agree).
@@ -107,7 +114,7 @@ fn build(cluster: &str, h: &HostIntents, model: &NodeModel, topo_written: bool) 
         .and_then(|n| hcas(n, h.planes, h.rail_optimized, h.nccl_rails))
         .unwrap_or_default();
     match common.filter(|c| !c.is_empty()) {
-        // `=`: exact names, so `mlx5_1` does not also match `mlx5_10` (FACTS §6.6).
+        // `=`: exact names, so `mlx5_1` does not also match `mlx5_10`.
         Some(c) => {
             env.insert("NCCL_IB_HCA".to_string(), format!("={c}"));
         }
@@ -129,15 +136,26 @@ fn build(cluster: &str, h: &HostIntents, model: &NodeModel, topo_written: bool) 
             // DSCP × 4 + ECT(0): the class the switches treat as lossless RoCE.
             env.insert("NCCL_IB_TC".into(), q.tos.to_string());
         }
+        (None, Some(Transport::Infiniband)) if tenants => notes.push(
+            "InfiniBand tenants: the default partition is limited, so a job with this file (PKey \
+             index 0) reaches no other node; run tenant jobs with hosts/tenants/<tenant>/nccl.env"
+                .into(),
+        ),
         (None, Some(Transport::Infiniband)) => notes.push(
             "NCCL_IB_PKEY left out: the spec defines no tenants, so every job uses the default \
-             partition (PKey index 0, FACTS §3.3); per-tenant env files follow with tenants"
+             partition (PKey index 0, NCCL's default)"
                 .into(),
         ),
         _ => {}
     }
-    if topo_written {
+    if topo_written && h.pcie_verified {
         env.insert("NCCL_TOPO_FILE".into(), h.nccl_topo_file.clone());
+    } else if topo_written {
+        notes.push(format!(
+            "NCCL_TOPO_FILE left out: the PCIe layout of node model `{}` is not verified; \
+             nccl-topo.xml is written for review only (railyard hosts import makes a verified one)",
+            h.node_model
+        ));
     } else {
         notes.push(format!(
             "NCCL_TOPO_FILE left out: node model `{}` has no usable `pcie` layout",
@@ -172,7 +190,7 @@ fn build(cluster: &str, h: &HostIntents, model: &NodeModel, topo_written: bool) 
 }
 
 /// The order variables are printed in the env file.
-const ORDER: [&str; 7] = [
+pub(super) const ORDER: [&str; 8] = [
     "NCCL_IB_HCA",
     "NCCL_SOCKET_IFNAME",
     "NCCL_IB_GID_INDEX",
@@ -180,28 +198,50 @@ const ORDER: [&str; 7] = [
     "NCCL_CROSS_NIC",
     "NCCL_TOPO_FILE",
     "NCCL_IB_PKEY",
+    "UCX_IB_PKEY",
 ];
+
+#[derive(Serialize)]
+struct Var<'a> {
+    key: &'a str,
+    value: &'a str,
+}
+
+/// The env file of `env`, titled `title`, with `notes` before the variables.
+pub(super) fn env_text(
+    title: &str,
+    notes: &[String],
+    env: &BTreeMap<String, String>,
+) -> Option<String> {
+    let vars: Vec<Var<'_>> = ORDER
+        .iter()
+        .filter_map(|k| env.get(*k).map(|v| Var { key: k, value: v }))
+        .collect();
+    super::environment()
+        .render_str(
+            TEMPLATE,
+            minijinja::context! { title => title, notes => notes, vars => vars },
+        )
+        .ok()
+}
+
+const TEMPLATE: &str = include_str!("../../../templates/hosts/nccl.env.j2");
 
 pub fn files(
     cluster: &str,
     h: &HostIntents,
     model: &NodeModel,
     topo_written: bool,
+    tenants: bool,
 ) -> Vec<OutputFile> {
-    let e = build(cluster, h, model, topo_written);
-    let mut text = format!(
-        "# railyard: NCCL environment of cluster {} ({} nodes, FACTS §6.6)\n\
-         # KEY=VALUE lines: a systemd EnvironmentFile, /etc/nccl.conf, or `set -a; . nccl.env`.\n",
+    let e = build(cluster, h, model, topo_written, tenants);
+    let title = format!(
+        "NCCL environment of cluster {} ({} nodes)",
         e.cluster, e.node_model
     );
-    for n in &e.notes {
-        text.push_str(&format!("# {n}\n"));
-    }
-    for k in ORDER {
-        if let Some(v) = e.env.get(k) {
-            text.push_str(&format!("{k}={v}\n"));
-        }
-    }
+    let Some(text) = env_text(&title, &e.notes, &e.env) else {
+        return Vec::new();
+    };
     let mut json = serde_json::to_vec_pretty(&e).unwrap_or_default();
     json.push(b'\n');
     vec![

@@ -1,9 +1,9 @@
 //! `nccl-topo.xml` (`NCCL_TOPO_FILE`): the node model's PCIe tree with each compute NIC's `net`
 //! carrying the rail (and plane) of the leaf it is cabled to, so that NCCL pairs GPU *i* with the
-//! NIC on rail *i* (FACTS §6.3, §6.4).
+//! NIC on rail *i* (NVIDIA/nccl `src/graph/topo.cc`).
 //!
 //! Serialized from typed structs by a writer of our own that enforces NCCL's hand-written parser
-//! (FACTS §6.2, src/graph/xml.cc): no `<?xml?>` prolog (the parser rejects it), one element per
+//! (NVIDIA/nccl `src/graph/xml.cc`): no `<?xml?>` prolog (the parser rejects it), one element per
 //! line, attributes on that line separated by single spaces in a fixed order, at most 16
 //! attributes per element, names and values at most 255 characters, values escaped.
 //!
@@ -25,7 +25,7 @@ pub const MAX_ATTRS: usize = 16;
 /// NCCL's `MAX_STR_LEN`: longer names or values are cut.
 pub const MAX_STR: usize = 255;
 
-/// PCI classes NCCL keys on (FACTS §6.3).
+/// PCI classes NCCL keys on (`src/graph/topo.cc`).
 const CLASS_BRIDGE: &str = "0x060400";
 const CLASS_GPU: &str = "0x030200";
 const CLASS_NIC_IB: &str = "0x020700";

@@ -1,5 +1,5 @@
 //! `hosts/nodes/<node>/netplan.yaml`: the compute NICs of one node on a RoCE fabric — the /31
-//! of each NIC port (even end; the leaf holds the odd end, FACTS §1.7), the MTU, and rail routing.
+//! of each NIC port (even end; the leaf holds the odd end), the MTU, and rail routing.
 //!
 //! Rail routing: every NIC port sits alone in its /31 behind its own leaf, and all GPU /31s come
 //! from one supernet (`addressing.gpu`). A single main-table route to the supernet would send all

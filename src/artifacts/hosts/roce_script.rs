@@ -1,4 +1,4 @@
-//! `hosts/<model>/roce.sh`: the NIC half of the RoCE class (FACTS §2.5) — trust DSCP, PFC on the
+//! `hosts/<model>/roce.sh`: the NIC half of the RoCE class — trust DSCP, PFC on the
 //! lossless priority, RDMA-CM and verbs ToS, RoCEv2 — with values from the host intent, which
 //! takes them from the same `roce` settings as the switch QoS.
 //!
@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use minijinja::{Environment, UndefinedBehavior};
+use minijinja::Environment;
 use serde::Serialize;
 
 use crate::catalog::{NodeModel, is_token};
@@ -36,15 +36,6 @@ struct Ctx<'a> {
     dscp2prio: Vec<Mapping>,
     unverified: Vec<String>,
     ports: Vec<&'a HostPort>,
-}
-
-fn environment() -> Environment<'static> {
-    let mut env = Environment::new();
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.set_trim_blocks(true);
-    env.set_lstrip_blocks(true);
-    env.set_keep_trailing_newline(true);
-    env
 }
 
 fn render(
@@ -105,7 +96,7 @@ pub fn render_all(h: &HostIntents, model: &NodeModel) -> BTreeMap<String, String
     let Some(qos) = &h.nic_qos else {
         return BTreeMap::new();
     };
-    let env = environment();
+    let env = super::environment();
     h.nodes
         .iter()
         .filter_map(|(n, node)| render(&env, h, model, qos, node).map(|t| (n.clone(), t)))

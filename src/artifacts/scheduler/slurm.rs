@@ -1,5 +1,6 @@
-//! Slurm: `topology.conf` (topology/tree, FACTS §7.1) and `topology.yaml` (Slurm ≥ 25.05, a tree
-//! and a block topology, FACTS §7.2; schema of SchedMD `doc/man/man5/topology.yaml.5`).
+//! Slurm: `topology.conf` (topology/tree, SchedMD `doc/man/man5/topology.conf.5`; every Slurm
+//! release) and `topology.yaml` (a tree and a block topology; Slurm 25.05 and later only, schema
+//! of SchedMD `doc/man/man5/topology.yaml.5`).
 
 use serde::Serialize;
 
@@ -189,7 +190,7 @@ struct Block {
     nodes: String,
 }
 
-/// Block sizes for blocks of the given node counts (FACTS §7.1/7.2, `block_record.c`): the base
+/// Block sizes for blocks of the given node counts (topology.conf(5), topology.yaml(5), `block_record.c`): the base
 /// is the smallest block (every block must hold at least the base), and each larger size is the
 /// base times a power of two, as long as that many blocks exist to aggregate. Empty when there
 /// are no nodes.
@@ -241,6 +242,10 @@ fn topology_yaml(tree: &Tree) -> String {
         },
     ];
     let mut out = header(tree, "Slurm topology.yaml (Slurm >= 25.05)");
+    out.push_str(
+        "# topology.yaml is read by Slurm 25.05 and later only; clusters on an older Slurm install \
+         topology.conf\n# (same tree) and leave this file out.\n",
+    );
     out.push_str(&format!(
         "# `{TREE_TOPOLOGY}` (cluster default) is the tree of topology.conf. `{block_topology}`: one \
          block per leaf\n# domain; block_sizes = the smallest block, then power-of-two multiples of \

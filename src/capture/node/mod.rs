@@ -1,0 +1,3 @@
+//! One real node's PCI topology → a catalog node model with a verified PCIe layout
+//! (`railyard hosts import`).
+pub mod lspci;
