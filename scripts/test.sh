@@ -20,6 +20,8 @@ command -v netconfd >/dev/null || need_apt+=(netconfd)
 [ -x /usr/lib/frr/frr-reload.py ] || need_apt+=(frr-pythontools)
 # yanglint validates every rendered OpenConfig payload offline.
 command -v yanglint >/dev/null || need_apt+=(libyang2-tools)
+# Python consumers of the configs (pyavd, NVUE's object model) run in a venv under target/.
+python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
@@ -33,6 +35,8 @@ if ! command -v cargo >/dev/null; then
   exit 2
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
+# pyavd (tests/eos_avd.rs) and the NVUE schema (tests/nvue_schema.rs), pinned, from PyPI.
+bash scripts/pyenv.sh >/dev/null
 
 # Tests that a developer opted out of (RAILYARD_SKIP, see tests/prereq/mod.rs) record themselves
 # here; the list is printed at the end so a skip is never silent.
