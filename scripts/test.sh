@@ -27,6 +27,8 @@ python3 -c 'import jinja2' 2>/dev/null || need_apt+=(python3 python3-jinja2)
 [ -x /usr/sbin/opensm ] || need_apt+=(opensm)
 command -v ibsim >/dev/null || need_apt+=(ibsim-utils)
 [ -x /usr/sbin/ibnetdiscover ] || need_apt+=(infiniband-diags)
+# Python consumers of the configs (pyavd, NVUE's object model) run in a venv under target/.
+python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
@@ -40,6 +42,8 @@ if ! command -v cargo >/dev/null; then
   exit 2
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
+# pyavd (tests/eos_avd.rs) and the NVUE schema (tests/nvue_schema.rs), pinned, from PyPI.
+bash scripts/pyenv.sh >/dev/null
 
 # Tests that a developer opted out of (RAILYARD_SKIP, see tests/prereq/mod.rs) record themselves
 # here; the list is printed at the end so a skip is never silent.

@@ -947,3 +947,162 @@ fn clusters_without_tenants_stay_out_of_evpn() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The Arista example (inventories/eos-ai-fabric.yaml): EOS on Arista 7060X6-64PE switches.
+// ---------------------------------------------------------------------------------------------
+
+fn arista() -> String {
+    inventory("eos-ai-fabric.yaml")
+}
+
+fn codes_of(spec: &str) -> Vec<(String, Option<railyard::diag::Span>)> {
+    let c = railyard::compile(&railyard::diag::SourceFile::new("spec.yaml", spec));
+    c.diagnostics
+        .sorted()
+        .iter()
+        .map(|d| (d.code.id.to_string(), d.span))
+        .collect()
+}
+
+/// The EOS example runs EOS on Arista models only: every rendered switch is an Arista model
+/// (from the catalog), gets a startup-config and no vendor-mismatch warning is raised.
+#[test]
+fn the_eos_example_runs_eos_on_arista_models_only() {
+    let spec = arista();
+    let codes = codes_of(&spec);
+    assert!(
+        !codes.iter().any(|(c, _)| c == "RY0115" || c == "RY0116"),
+        "{codes:?}"
+    );
+    let i = railyard::compile(&railyard::diag::SourceFile::new("spec.yaml", &spec))
+        .intents
+        .expect("compiles");
+    let catalog = railyard::catalog::builtin();
+    assert!(i.devices.len() >= 18);
+    for d in i.devices.values() {
+        assert_eq!(d.platform, railyard::model::Platform::Eos, "{}", d.hostname);
+        assert_eq!(
+            catalog.switches[&d.model].vendor, "Arista",
+            "{}",
+            d.hostname
+        );
+    }
+    let files = outputs(&spec);
+    for d in i.devices.values() {
+        file(&files, &format!("configs/{}/startup-config", d.hostname));
+    }
+}
+
+/// EOS on another vendor's switch is reported where the spec chose it (RY0115); the lab example
+/// on NVIDIA SN4600C switches with `platforms: {default: eos}` is such a spec.
+#[test]
+fn eos_on_a_non_arista_model_is_a_located_warning() {
+    let spec = eos_spec("lab-small.yaml", "");
+    let warned: Vec<_> = codes_of(&spec)
+        .into_iter()
+        .filter(|(c, _)| c == "RY0115")
+        .collect();
+    assert!(!warned.is_empty(), "no RY0115");
+    let at = spec.find("platforms: {default: eos}").unwrap() + "platforms: {default: ".len();
+    for (_, span) in &warned {
+        assert_eq!(span.expect("located").start as usize, at, "points at `eos`");
+    }
+}
+
+/// The Arista data sheet's 64 x 800G OSFP cages, split 2 x 400G for the 400G NICs and uplinks:
+/// EOS numbers the two ports of a cage by their first lane (`EthernetN/1`, `EthernetN/5`) and
+/// runs each at `400g-4` (400G over 4 of the 8 lanes); a non-blocking leaf uses all 64 cages.
+#[test]
+fn arista_7060x6_cages_run_two_400g_ports_on_lanes_1_and_5() {
+    let cfg = config(&arista(), "leaf-su01-01");
+    let ports = ethernet(&cfg);
+    assert_eq!(ports.len(), 128);
+    let cages: BTreeSet<u32> = ports
+        .iter()
+        .map(|(n, _)| {
+            let (cage, lane) = n
+                .trim_start_matches("Ethernet")
+                .split_once('/')
+                .expect("Ethernet<cage>/<lane>");
+            assert!(lane == "1" || lane == "5", "{n}");
+            cage.parse().expect("cage number")
+        })
+        .collect();
+    assert_eq!(cages, (1..=64).collect());
+    for (n, body) in &ports {
+        assert!(has(body, "speed 400g-4"), "{n}");
+        assert!(has(body, "mtu 9214"), "{n}");
+    }
+}
+
+/// What an EOS engineer expects on every switch of an L3 fabric (the lines AVD's eos_designs puts
+/// on every device): no enable password, no root account, the internal VLAN block, the
+/// multi-agent routing model, no spanning tree, routing on, and management reachable in its VRF
+/// over SSH and eAPI (HTTPS) after a full config replace.
+#[test]
+fn every_eos_config_carries_the_basics_an_eos_engineer_expects() {
+    let files = outputs(&arista());
+    let configs: Vec<&railyard::OutputFile> = files
+        .iter()
+        .filter(|f| f.path.ends_with("/startup-config"))
+        .collect();
+    assert!(configs.len() >= 18);
+    for f in configs {
+        let cfg = String::from_utf8(f.bytes.clone()).unwrap();
+        for line in [
+            "no enable password",
+            "no aaa root",
+            "vlan internal order ascending range 1006 1199",
+            "service routing protocols model multi-agent",
+            "spanning-tree mode none",
+            "management api http-commands",
+            "management ssh",
+        ] {
+            assert!(cfg.lines().any(|l| l == line), "{}: {line}", f.path);
+        }
+        assert!(
+            cfg.lines()
+                .any(|l| l == "ip routing" || l == "ip routing ipv6 interfaces"),
+            "{}",
+            f.path
+        );
+        let mgmt = interfaces(&cfg)
+            .into_iter()
+            .find(|(n, _)| n == "Management1")
+            .expect("Management1");
+        assert!(has(&mgmt.1, "vrf mgmt") && has(&mgmt.1, "no shutdown"));
+        // SSH and eAPI both serve the management VRF.
+        let vrf_blocks = cfg.matches("\n   vrf mgmt\n      no shutdown\n").count();
+        assert_eq!(vrf_blocks, 2, "{}", f.path);
+    }
+}
+
+/// Growing the EOS example by one SU changes no byte of an existing leaf's config, and spines only
+/// gain lines (the spines are declared for 4 SUs).
+#[test]
+fn growing_the_eos_example_by_one_su_renumbers_nothing() {
+    let two = outputs(&arista());
+    let three = outputs(&arista().replace("  count: 2\n", "  count: 3\n"));
+    let configs = |v: &[railyard::OutputFile]| -> BTreeMap<String, String> {
+        v.iter()
+            .filter(|f| f.path.ends_with("/startup-config"))
+            .map(|f| (f.path.clone(), String::from_utf8(f.bytes.clone()).unwrap()))
+            .collect()
+    };
+    let (a, b) = (configs(&two), configs(&three));
+    assert!(b.len() > a.len(), "the new SU adds leaves");
+    let mut leaves = 0;
+    for (path, text) in &a {
+        let new = &b[path];
+        if path.contains("/leaf-su") {
+            assert!(text == new, "{path} changed when an SU was added");
+            leaves += 1;
+        } else {
+            let now: BTreeSet<&str> = new.lines().collect();
+            let lost: Vec<&str> = text.lines().filter(|l| !now.contains(l)).take(5).collect();
+            assert!(lost.is_empty(), "{path} lost lines: {lost:?}");
+        }
+    }
+    assert_eq!(leaves, 8);
+}

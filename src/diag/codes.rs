@@ -103,6 +103,15 @@ codes! {
          docker-snmp's snmpd.conf.j2). railyard configures the first receiver of \
          `services.snmp_traps` on SONiC switches and reports the others; forward traps from that \
          receiver, or list only one.";
+    EOS_ON_FOREIGN_MODEL = "RY0115", "EOS rendered for a switch that is not an Arista model",
+        "Arista EOS runs on Arista hardware only. A role set to `eos` (in `platforms`, or through the \
+         model's catalog `os`) on another vendor's switch model yields a startup-config no switch of \
+         that model can load, with port names and breakouts EOS would not number that way. Choose an \
+         Arista model for the role (the catalog has `7060x6-64pe`) or the OS the model runs.";
+    NVUE_ON_FOREIGN_MODEL = "RY0116", "NVUE rendered for a switch that is not an NVIDIA model",
+        "Cumulus Linux (NVUE) runs on NVIDIA Spectrum switches only. A role set to `nvue` on another \
+         vendor's model yields files no switch of that model can apply. Choose an NVIDIA model for \
+         the role, or the OS the model runs (`eos` on Arista; `sonic` or `frr` are multi-vendor).";
     ZERO_COUNT = "RY0201", "count must be at least 1",
         "Counts (SUs, nodes per SU, spines, planes, rails per leaf) must be positive.";
     RAILS_NIC_MISMATCH = "RY0202", "rails differ from the node's compute NICs",

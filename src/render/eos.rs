@@ -42,11 +42,24 @@ const VXLAN_UDP_PORT: u16 = 4789;
 /// groups.
 const SEND_COMMUNITY: &str = "extended";
 
+/// `vlan internal order ascending range 1006 1199`: AVD eos_designs' default
+/// (`internal_vlan_order`), which its generated configs carry on every device.
+const INTERNAL_VLANS: InternalVlans = InternalVlans {
+    order: "ascending",
+    first: 1006,
+    last: 1199,
+};
+
+#[derive(Serialize)]
+struct InternalVlans {
+    order: &'static str,
+    first: u16,
+    last: u16,
+}
+
 #[derive(Serialize)]
 struct Eos {
-    /// `service routing protocols model multi-agent`: BGP over IPv6 link-local interface peers
-    /// and IPv4 routes with IPv6 next hops run only in the multi-agent model.
-    multi_agent: bool,
+    internal_vlans: InternalVlans,
     /// `ip routing ipv6 interfaces` instead of `ip routing`: forward IPv4 over IPv6 next hops
     /// (RFC 5549) learned on interfaces that have no IPv4 address.
     ip_routing_ipv6_interfaces: bool,
@@ -253,7 +266,7 @@ fn plan(d: &DeviceIntent) -> Result<Eos, RenderError> {
     let any_v6 = d.loopback.ipv6.is_some() || d.interfaces.iter().any(|i| i.ipv6.is_some());
     let service_vrf = d.system.mgmt.as_ref().map(|m| m.vrf.clone());
     Ok(Eos {
-        multi_agent: d.bgp.is_some(),
+        internal_vlans: INTERNAL_VLANS,
         ip_routing_ipv6_interfaces: unnumbered,
         ipv6_unicast_routing: unnumbered || any_v6,
         name_server_vrf: service_vrf.clone().unwrap_or_else(|| "default".into()),

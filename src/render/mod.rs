@@ -15,6 +15,7 @@ mod openconfig;
 mod sonic;
 mod subnet_manager;
 mod tenants;
+mod yaml;
 
 use minijinja::Environment;
 
@@ -110,10 +111,9 @@ pub fn render_all(
                     let mut files = Vec::with_capacity(part.len() * 3);
                     for d in part {
                         files.extend(device(env, d)?);
-                        files.push(OutputFile::new(
-                            format!("intent/{}.yaml", d.hostname),
-                            crate::spec::to_yaml(d),
-                        ));
+                        let path = format!("intent/{}.yaml", d.hostname);
+                        let text = yaml::to_string(&d.hostname, &path, d)?;
+                        files.push(OutputFile::new(path, text));
                     }
                     Ok(files)
                 })

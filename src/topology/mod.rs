@@ -318,5 +318,6 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
     };
     checks::fabric(spec, &fabric, &names, &double_used, diags);
     platforms::check_missing(spec, &fabric, diags);
+    platforms::check_vendor(spec, &fabric, diags);
     Some(fabric)
 }

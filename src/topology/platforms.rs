@@ -3,7 +3,7 @@
 //! their own way).
 
 use crate::catalog::Catalog;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Span, codes};
 use crate::model::{Platform, Role, Transport};
 use crate::spec::ClusterSpec;
 
@@ -90,5 +90,82 @@ pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnost
             )
             .help(format!("set `platforms: {{{key}: nvue}}` (or sonic, frr, eos) or add `os:` to the `{model}` model")),
         );
+    }
+}
+
+/// The vendor whose hardware a network OS runs on; `None` for multi-vendor OSes (SONiC, FRR).
+fn native_vendor(p: Platform) -> Option<&'static [&'static str]> {
+    match p {
+        Platform::Eos => Some(&["Arista"]),
+        Platform::Nvue => Some(&["NVIDIA", "Mellanox"]),
+        Platform::Sonic | Platform::Frr => None,
+    }
+}
+
+/// Where the spec picks the model of a role's switches.
+fn model_span(spec: &ClusterSpec, role: Role) -> Option<Span> {
+    let access = |a: Option<&crate::spec::AccessSwitchSpec>| a.and_then(|s| s.model.span);
+    match role {
+        Role::Leaf => spec.compute.leaf.model.span,
+        Role::Spine => spec.compute.spine.model.span,
+        Role::Core => spec.compute.core.as_ref().and_then(|c| c.model.span),
+        Role::StorageLeaf => access(spec.storage.as_ref().map(|s| &s.leaf)),
+        Role::StorageSpine => access(spec.storage.as_ref().and_then(|s| s.spine.as_ref())),
+        Role::InbandLeaf => access(spec.inband.as_ref().and_then(|s| s.leaf.as_ref())),
+        Role::InbandSpine => access(spec.inband.as_ref().and_then(|s| s.spine.as_ref())),
+        _ => None,
+    }
+}
+
+/// A vendor OS rendered for another vendor's switch (EOS on an NVIDIA box, NVUE on an Arista
+/// one) gives files that switch cannot load: warn once per role and model, at the key that chose
+/// the OS (the role's `platforms` entry, else the model, whose catalog `os` chose it).
+pub fn check_vendor(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnostics) {
+    let mut found: std::collections::BTreeMap<(Role, &str, Platform), u32> =
+        std::collections::BTreeMap::new();
+    for d in f.devices() {
+        let Some(p) = d.platform else { continue };
+        if matches!(d.role, Role::OobLeaf | Role::OobCore) {
+            continue;
+        }
+        let (Some(vendors), Some(m)) = (native_vendor(p), f.catalog.switches.get(&d.model)) else {
+            continue;
+        };
+        if !vendors.iter().any(|v| v.eq_ignore_ascii_case(&m.vendor)) {
+            *found.entry((d.role, d.model.as_str(), p)).or_default() += 1;
+        }
+    }
+    for ((role, model, p), n) in found {
+        let vendor = f
+            .catalog
+            .switches
+            .get(model)
+            .map_or("another vendor", |m| m.vendor.as_str());
+        let (code, os, native) = match p {
+            Platform::Eos => (codes::EOS_ON_FOREIGN_MODEL, "Arista EOS", "an Arista model"),
+            _ => (
+                codes::NVUE_ON_FOREIGN_MODEL,
+                "Cumulus Linux (NVUE)",
+                "an NVIDIA Spectrum model",
+            ),
+        };
+        let d = Diagnostic::warning(
+            code,
+            format!(
+                "{n} `{}` switch(es) are `{model}` ({vendor}) but get {os} configs: that model does not run {os}",
+                role.as_str()
+            ),
+        );
+        let d = match spec.platforms.for_role(role) {
+            Some(chosen) => d.at(chosen.span, format!("`{}` chosen here", p.as_str())),
+            None => d.at(
+                model_span(spec, role),
+                format!("the catalog's `os` of this model is `{}`", p.as_str()),
+            ),
+        };
+        diags.push(d.help(format!(
+            "use {native} for `{}` switches, or the OS `{model}` runs",
+            role.as_str()
+        )));
     }
 }

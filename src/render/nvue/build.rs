@@ -1,0 +1,581 @@
+//! Intent → NVUE tree: every NVUE-specific decision (names, rule numbers, timers, tokens) is taken
+//! here, once, for both files.
+//!
+//! Tenancy (EVPN-VXLAN, symmetric routing with one L3VNI per tenant VRF, type-5 routes only):
+//! relays carry the l2vpn-evpn family; VTEP leaves add `evpn`, `nve vxlan` (copying the RoCE DSCP
+//! into the outer header), the tenant VRFs with their BGP instances, and the ports' VRFs.
+
+use std::collections::BTreeMap;
+
+use ipnet::IpNet;
+
+use super::tree::*;
+use crate::intent::{self, Bgp, DeviceIntent, QosMode};
+
+/// Placeholder for the SNMP trap community: secrets never come from the spec. The script expands
+/// it from the environment at run time; `startup.yaml` keeps it for push-time substitution.
+pub(super) const SNMP_COMMUNITY_VAR: &str = "SNMP_TRAP_COMMUNITY";
+pub(super) const SNMP_COMMUNITY: &str = "${SNMP_TRAP_COMMUNITY}";
+
+/// Route maps (and their prefix lists) that gate `redistribute connected`; the FRR names.
+const REDIST_V4: &str = "CONNECTED-TO-BGP";
+const REDIST_V6: &str = "CONNECTED-TO-BGP-V6";
+/// The QoS profile NVUE applies to every port unless told otherwise.
+const PROFILE: &str = "default-global";
+
+/// VXLAN tunnel DSCP on a VTEP: the outer header copies the inner DSCP on encapsulation, and the
+/// inner DSCP is left as the host set it on decapsulation, so RoCE (and its CNPs) keep their class
+/// across the underlay. NVUE's default for both is `derive` (from the switch priority).
+const ENCAP_DSCP: &str = "copy";
+const DECAP_DSCP: &str = "preserve";
+
+/// What the script says about the tree beyond the settings themselves.
+#[derive(Debug, Default, serde::Serialize)]
+pub(super) struct Notes {
+    /// Tenant VRFs on a switch without BGP: they isolate locally but exchange no routes.
+    pub vrfs_without_bgp: bool,
+    /// The plan's PFC watchdog action when NVUE cannot do it (its watchdog always discards).
+    pub unsupported_watchdog_action: Option<String>,
+    /// The switch is a VTEP: the script explains the tunnel DSCP choice.
+    pub vtep: bool,
+    /// Trap destinations exist: the script needs the community from the environment.
+    pub snmp_community_var: Option<&'static str>,
+}
+
+fn state(on: bool) -> &'static str {
+    if on { "enabled" } else { "disabled" }
+}
+
+pub(super) fn tree(d: &DeviceIntent) -> (Tree, Notes) {
+    let mut t = Tree {
+        system: System {
+            hostname: d.hostname.clone(),
+            ..System::default()
+        },
+        ..Tree::default()
+    };
+    let mut notes = Notes::default();
+    system(&mut t, d, &mut notes);
+    interfaces(&mut t, d);
+    if let Some(b) = &d.bgp {
+        bgp(&mut t, b, d.evpn.is_some());
+        policy(&mut t, b);
+    }
+    if let Some(e) = &d.evpn {
+        evpn(&mut t, e, &mut notes);
+    }
+    tenant_vrfs(&mut t, d, &mut notes);
+    if let Some(q) = &d.qos {
+        qos(&mut t, q, &mut notes);
+    }
+    if let Some(ar) = d.adaptive_routing.as_ref().filter(|a| !a.ports.is_empty()) {
+        t.router.adaptive_routing = Some(ENABLED);
+        for p in &ar.ports {
+            iface(&mut t, p).router = Some(IfRouter {
+                adaptive_routing: ENABLED,
+            });
+        }
+    }
+    (t, notes)
+}
+
+fn iface<'t>(t: &'t mut Tree, name: &str) -> &'t mut Iface {
+    t.interface.entry(name.to_string()).or_default()
+}
+
+/// Management port and VRF, and the services reached through it.
+fn system(t: &mut Tree, d: &DeviceIntent, notes: &mut Notes) {
+    let s = &d.system;
+    let vrf = s
+        .mgmt
+        .as_ref()
+        .map_or_else(|| "default".to_string(), |m| m.vrf.clone());
+    let in_vrf = |list: &[String]| -> BTreeMap<String, InVrf> {
+        list.iter()
+            .map(|x| (x.clone(), InVrf { vrf: vrf.clone() }))
+            .collect()
+    };
+    if s.domain.is_some() || !s.dns.is_empty() {
+        t.system.dns = Some(Dns {
+            domain: s.domain.clone(),
+            server: in_vrf(&s.dns),
+        });
+    }
+    if !s.ntp.is_empty() {
+        t.system.ntp = Some(Ntp {
+            server: s
+                .ntp
+                .iter()
+                .map(|x| {
+                    (
+                        x.clone(),
+                        NtpServer {
+                            iburst: state(true),
+                        },
+                    )
+                })
+                .collect(),
+            vrf: vrf.clone(),
+        });
+    }
+    if !s.syslog.is_empty() {
+        t.system.syslog = Some(Syslog {
+            server: in_vrf(&s.syslog),
+        });
+    }
+    if !s.snmp_traps.is_empty() {
+        notes.snmp_community_var = Some(SNMP_COMMUNITY_VAR);
+        let trap = || TrapDestination {
+            vrf: BTreeMap::from([(
+                vrf.clone(),
+                TrapVrf {
+                    community_password: BTreeMap::from([(
+                        SNMP_COMMUNITY.to_string(),
+                        TrapVersion { version: "2c" },
+                    )]),
+                },
+            )]),
+        };
+        t.system.snmp_server = Some(Snmp {
+            state: state(true),
+            trap_destination: s.snmp_traps.iter().map(|x| (x.clone(), trap())).collect(),
+        });
+    }
+    if let Some(m) = &s.mgmt {
+        let i = iface(t, &m.interface);
+        i.kind = Some("eth");
+        i.vrf = Some(m.vrf.clone());
+        // DHCP is on by default on the management port; a static address replaces it.
+        let mut v4 = IpFamily {
+            dhcp_client: Some(DISABLED),
+            ..IpFamily::default()
+        };
+        match m.address {
+            IpNet::V4(_) => v4.address = keys([m.address]),
+            IpNet::V6(_) => {
+                i.ipv6 = Some(IpFamily {
+                    address: keys([m.address]),
+                    ..IpFamily::default()
+                });
+            }
+        }
+        i.ipv4 = Some(v4);
+        t.vrf
+            .entry(m.vrf.clone())
+            .or_default()
+            .router
+            .static_routes
+            .insert(
+                "0.0.0.0/0".to_string(),
+                StaticRoute {
+                    via: keys([m.gateway]),
+                },
+            );
+    }
+}
+
+fn interfaces(t: &mut Tree, d: &DeviceIntent) {
+    for b in &d.breakouts {
+        // NVUE names the mode by the number of ports the cage splits into.
+        iface(t, &b.port).link = Some(Link {
+            breakout: Some(keys([format!("{}x", b.ports)])),
+            ..Link::default()
+        });
+    }
+    let lo = &d.loopback;
+    let v4: Vec<IpNet> = lo.ipv4.iter().chain(&lo.vtep).copied().collect();
+    let l = iface(t, "lo");
+    l.kind = Some("loopback");
+    if !v4.is_empty() {
+        l.ipv4 = Some(IpFamily {
+            address: keys(v4),
+            ..IpFamily::default()
+        });
+    }
+    if let Some(v6) = lo.ipv6 {
+        l.ipv6 = Some(IpFamily {
+            address: keys([v6]),
+            ..IpFamily::default()
+        });
+    }
+    for i in &d.interfaces {
+        let e = iface(t, &i.name);
+        e.kind = Some("swp");
+        e.description = Some(i.description.clone());
+        e.link = Some(Link {
+            mtu: Some(i.mtu),
+            state: Some(keys(["up"])),
+            ..Link::default()
+        });
+        e.ipv4 = i.ipv4.map(|a| IpFamily {
+            address: keys([a]),
+            ..IpFamily::default()
+        });
+        e.ipv6 = i.ipv6.map(|a| IpFamily {
+            address: keys([a]),
+            ..IpFamily::default()
+        });
+        e.vrf.clone_from(&i.vrf);
+    }
+}
+
+/// The underlay: one instance in the default VRF, one peer group carrying every session, BFD
+/// through a profile on the peer group (CL 5.15 has no per-peer `bfd enable`).
+fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
+    t.router.bgp = Some(RouterBgp {
+        autonomous_system: b.asn,
+        router_id: b.router_id.to_string(),
+        state: state(true),
+    });
+    if let Some(f) = &b.bfd {
+        t.router.bfd = Some(Bfd {
+            profile: BTreeMap::from([(
+                f.profile.clone(),
+                BfdProfile {
+                    detect_multiplier: f.multiplier,
+                    min_rx_interval: f.interval_ms,
+                    min_tx_interval: f.interval_ms,
+                },
+            )]),
+            state: state(true),
+        });
+    }
+    let unicast = |route_map: &str, rules: &[intent::PrefixRule], v6: bool| Unicast {
+        aggregate_route: b
+            .aggregates
+            .iter()
+            .filter(|a| matches!(a, IpNet::V6(_)) == v6)
+            .map(|a| {
+                (
+                    a.to_string(),
+                    Aggregate {
+                        summary_only: state(true),
+                    },
+                )
+            })
+            .collect(),
+        multipaths: Some(Multipaths {
+            ebgp: b.maximum_paths,
+        }),
+        redistribute: (!rules.is_empty()).then(|| Redistribute {
+            connected: Connected {
+                route_map: Some(route_map.to_string()),
+                state: state(true),
+            },
+        }),
+        route_export: None,
+        state: state(true),
+    };
+    // `allowas-in 1`: with leaf ASN reuse a leaf accepts routes carrying its own ASN once.
+    let family = || PeerGroupFamily {
+        aspath: b.allowas_in.then(|| AsPath {
+            allow_my_asn: AllowMyAsn {
+                occurrences: 1,
+                state: state(true),
+            },
+        }),
+        state: state(true),
+    };
+    // The IPv6 family exists only when IPv6 prefixes are redistributed.
+    let v6 = !b.redistribute_v6.is_empty();
+    let peer_group = PeerGroup {
+        address_family: PeerGroupFamilies {
+            ipv4_unicast: family(),
+            ipv6_unicast: v6.then(family),
+            l2vpn_evpn: evpn.then(family),
+        },
+        bfd: b.bfd.as_ref().map(|f| PeerGroupBfd {
+            profile: f.profile.clone(),
+        }),
+    };
+    let instance = VrfBgp {
+        address_family: AddressFamilies {
+            ipv4_unicast: unicast(REDIST_V4, &b.redistribute, false),
+            ipv6_unicast: v6.then(|| unicast(REDIST_V6, &b.redistribute_v6, true)),
+            l2vpn_evpn: evpn.then_some(ENABLED),
+        },
+        autonomous_system: None,
+        neighbor: b
+            .neighbors
+            .iter()
+            .map(|n| {
+                // Numbered sessions go to the peer's address, unnumbered ones to the interface.
+                let (id, kind) = match n.address {
+                    Some(a) => (a.to_string(), "numbered"),
+                    None => (n.interface.clone(), "unnumbered"),
+                };
+                let neighbor = Neighbor {
+                    description: format!("{}:{}", n.peer_device, n.peer_port),
+                    peer_group: b.peer_group.clone(),
+                    remote_as: n.remote_asn,
+                    kind,
+                };
+                (id, neighbor)
+            })
+            .collect(),
+        path_selection: b.multipath_relax.then(|| PathSelection {
+            multipath: Multipath {
+                aspath_ignore: state(true),
+            },
+        }),
+        peer_group: BTreeMap::from([(b.peer_group.clone(), peer_group)]),
+        rd: None,
+        route_export: None,
+        route_import: None,
+        router_id: None,
+        state: state(true),
+    };
+    t.vrf.entry("default".to_string()).or_default().router.bgp = Some(instance);
+}
+
+/// Prefix lists and route maps behind `redistribute connected`: rule numbers step by 10 so a
+/// hand-added rule fits between two generated ones.
+fn policy(t: &mut Tree, b: &Bgp) {
+    let mut p = Policy::default();
+    for (name, family, rules) in [
+        (REDIST_V4, "ipv4", &b.redistribute),
+        (REDIST_V6, "ipv6", &b.redistribute_v6),
+    ] {
+        if rules.is_empty() {
+            continue;
+        }
+        let rule = (10..)
+            .step_by(10)
+            .zip(rules)
+            .map(|(id, r)| {
+                let matches = BTreeMap::from([(
+                    r.prefix.to_string(),
+                    PrefixMatch {
+                        max_prefix_len: r.le,
+                    },
+                )]);
+                (
+                    id,
+                    PrefixListRule {
+                        action: "permit",
+                        matches,
+                    },
+                )
+            })
+            .collect();
+        p.prefix_list
+            .insert(name.to_string(), PrefixList { rule, kind: family });
+        let rule = RouteMapRule {
+            action: keys(["permit"]),
+            matches: RouteMapMatch {
+                ip_prefix_list: name.to_string(),
+                kind: family,
+            },
+        };
+        p.route_map.insert(
+            name.to_string(),
+            RouteMap {
+                rule: BTreeMap::from([(10, rule)]),
+            },
+        );
+    }
+    if !p.prefix_list.is_empty() {
+        t.router.policy = Some(p);
+    }
+}
+
+/// `evpn state enabled` on VTEPs (NVUE's switch for advertising the local VNIs); relays (spines)
+/// only carry the address family, set with the underlay.
+fn evpn(t: &mut Tree, e: &intent::Evpn, notes: &mut Notes) {
+    if e.advertise_all_vni {
+        t.evpn = Some(ENABLED);
+    }
+    if let Some(vtep) = e.vtep {
+        notes.vtep = true;
+        let dscp = |action| TunnelDscp {
+            dscp: DscpAction { action },
+        };
+        t.nve = Some(Nve {
+            vxlan: Vxlan {
+                decapsulation: dscp(DECAP_DSCP),
+                encapsulation: dscp(ENCAP_DSCP),
+                source: VxlanSource {
+                    address: vtep.addr().to_string(),
+                },
+                state: state(true),
+            },
+        });
+    }
+}
+
+/// Tenant VRFs: with EVPN an L3VNI (its VLAN from the plan, so the SVI is the same on every leaf)
+/// and a BGP instance in the device ASN and router-id exporting connected routes as type-5; without
+/// EVPN a local VRF (`table auto`).
+fn tenant_vrfs(t: &mut Tree, d: &DeviceIntent, notes: &mut Notes) {
+    let evpn = d.evpn.is_some();
+    notes.vrfs_without_bgp = !d.vrfs.is_empty() && d.bgp.is_none();
+    for v in &d.vrfs {
+        let vrf = t.vrf.entry(v.name.clone()).or_default();
+        if !evpn {
+            vrf.table = Some("auto");
+            continue;
+        }
+        vrf.evpn = Some(VrfEvpn {
+            state: state(true),
+            vlan: v.vlan,
+            vni: keys([v.l3vni]),
+        });
+        let Some(b) = &d.bgp else {
+            continue;
+        };
+        let targets = |rts: &[String]| RouteTargets {
+            route_target: keys(rts),
+        };
+        vrf.router.bgp = Some(VrfBgp {
+            address_family: AddressFamilies {
+                ipv4_unicast: Unicast {
+                    aggregate_route: BTreeMap::new(),
+                    multipaths: None,
+                    redistribute: Some(Redistribute {
+                        connected: Connected {
+                            route_map: None,
+                            state: state(true),
+                        },
+                    }),
+                    route_export: Some(AfToEvpn { to_evpn: ENABLED }),
+                    state: state(true),
+                },
+                ipv6_unicast: None,
+                l2vpn_evpn: None,
+            },
+            autonomous_system: Some(b.asn),
+            neighbor: BTreeMap::new(),
+            path_selection: None,
+            peer_group: BTreeMap::new(),
+            rd: (!v.rd.is_empty()).then(|| v.rd.clone()),
+            route_export: (!v.export.is_empty()).then(|| ToEvpn {
+                to_evpn: targets(&v.export),
+            }),
+            route_import: (!v.import.is_empty()).then(|| FromEvpn {
+                from_evpn: targets(&v.import),
+            }),
+            router_id: Some(b.router_id.to_string()),
+            state: state(true),
+        });
+    }
+}
+
+fn qos(t: &mut Tree, q: &intent::Qos, notes: &mut Notes) {
+    let lossless = q.mode == QosMode::Lossless && !q.pfc_priorities.is_empty();
+    // NVUE only runs the watchdog on ports with PFC, so a lossy plan has none.
+    let watchdog = q.pfc_watchdog.as_ref().filter(|_| lossless).map(|w| {
+        // The NVUE watchdog restores after one quiet polling interval and mitigates after
+        // `robustness` paused intervals: poll at the restoration time, count up to the detection
+        // time. Ranges from the NVUE reference: polling 100-5000 ms, robustness 1-1000.
+        let poll = w.restoration_ms.clamp(100, 5000);
+        if w.action != "drop" {
+            notes.unsupported_watchdog_action = Some(w.action.clone());
+        }
+        Watchdog {
+            polling_interval: poll,
+            robustness: w.detection_ms.div_ceil(poll).clamp(1, 1000),
+        }
+    });
+    let mut scheduler = BTreeMap::new();
+    for e in &q.ets {
+        scheduler.insert(
+            e.traffic_class,
+            SchedulerClass {
+                bw_percent: Some(e.weight),
+                mode: "dwrr",
+            },
+        );
+    }
+    for &tc in &q.strict_traffic_classes {
+        scheduler.insert(
+            tc,
+            SchedulerClass {
+                bw_percent: None,
+                mode: "strict",
+            },
+        );
+    }
+    let classes = [&q.roce, &q.cnp];
+    t.qos = Some(Qos {
+        congestion_control: BTreeMap::from([(
+            PROFILE,
+            CongestionControl {
+                traffic_class: BTreeMap::from([(
+                    q.ecn.traffic_class,
+                    EcnClass {
+                        ecn: "enable",
+                        max_threshold: q.ecn.max_bytes,
+                        min_threshold: q.ecn.min_bytes,
+                        probability: q.ecn.probability,
+                    },
+                )]),
+            },
+        )]),
+        egress_queue_mapping: BTreeMap::from([(
+            PROFILE,
+            QueueMapping {
+                switch_priority: classes
+                    .iter()
+                    .map(|c| {
+                        (
+                            c.priority,
+                            ToTrafficClass {
+                                traffic_class: c.traffic_class,
+                            },
+                        )
+                    })
+                    .collect(),
+            },
+        )]),
+        egress_scheduler: BTreeMap::from([(
+            PROFILE,
+            Scheduler {
+                traffic_class: scheduler,
+            },
+        )]),
+        mapping: BTreeMap::from([(
+            PROFILE,
+            Mapping {
+                dscp: classes
+                    .iter()
+                    .map(|c| {
+                        (
+                            c.dscp,
+                            ToSwitchPriority {
+                                switch_priority: c.priority,
+                            },
+                        )
+                    })
+                    .collect(),
+                trust: "l3",
+            },
+        )]),
+        pfc: if lossless {
+            BTreeMap::from([(
+                PROFILE,
+                Pfc {
+                    rx: "enable",
+                    switch_priority: keys(&q.pfc_priorities),
+                    tx: "enable",
+                },
+            )])
+        } else {
+            BTreeMap::new()
+        },
+        pfc_watchdog: watchdog,
+        roce: Roce {
+            mode: match q.mode {
+                QosMode::Lossless => "lossless",
+                QosMode::Lossy => "lossy",
+            },
+            state: state(true),
+        },
+    });
+    if t.qos.as_ref().is_some_and(|q| q.pfc_watchdog.is_some()) {
+        for p in &q.ports {
+            iface(t, p).qos = Some(IfQos {
+                pfc_watchdog: Toggle { state: "enable" },
+            });
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! NVIDIA Cumulus Linux through NVUE, Cumulus Linux 5.15 (`state enabled`, `ipv4 address`,
+//! `system ntp|dns|syslog`, BFD profiles: the forms the CL 5.15 "New and Changed NVUE Commands"
+//! page introduced; the 5.16 object model keeps them).
+//!
+//! One source of truth, two serializations. [`build`] turns the intent into the typed NVUE
+//! [`tree`]; the tree becomes one JSON value, and both files are written from that value:
+//! - `startup.yaml`: NVUE's own file format (`/etc/nvue.d/startup.yaml`, `nv config show -o
+//!   yaml`): a `- header:` entry, then `- set:` with the whole tree;
+//! - `nv-set.sh`: the same value flattened into `nv set <path…> <value>` lines (a path ends at a
+//!   leaf value or at an identifier that carries nothing, `{}`), framed by `templates/nvue/main.j2`.
+//!
+//! No setting can be in one file and not the other; `tests/render_nvue.rs` checks it for every
+//! NVUE switch of every example anyway, and `tests/nvue_schema.rs` validates `startup.yaml`
+//! against NVUE's object model.
+
+mod build;
+mod tree;
+
+use minijinja::{Environment, Value};
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use super::{RenderError, template, yaml};
+use crate::intent::DeviceIntent;
+
+/// The Cumulus Linux release the files target.
+pub const RELEASE: &str = "5.15";
+/// `version` of the startup file's header, as `nv config show` prints it on that release.
+const HEADER_VERSION: &str = "Cumulus Linux 5.15.0";
+/// The API generation of NVUE's object model (`/nvue_v1` in its OpenAPI document).
+const API_VERSION: &str = "nvue_v1";
+/// The header's schema-migration counter; NVUE writes 1.0.
+const REV_ID: f64 = 1.0;
+
+/// Top-level NVUE objects in the order the script configures them; anything else follows, sorted.
+const SECTION_ORDER: [&str; 7] = ["system", "interface", "router", "vrf", "evpn", "nve", "qos"];
+
+pub fn render(
+    env: &Environment<'_>,
+    d: &DeviceIntent,
+) -> Result<Vec<(String, String)>, RenderError> {
+    let (tree, notes) = build::tree(d);
+    let fail = |file: &str, message: String| RenderError {
+        device: d.hostname.clone(),
+        template: file.to_string(),
+        message,
+    };
+    let set = serde_json::to_value(&tree).map_err(|e| fail("startup.yaml", e.to_string()))?;
+    let startup = yaml::to_string(
+        &d.hostname,
+        "startup.yaml",
+        &(
+            HeaderDoc {
+                header: Header {
+                    model: d.model.to_uppercase(),
+                    nvue_api_version: API_VERSION,
+                    rev_id: REV_ID,
+                    version: HEADER_VERSION,
+                },
+            },
+            SetDoc { set: &set },
+        ),
+    )?;
+    let sections = sections(&set).map_err(|m| fail("nvue/main.j2", m))?;
+    let script = ScriptView {
+        release: RELEASE,
+        sections,
+        notes,
+    };
+    let ctx = minijinja::context! {
+        d => Value::from_serialize(d),
+        nv => Value::from_serialize(&script),
+    };
+    let script = template(env, &d.hostname, "nvue/main.j2", ctx)?;
+    Ok(vec![
+        ("nv-set.sh".into(), script),
+        ("startup.yaml".into(), startup),
+    ])
+}
+
+#[derive(Serialize)]
+struct HeaderDoc {
+    header: Header,
+}
+
+/// The fields `nv config show -o yaml` writes, in its (alphabetical) order. `model` is the
+/// platform's identifier; NVUE rewrites the header when it saves the file.
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+struct Header {
+    model: String,
+    nvue_api_version: &'static str,
+    rev_id: f64,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct SetDoc<'a> {
+    set: &'a Json,
+}
+
+#[derive(Serialize)]
+struct ScriptView {
+    release: &'static str,
+    sections: Vec<Section>,
+    notes: build::Notes,
+}
+
+/// The `nv set` lines under one top-level object, each line as shell words.
+#[derive(Serialize)]
+struct Section {
+    key: String,
+    lines: Vec<Vec<String>>,
+}
+
+fn sections(set: &Json) -> Result<Vec<Section>, String> {
+    let Json::Object(top) = set else {
+        return Err("the NVUE tree is not an object".into());
+    };
+    let mut keys: Vec<&String> = top.keys().collect();
+    keys.sort_by_key(|k| {
+        let rank = SECTION_ORDER
+            .iter()
+            .position(|s| s == k)
+            .unwrap_or(SECTION_ORDER.len());
+        (rank, k.as_str())
+    });
+    keys.into_iter()
+        .map(|k| {
+            let mut paths = Vec::new();
+            flatten(&top[k], &mut vec![k.clone()], &mut paths)?;
+            Ok(Section {
+                key: k.clone(),
+                lines: paths
+                    .iter()
+                    .map(|p| p.iter().map(|w| shell_word(w)).collect())
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+/// Every setting of the tree as an `nv set` path: keys down to a leaf value, or down to an
+/// identifier that carries nothing (`{}`). A value NVUE's CLI cannot take (list, boolean, null)
+/// is a bug in the tree, reported rather than dropped.
+fn flatten(v: &Json, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) -> Result<(), String> {
+    match v {
+        Json::Object(m) if m.is_empty() => out.push(path.clone()),
+        Json::Object(m) => {
+            for (k, x) in m {
+                path.push(k.clone());
+                flatten(x, path, out)?;
+                path.pop();
+            }
+        }
+        Json::String(s) => out.push([path.as_slice(), std::slice::from_ref(s)].concat()),
+        Json::Number(n) => out.push([path.as_slice(), &[n.to_string()]].concat()),
+        other => return Err(format!("`{}` holds {other}", path.join(" "))),
+    }
+    Ok(())
+}
+
+/// One shell word: left bare when it holds only characters the shell does not interpret, else
+/// single-quoted (names and descriptions come from the spec and may hold anything). The SNMP
+/// community placeholder is the one word the shell must expand.
+fn shell_word(s: &str) -> String {
+    if s == build::SNMP_COMMUNITY {
+        return format!("\"{s}\"");
+    }
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.:/@+-,=%".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_quoted_only_when_the_shell_would_interpret_them() {
+        assert_eq!(shell_word("swp1s0"), "swp1s0");
+        assert_eq!(shell_word("spine01:swp1"), "spine01:swp1");
+        assert_eq!(shell_word("a b"), "'a b'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(
+            shell_word(build::SNMP_COMMUNITY),
+            "\"${SNMP_TRAP_COMMUNITY}\""
+        );
+    }
+
+    #[test]
+    fn flattening_stops_at_values_and_empty_identifiers() {
+        let v = serde_json::json!({"link": {"mtu": 9216, "state": {"up": {}}}, "type": "swp"});
+        let mut out = Vec::new();
+        flatten(&v, &mut vec!["interface".into()], &mut out).unwrap();
+        let lines: Vec<String> = out.iter().map(|p| p.join(" ")).collect();
+        assert_eq!(
+            lines,
+            [
+                "interface link mtu 9216",
+                "interface link state up",
+                "interface type swp"
+            ]
+        );
+        let bad = serde_json::json!({"x": [1]});
+        assert!(flatten(&bad, &mut Vec::new(), &mut Vec::new()).is_err());
+    }
+}

@@ -1,0 +1,581 @@
+//! railyard's EOS configs cross-checked against the most trusted EOS renderer there is: Arista's
+//! own AVD, as the PyPI package `pyavd` (pinned in tests/python/requirements.txt).
+//!
+//! For a leaf and a spine of the EOS example (with and without tenants) and a numbered,
+//! dual-stack lab leaf with every management service, the switch's *intent* is expressed here as
+//! AVD *structured config* (the `eos_cli_config_gen` data model: `ethernet_interfaces`,
+//! `router_bgp`, `qos_profiles`, `priority_flow_control`, `vxlan_interface`, `vrfs`, …). pyavd
+//! validates it against AVD's schema and renders it with AVD's own templates
+//! (`get_device_config`); railyard's `startup-config` must then hold exactly pyavd's lines,
+//! modulo order, section by section and line by line within each section (every line is compared
+//! with the path of blocks above it: `router bgp 65000 > address-family evpn > bgp
+//! next-hop-unchanged`).
+//!
+//! The mapping below is written from the intent and AVD's data model, not from railyard's output:
+//! the structured config says what the switch must do, AVD says how EOS spells it.
+
+mod common;
+mod prereq;
+mod pyenv;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::*;
+use railyard::diag::SourceFile;
+use railyard::intent::{DeviceIntent, Intents, InterfaceKind, QosMode};
+use serde_json::{Value, json};
+
+fn intents(spec: &str) -> Intents {
+    railyard::compile(&SourceFile::new("spec.yaml", spec))
+        .intents
+        .expect("spec compiles")
+}
+
+/// The EOS example without its tenants: no VTEP pool, no EVPN.
+fn without_tenants(spec: &str) -> String {
+    let cut = spec.find("\naddressing:").expect("the tenant part");
+    spec[..cut].to_string() + "\n"
+}
+
+fn seconds(ms: u32) -> String {
+    // EOS takes the PFC watchdog timers in seconds.
+    let s = f64::from(ms) / 1000.0;
+    let text = format!("{s}");
+    text.trim_end_matches(".0").to_string()
+}
+
+/// The speed of a split cage's sub-port, as EOS names it: `<rate>g-<lanes>`.
+fn split_speed(d: &DeviceIntent, port: &str) -> Option<String> {
+    d.breakouts.iter().find_map(|b| {
+        let prefix = b.port.rsplit_once('/')?.0;
+        let cage = port.rsplit_once('/')?.0;
+        (prefix == cage).then(|| format!("{}g-{}", b.speed.as_gbps(), b.lanes_per_port))
+    })
+}
+
+/// One switch's intent as AVD structured config.
+fn structured_config(d: &DeviceIntent) -> Value {
+    let mut sc = serde_json::Map::new();
+    sc.insert("hostname".into(), json!(d.hostname));
+    // The basics AVD's eos_designs puts on every device.
+    sc.insert("enable_password".into(), json!({"disabled": true}));
+    sc.insert("aaa_root".into(), json!({"disabled": true}));
+    sc.insert(
+        "vlan_internal_order".into(),
+        json!({"allocation": "ascending", "range": {"beginning": 1006, "ending": 1199}}),
+    );
+    sc.insert(
+        "service_routing_protocols_model".into(),
+        json!("multi-agent"),
+    );
+    sc.insert("spanning_tree".into(), json!({"mode": "none"}));
+
+    let bgp = d.bgp.as_ref();
+    let unnumbered = bgp.is_some_and(|b| b.unnumbered);
+    let sessions: BTreeSet<&str> = bgp
+        .map(|b| b.neighbors.iter().map(|n| n.interface.as_str()).collect())
+        .unwrap_or_default();
+    let lossless: BTreeSet<&str> = d
+        .qos
+        .iter()
+        .flat_map(|q| q.ports.iter().map(String::as_str))
+        .collect();
+
+    // Ports: routed, at the intent's MTU, split speed, addresses, per-session BFD, RoCE profile.
+    let ports: Vec<Value> = d
+        .interfaces
+        .iter()
+        .map(|i| {
+            let mut p = json!({
+                "name": i.name,
+                "description": format!("{} [{}]", i.description, i.cable),
+                "shutdown": false,
+                "mtu": i.mtu,
+                "switchport": {"enabled": false},
+            });
+            if let Some(s) = split_speed(d, &i.name) {
+                p["speed"] = json!(s);
+            }
+            if let Some(v) = &i.vrf {
+                p["vrf"] = json!(v);
+            }
+            if let Some(a) = i.ipv4 {
+                p["ip_address"] = json!(a.to_string());
+            }
+            let session = i.kind == InterfaceKind::Fabric && sessions.contains(i.name.as_str());
+            if let Some(f) = bgp.and_then(|b| b.bfd.as_ref()).filter(|_| session) {
+                p["bfd"] = json!({"interval": f.interval_ms, "min_rx": f.interval_ms, "multiplier": f.multiplier});
+            }
+            if session && unnumbered {
+                p["ipv6_enable"] = json!(true);
+            }
+            if let Some(a) = i.ipv6 {
+                p["ipv6_address"] = json!(a.to_string());
+            }
+            if lossless.contains(i.name.as_str()) {
+                p["service_profile"] = json!("ROCE");
+            }
+            p
+        })
+        .collect();
+    sc.insert("ethernet_interfaces".into(), json!(ports));
+
+    let mut loopbacks = Vec::new();
+    if d.loopback.ipv4.is_some() || d.loopback.ipv6.is_some() {
+        let mut l = json!({"name": "Loopback0", "description": "router-id", "shutdown": false});
+        if let Some(a) = d.loopback.ipv4 {
+            l["ip_address"] = json!(a.to_string());
+        }
+        if let Some(a) = d.loopback.ipv6 {
+            l["ipv6_address"] = json!(a.to_string());
+        }
+        loopbacks.push(l);
+    }
+    if let Some(v) = d.loopback.vtep {
+        loopbacks.push(json!({"name": "Loopback1", "description": "vtep", "shutdown": false, "ip_address": v.to_string()}));
+    }
+    sc.insert("loopback_interfaces".into(), json!(loopbacks));
+
+    // VRFs: the management VRF (not routed) and the tenants' (routed).
+    let mut vrfs: Vec<Value> = d
+        .vrfs
+        .iter()
+        .map(|v| json!({"name": v.name, "ip_routing": true}))
+        .collect();
+    if let Some(m) = &d.system.mgmt {
+        vrfs.push(json!({"name": m.vrf, "ip_routing": false}));
+        sc.insert(
+            "management_interfaces".into(),
+            json!([{"name": m.interface, "description": "oob management", "shutdown": false, "vrf": m.vrf, "ip_address": m.address.to_string()}]),
+        );
+        sc.insert(
+            "static_routes".into(),
+            json!([{"vrf": m.vrf, "prefix": "0.0.0.0/0", "next_hop": m.gateway.to_string()}]),
+        );
+        sc.insert(
+            "management_api_http".into(),
+            json!({"enable_https": true, "enable_vrfs": [{"name": m.vrf}]}),
+        );
+        sc.insert(
+            "management_ssh".into(),
+            json!({"vrfs": [{"name": m.vrf, "enable": true}]}),
+        );
+    }
+    sc.insert("vrfs".into(), json!(vrfs));
+    let v6_vrfs: Vec<&str> = d
+        .vrfs
+        .iter()
+        .filter(|v| {
+            d.interfaces
+                .iter()
+                .any(|i| i.vrf.as_deref() == Some(v.name.as_str()) && i.ipv6.is_some())
+        })
+        .map(|v| v.name.as_str())
+        .collect();
+    for v in sc["vrfs"].as_array_mut().unwrap() {
+        if v6_vrfs.contains(&v["name"].as_str().unwrap()) {
+            v["ipv6_routing"] = json!(true);
+        }
+    }
+
+    // Routing.
+    if unnumbered {
+        sc.insert("ip_routing_ipv6_interfaces".into(), json!(true));
+    } else {
+        sc.insert("ip_routing".into(), json!(true));
+    }
+    let any_v6 = d.loopback.ipv6.is_some() || d.interfaces.iter().any(|i| i.ipv6.is_some());
+    if unnumbered || any_v6 {
+        sc.insert("ipv6_unicast_routing".into(), json!(true));
+    }
+
+    // Services, in the management VRF.
+    let s = &d.system;
+    let vrf = s.mgmt.as_ref().map(|m| m.vrf.clone());
+    if !s.ntp.is_empty() {
+        let servers: Vec<Value> = s.ntp.iter().map(|n| json!({"name": n})).collect();
+        let mut ntp = json!({"servers": servers});
+        if let Some(v) = &vrf {
+            ntp["vrf"] = json!(v);
+        }
+        sc.insert("ntp".into(), ntp);
+    }
+    if !s.syslog.is_empty() {
+        let hosts: Vec<Value> = s.syslog.iter().map(|h| json!({"name": h})).collect();
+        sc.insert(
+            "logging".into(),
+            json!({"vrfs": [{"name": vrf.clone().unwrap_or_else(|| "default".into()), "hosts": hosts}]}),
+        );
+    }
+    if !s.dns.is_empty() {
+        let servers: Vec<Value> = s.dns.iter().map(|a| json!({"ip_address": a})).collect();
+        sc.insert(
+            "ip_name_server".into(),
+            json!({"vrfs": [{"name": vrf.clone().unwrap_or_else(|| "default".into()), "servers": servers}]}),
+        );
+    }
+    if let Some(domain) = &s.domain {
+        sc.insert("dns_domain".into(), json!(domain));
+    }
+    if !s.snmp_traps.is_empty() {
+        let hosts: Vec<Value> = s
+            .snmp_traps
+            .iter()
+            .map(|h| {
+                let mut x = json!({"host": h, "version": "2c", "community": "${SNMP_COMMUNITY}"});
+                if let Some(v) = &vrf {
+                    x["vrf"] = json!(v);
+                }
+                x
+            })
+            .collect();
+        sc.insert("snmp_server".into(), json!({"hosts": hosts}));
+    }
+
+    // Redistribution policy: connected routes pass the plan's prefix list only.
+    if let Some(b) = bgp {
+        let seqs = |rules: &[railyard::intent::PrefixRule]| -> Vec<Value> {
+            rules
+                .iter()
+                .enumerate()
+                .map(|(k, r)| {
+                    let le = r.le.map(|l| format!(" le {l}")).unwrap_or_default();
+                    json!({"sequence": 10 * (k + 1), "action": format!("permit {}{le}", r.prefix)})
+                })
+                .collect()
+        };
+        let mut maps = Vec::new();
+        if !b.redistribute.is_empty() {
+            sc.insert(
+                "prefix_lists".into(),
+                json!([{"name": "CONNECTED-TO-BGP", "sequence_numbers": seqs(&b.redistribute)}]),
+            );
+            maps.push(json!({"name": "CONNECTED-TO-BGP", "sequence_numbers": [{"sequence": 10, "type": "permit", "match": ["ip address prefix-list CONNECTED-TO-BGP"]}]}));
+        }
+        if !b.redistribute_v6.is_empty() {
+            sc.insert(
+                "ipv6_prefix_lists".into(),
+                json!([{"name": "CONNECTED-TO-BGP-V6", "sequence_numbers": seqs(&b.redistribute_v6)}]),
+            );
+            maps.push(json!({"name": "CONNECTED-TO-BGP-V6", "sequence_numbers": [{"sequence": 10, "type": "permit", "match": ["ipv6 address prefix-list CONNECTED-TO-BGP-V6"]}]}));
+        }
+        sc.insert("route_maps".into(), json!(maps));
+        sc.insert("router_bgp".into(), router_bgp(d, b));
+    }
+
+    if let Some(q) = &d.qos {
+        qos(&mut sc, q);
+    }
+
+    if let Some(vtep) = d.evpn.as_ref().and_then(|e| e.vtep) {
+        let source = if d.loopback.vtep == Some(vtep) {
+            "Loopback1"
+        } else {
+            "Loopback0"
+        };
+        let mut vrfs: Vec<&railyard::intent::Vrf> = d.vrfs.iter().collect();
+        vrfs.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut vxlan = json!({
+            "source_interface": source,
+            "udp_port": 4789,
+            "vrfs": vrfs.iter().map(|v| json!({"name": v.name, "vni": v.l3vni})).collect::<Vec<_>>(),
+        });
+        if d.qos.is_some() {
+            vxlan["qos"] = json!({"dscp_propagation_encapsulation": true, "ecn_propagation": true});
+        }
+        sc.insert(
+            "vxlan_interface".into(),
+            json!({"vxlan1": {"vxlan": vxlan}}),
+        );
+    }
+    Value::Object(sc)
+}
+
+fn router_bgp(d: &DeviceIntent, b: &railyard::intent::Bgp) -> Value {
+    let mut pg = json!({"name": b.peer_group});
+    if b.bfd.is_some() {
+        pg["bfd"] = json!(true);
+    }
+    if b.allowas_in {
+        pg["allowas_in"] = json!({"enabled": true, "times": 1});
+    }
+    let evpn = d.evpn.is_some();
+    if evpn {
+        // Route targets are extended communities.
+        pg["send_community"] = json!("extended");
+    }
+    let mut r = json!({
+        "as": b.asn.to_string(),
+        "router_id": b.router_id.to_string(),
+        "maximum_paths": {"paths": b.maximum_paths, "ecmp": b.maximum_paths},
+        "bgp": {"default": {"ipv4_unicast": false}},
+        "peer_groups": [pg],
+    });
+    if b.multipath_relax {
+        // Documented difference: AVD 6.4's data model has no key for EOS's `bgp bestpath as-path
+        // multipath-relax` (ECMP over paths of equal length through different ASNs); it goes
+        // through `bgp_defaults`, AVD's list of plain `router bgp` lines, still rendered by AVD.
+        r["bgp_defaults"] = json!(["bgp bestpath as-path multipath-relax"]);
+    }
+    if b.unnumbered {
+        r["neighbor_interfaces"] = json!(
+            b.neighbors
+                .iter()
+                .map(|n| json!({"name": n.interface, "peer_group": b.peer_group, "remote_as": n.remote_asn.to_string()}))
+                .collect::<Vec<_>>()
+        );
+    } else {
+        r["neighbors"] = json!(
+            b.neighbors
+                .iter()
+                .map(|n| json!({
+                    "ip_address": n.address.expect("numbered").to_string(),
+                    "peer_group": b.peer_group,
+                    "remote_as": n.remote_asn.to_string(),
+                    "description": format!("{}:{}", n.peer_device, n.peer_port),
+                }))
+                .collect::<Vec<_>>()
+        );
+    }
+    r["aggregate_addresses"] = json!(
+        b.aggregates
+            .iter()
+            .map(|a| json!({"prefix": a.to_string(), "summary_only": true}))
+            .collect::<Vec<_>>()
+    );
+    if !b.redistribute.is_empty() {
+        r["redistribute"] =
+            json!({"connected": {"enabled": true, "route_map": "CONNECTED-TO-BGP"}});
+    }
+    let mut v4 = json!({"name": b.peer_group, "activate": true});
+    if b.unnumbered {
+        v4["next_hop"] = json!({"address_family_ipv6": {"enabled": true, "originate": true}});
+    }
+    r["address_family_ipv4"] = json!({"peer_groups": [v4]});
+    if !b.redistribute_v6.is_empty() {
+        r["address_family_ipv6"] = json!({
+            "peer_groups": [{"name": b.peer_group, "activate": true}],
+            "redistribute": {"connected": {"enabled": true, "route_map": "CONNECTED-TO-BGP-V6"}},
+        });
+    }
+    if let Some(e) = &d.evpn {
+        let mut af = json!({"peer_groups": [{"name": b.peer_group, "activate": true}]});
+        // A relay (no VTEP) passes the originating VTEP on as next hop.
+        if e.vtep.is_none() {
+            af["next_hop_unchanged"] = json!(true);
+        }
+        r["address_family_evpn"] = af;
+        let mut vrfs: Vec<&railyard::intent::Vrf> = d.vrfs.iter().collect();
+        vrfs.sort_by(|a, b| a.name.cmp(&b.name));
+        r["vrfs"] = json!(
+            vrfs.iter()
+                .map(|v| json!({
+                    "name": v.name,
+                    "rd": v.rd,
+                    "route_targets": {
+                        "import": [{"address_family": "evpn", "route_targets": v.import}],
+                        "export": [{"address_family": "evpn", "route_targets": v.export}],
+                    },
+                    "router_id": b.router_id.to_string(),
+                    "redistribute": {"connected": {"enabled": true}},
+                }))
+                .collect::<Vec<_>>()
+        );
+    }
+    r
+}
+
+fn qos(sc: &mut serde_json::Map<String, Value>, q: &railyard::intent::Qos) {
+    // Egress queues: ETS weights, strict classes, ECN on the RoCE class (thresholds in bytes).
+    let mut queues: BTreeMap<u8, Value> = BTreeMap::new();
+    for e in &q.ets {
+        queues.insert(
+            e.traffic_class,
+            json!({"id": e.traffic_class, "priority": "no priority", "bandwidth_percent": e.weight}),
+        );
+    }
+    for &tc in &q.strict_traffic_classes {
+        queues.insert(tc, json!({"id": tc, "priority": "priority strict"}));
+    }
+    let ecn = queues
+        .entry(q.ecn.traffic_class)
+        .or_insert_with(|| json!({"id": q.ecn.traffic_class, "priority": "no priority"}));
+    ecn["random_detect"] = json!({"ecn": {"threshold": {
+        "units": "bytes", "min": q.ecn.min_bytes, "max": q.ecn.max_bytes,
+        "max_probability": q.ecn.probability}}});
+    let mut profile = json!({
+        "name": "ROCE",
+        "trust": "dscp",
+        "uc_tx_queues": queues.into_values().collect::<Vec<_>>(),
+    });
+    let lossless = q.mode == QosMode::Lossless && !q.pfc_priorities.is_empty();
+    if lossless {
+        profile["priority_flow_control"] = json!({
+            "enabled": true,
+            "priorities": q.pfc_priorities.iter().map(|p| json!({"priority": p, "no_drop": true})).collect::<Vec<_>>(),
+        });
+        if q.pfc_watchdog.is_some() {
+            profile["priority_flow_control"]["watchdog"] = json!({"enabled": true});
+        }
+    }
+    sc.insert("qos_profiles".into(), json!([profile]));
+    let mut maps: BTreeMap<u8, String> = BTreeMap::new();
+    for c in [&q.roce, &q.cnp] {
+        maps.insert(
+            c.dscp,
+            format!("{} to traffic-class {}", c.dscp, c.traffic_class),
+        );
+    }
+    sc.insert(
+        "qos".into(),
+        json!({"map": {"dscp": maps.into_values().collect::<Vec<_>>()}}),
+    );
+    if let Some(w) = &q.pfc_watchdog {
+        sc.insert(
+            "priority_flow_control".into(),
+            json!({"watchdog": {
+                "action": w.action,
+                "timeout": seconds(w.detection_ms),
+                "recovery_time": seconds(w.restoration_ms),
+            }}),
+        );
+    }
+}
+
+/// Config lines with the path of blocks above them; comments and separators dropped.
+fn lines(cfg: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for raw in cfg.lines() {
+        let body = raw.trim_start();
+        if body.is_empty() || body.starts_with('!') || body == "end" {
+            continue;
+        }
+        let indent = raw.len() - body.len();
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        let path: Vec<&str> = stack
+            .iter()
+            .map(|(_, l)| l.as_str())
+            .chain([body])
+            .collect();
+        out.insert(path.join(" > "));
+        stack.push((indent, body.to_string()));
+    }
+    out
+}
+
+fn pyavd(cases: &BTreeMap<String, Value>) -> BTreeMap<String, String> {
+    let python = pyenv::python("eos_configs_match_pyavd").expect("checked by the caller");
+    let mut child = Command::new(python)
+        .arg(pyenv::script("avd_render.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(cases).unwrap().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "pyavd failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: BTreeMap<String, Value> = serde_json::from_slice(&out.stdout).unwrap();
+    r.into_iter()
+        .map(|(k, v)| {
+            let Some(text) = v["config"].as_str() else {
+                panic!("{k}: AVD rejects the structured config: {:#}", v["errors"]);
+            };
+            (k, text.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn eos_configs_match_pyavd() {
+    if pyenv::python("eos_configs_match_pyavd").is_none() {
+        return;
+    }
+    let example = inventory("eos-ai-fabric.yaml");
+    let lab = format!(
+        "{}\nplatforms: {{default: eos}}\naddressing: {{fabric_links: 192.168.0.0/16, loopbacks_v6: 'fd00:1::/64', fabric_links_v6: 'fd00:f::/48', gpu_v6: 'fd00:64::/48'}}\nservices: {{ntp: [192.0.2.1], syslog: [192.0.2.2], dns: [192.0.2.53], snmp_traps: [192.0.2.162], domain: lab.example}}\nbgp: {{reuse_leaf_asns: true}}\n",
+        inventory("lab-small.yaml")
+    );
+    let specs = [
+        (
+            "tenants",
+            example.clone(),
+            vec!["leaf-su01-01", "spine01", "stor-leaf01"],
+        ),
+        (
+            "plain",
+            without_tenants(&example),
+            vec!["leaf-su01-01", "spine01"],
+        ),
+        (
+            "lab-numbered-v6-services",
+            lab,
+            vec!["leaf-su01-01", "spine01"],
+        ),
+    ];
+    let mut cases = BTreeMap::new();
+    let mut ours = BTreeMap::new();
+    for (name, spec, devices) in &specs {
+        let i = intents(spec);
+        let files = outputs(spec);
+        for dev in devices {
+            let key = format!("{name}/{dev}");
+            cases.insert(key.clone(), structured_config(&i.devices[*dev]));
+            ours.insert(key, file(&files, &format!("configs/{dev}/startup-config")));
+        }
+    }
+    // The check can fail: the same leaf with one fact of its intent changed (the lossless MTU, as
+    // if a platform allowed 9216) must differ from railyard's config in exactly that line per port.
+    let mut changed = cases["tenants/leaf-su01-01"].clone();
+    for p in changed["ethernet_interfaces"].as_array_mut().unwrap() {
+        p["mtu"] = json!(9216);
+    }
+    cases.insert("negative/leaf-su01-01".into(), changed);
+    let theirs = pyavd(&cases);
+
+    let (a, b) = (
+        lines(&ours["tenants/leaf-su01-01"]),
+        lines(&theirs["negative/leaf-su01-01"]),
+    );
+    let only_avd: Vec<&String> = b.difference(&a).collect();
+    assert_eq!(only_avd.len(), 128, "one changed line per port");
+    assert!(only_avd.iter().all(|l| l.ends_with(" > mtu 9216")));
+
+    let mut compared = 0;
+    for (key, text) in &ours {
+        let rendered = &theirs[key];
+        let (a, b) = (lines(text), lines(rendered));
+        let only_ours: Vec<&String> = a.difference(&b).collect();
+        let only_avd: Vec<&String> = b.difference(&a).collect();
+        assert!(
+            only_ours.is_empty() && only_avd.is_empty(),
+            "{key}: only in railyard: {only_ours:#?}\nonly in pyavd: {only_avd:#?}"
+        );
+        // Not vacuous: AVD rendered the sections the structured config carries.
+        for section in ["hostname ", "interface Ethernet", "management ssh"] {
+            assert!(
+                rendered.contains(section),
+                "{key}: pyavd rendered no `{section}`"
+            );
+        }
+        compared += a.len();
+    }
+    eprintln!(
+        "{} EOS configs, {compared} lines: railyard = pyavd modulo order",
+        ours.len()
+    );
+}
