@@ -130,16 +130,20 @@ fn parse_pools(spec: &ClusterSpec, diags: &mut Diagnostics) -> (Pools, bool) {
     (pools, unnumbered)
 }
 
-/// Zones of the loopback and VTEP pools: the pool is cut into 8 equal parts, one per role.
-fn loopback_zone(role: Role) -> Option<u128> {
+/// Zones of the loopback pool: the pool is cut into 8 equal parts, one per role; the storage and
+/// in-band cores share the last part, a half each. Returns (zone, half): `None` for a whole zone,
+/// `Some(0 | 1)` for one half of it.
+fn loopback_zone(role: Role) -> Option<(u128, Option<u128>)> {
     Some(match role {
-        Role::Leaf => 0,
-        Role::Spine => 1,
-        Role::Core => 2,
-        Role::StorageLeaf => 3,
-        Role::StorageSpine => 4,
-        Role::InbandLeaf => 5,
-        Role::InbandSpine => 6,
+        Role::Leaf => (0, None),
+        Role::Spine => (1, None),
+        Role::Core => (2, None),
+        Role::StorageLeaf => (3, None),
+        Role::StorageSpine => (4, None),
+        Role::InbandLeaf => (5, None),
+        Role::InbandSpine => (6, None),
+        Role::StorageCore => (7, Some(0)),
+        Role::InbandCore => (7, Some(1)),
         _ => return None,
     })
 }
@@ -161,6 +165,9 @@ fn mgmt_zone(d: &Device, sh: &Shape) -> u128 {
         Role::InbandSpine => 6,
         Role::OobCore => 7,
         Role::Appliance => 8,
+        Role::StorageCore => 9,
+        Role::InbandCore => 10,
+        Role::OobGateway => 11,
         Role::Leaf | Role::OobLeaf | Role::Node => 15 + u128::from(d.su.unwrap_or(1)),
     }
 }
@@ -208,19 +215,35 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The downlink run of an upper-tier switch and its zone in the fabric-link pools.
-    fn upper_side(&self, role: Role) -> Option<(CageRun, u128)> {
+    /// The run whose port position numbers a link's /31 inside the block of its upper end, and
+    /// where that block sits in the fabric-link pools: (run, zone, quarter of the zone). The
+    /// pools are cut into 4 zones (compute spines, compute cores, storage, in-band); the storage
+    /// and in-band zones into quarters: spines, cores, the peer links of a pair.
+    fn upper_side(&self, role: Role, tier: Tier) -> Option<(CageRun, u128, Option<u128>)> {
         let s = &self.f.sizing;
         if self.f.transport_of(role) != Some(Transport::Ethernet) {
             return None;
         }
-        match role {
-            Role::Spine => Some((s.compute.spine_down, 0)),
-            Role::Core => Some((s.compute.core_down?, 1)),
-            Role::StorageSpine => Some((s.storage.as_ref()?.spine_down?, 2)),
-            Role::InbandSpine => Some((s.inband.as_ref()?.spine_down?, 3)),
+        match (role, tier) {
+            (Role::Spine, _) => Some((s.compute.spine_down, 0, None)),
+            (Role::Core, _) => Some((s.compute.core_down?, 1, None)),
+            (Role::StorageSpine, _) => Some((s.storage.as_ref()?.spine_down?, 2, Some(0))),
+            (Role::StorageCore, _) => Some((s.storage.as_ref()?.core_down?, 2, Some(1))),
+            (Role::StorageLeaf, Tier::LeafLeaf) => Some((s.storage.as_ref()?.leaf_up, 2, Some(2))),
+            (Role::InbandSpine, _) => Some((s.inband.as_ref()?.spine_down?, 3, Some(0))),
+            (Role::InbandCore, _) => Some((s.inband.as_ref()?.core_down?, 3, Some(1))),
+            (Role::InbandLeaf, Tier::LeafLeaf) => Some((s.inband.as_ref()?.leaf_up, 3, Some(2))),
             _ => None,
         }
+    }
+
+    /// The block ordinal of a link's upper end: its ordinal among its role, or for a pair's peer
+    /// links the pair's.
+    fn upper_ordinal(&self, up: &Device, tier: Tier) -> u128 {
+        if tier == Tier::LeafLeaf {
+            return u128::from(up.group.unwrap_or(1) - 1);
+        }
+        u128::from(self.shape.ordinal(up))
     }
 
     fn block(&mut self, p: &Pool, index: u128, size: u128, what: &str) -> Option<IpNet> {
@@ -232,7 +255,7 @@ impl<'a> Ctx<'a> {
         let mut out = DeviceAlloc::default();
         let ord = u128::from(self.shape.ordinal(d));
         let pools = self.pools;
-        if let Some(z) = loopback_zone(d.role)
+        if let Some((z, half)) = loopback_zone(d.role)
             && self.f.transport_of(d.role) == Some(Transport::Ethernet)
         {
             for (p, slot, what) in [
@@ -250,9 +273,13 @@ impl<'a> Ctx<'a> {
                 if let Some(p) = p {
                     let zone = p.size() / 8;
                     let len = p.len_for(1);
-                    self.need.note(p, (ord + 2) * 8, what);
-                    *slot = (ord + 1 < zone)
-                        .then(|| p.at(z * zone + ord + 1, len))
+                    let (base, room, parts) = match half {
+                        None => (z * zone, zone, 8),
+                        Some(h) => (z * zone + h * (zone / 2), zone / 2, 16),
+                    };
+                    self.need.note(p, (ord + 2) * parts, what);
+                    *slot = (ord + 1 < room)
+                        .then(|| p.at(base + ord + 1, len))
                         .flatten();
                 }
             }
@@ -404,25 +431,28 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
                     }
                 }
             }
-            Tier::LeafSpine | Tier::SpineCore => {
-                if let Some((run, zone)) = cx.upper_side(up.role)
+            Tier::LeafSpine | Tier::SpineCore | Tier::LeafLeaf => {
+                if let Some((run, zone, quarter)) = cx.upper_side(up.role, l.tier)
                     && let Some(pos) = run_position(&run, l.b.port)
                 {
-                    let ord = u128::from(cx.shape.ordinal(up));
+                    let ord = cx.upper_ordinal(up, l.tier);
                     let size = pow2(2 * u128::from(run.capacity()));
                     for (p, v6) in [(&pools.fabric, false), (&pools.fabric_v6, true)] {
                         let Some(p) = p else { continue };
                         let zone_size = p.size() / 4;
+                        let (base, room, parts) = match quarter {
+                            None => (zone * zone_size, zone_size, 4),
+                            Some(q) => (zone * zone_size + q * (zone_size / 4), zone_size / 4, 16),
+                        };
                         cx.need.note(
                             p,
-                            4 * (ord + 1) * size,
-                            "a block of /31s per spine and core",
+                            parts * (ord + 1) * size,
+                            "a block of /31s per spine, core and leaf pair",
                         );
-                        if (ord + 1) * size > zone_size {
+                        if (ord + 1) * size > room {
                             continue;
                         }
-                        let Some(block) = p.at(zone * zone_size + ord * size, p.len_for(size))
-                        else {
+                        let Some(block) = p.at(base + ord * size, p.len_for(size)) else {
                             continue;
                         };
                         // The upper end takes the even address, the lower end the odd one.
@@ -435,7 +465,7 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
                     }
                 }
             }
-            Tier::Mgmt => {}
+            Tier::Mgmt | Tier::OobUplink => {}
         }
         links.push(la);
     }

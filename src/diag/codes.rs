@@ -121,6 +121,16 @@ codes! {
     COUNT_TOO_LARGE = "RY0218", "count too large",
         "The spec asks for more node positions than any cluster has (over four million). Usually a typo \
          in `scalable_units.count` or `nodes_per_su`.";
+    ACCESS_LEAF_COUNT = "RY0220", "storage or in-band leaf count invalid",
+        "Storage and in-band leaves come in groups: a pair when the nodes have two or more ports for \
+         the network (each node has a port on both leaves), a single leaf otherwise. A declared \
+         `leaf.count` must be whole groups and at least what the node positions need; extra leaves \
+         are built empty so the spines are sized for growth. A spine group's `leaves_per_group` \
+         must not split a pair.";
+    RDMA_ON_INFINIBAND = "RY0221", "`rdma` set on an InfiniBand fabric",
+        "`storage.rdma: true` says the nodes reach storage over RoCE (NVMe-oF, GPUDirect Storage), so \
+         the Ethernet storage fabric runs the lossless RoCE class. An InfiniBand fabric is RDMA by \
+         itself and takes no such setting; remove the key.";
     DUPLICATE_NAME = "RY0301", "duplicate device name",
         "Two devices got the same name. Naming patterns must contain every placeholder that tells \
          devices of that role apart (`{su}`, `{leaf}` or `{rail}`, `{plane}`, `{index}`, `{group}`).";
@@ -169,6 +179,17 @@ codes! {
         "An entry under `overrides:` names no switch of the fabric, or its value is unusable (an ASN \
          outside 1–4294967294, a loopback that is not an IPv4 /32). Device names are as in the \
          cabling plan.";
+    BAD_BGP_OPTION = "RY0610", "invalid BGP hardening option",
+        "`bgp.auth_env` must name an environment variable (`[A-Z_][A-Z0-9_]*`, e.g. \
+         `BGP_FABRIC_PASSWORD`), never hold the password: configs carry `${NAME}` and `railyard \
+         push` fills in the value from the environment. `bgp.max_prefix.margin_percent` runs from \
+         0 to 1000, `restart_minutes` from 1 to 65535.";
+    BGP_OPTION_NOT_RENDERED = "RY0611", "BGP option not rendered for this platform",
+        "A BGP option that both ends of a session must share (TCP-MD5 `bgp.auth_env`, GTSM \
+         `bgp.gtsm`) is in the intent, but this release renders it only into FRR configs (the `frr` \
+         platform and SONiC's frr.conf). Switches on other platforms would run their sessions \
+         without it, and a session between such a switch and an FRR one would not come up. Run \
+         those roles on `frr` or `sonic`, or leave the option off until the platform renders it.";
     BGP_SESSION_MISMATCH = "RY0701", "BGP session ends disagree",
         "The two ends of a planned BGP session do not agree on the peer's ASN, address or interface; \
          the session would not come up. Caused by an `overrides:` entry it is a warning (the configs \
@@ -191,6 +212,11 @@ codes! {
          are cabled to: another DSCP, another priority, PFC on other priorities, or an MTU above the \
          switch port's. RoCE would then land in a lossy class or be dropped. Make the NIC values equal \
          the fabric's `roce` settings (or change `roce` so the switches follow the NICs).";
+    PREFIX_OTHER_VRF = "RY0710", "a VRF's policy names another VRF's subnet",
+        "A prefix list, route map or aggregate of one VRF matches the subnet of a port that lives in \
+         another VRF (e.g. the default VRF still announcing a host block whose ports moved into a \
+         tenant VRF). It would announce, or attract, traffic the VRF does not own. Each VRF \
+         announces exactly the host links of its own ports; this finding is a railyard bug.";
     TENANT_NAME = "RY0801", "tenant name cannot be a VRF name",
         "Tenant and shared-service names become VRF names: letters, digits, `-` and `_`, at most 15 \
          characters (the Linux interface-name limit).";

@@ -52,6 +52,14 @@ pub struct Vrf {
     pub import: Vec<String>,
     pub export: Vec<String>,
     pub interfaces: Vec<String>,
+    /// The tenant's host prefixes on this leaf, announced summary-only in the VRF.
+    #[serde(default)]
+    pub aggregates: Vec<IpNet>,
+    /// Connected prefixes of the VRF let into its BGP (its own host links only).
+    #[serde(default)]
+    pub redistribute: Vec<PrefixRule>,
+    #[serde(default)]
+    pub redistribute_v6: Vec<PrefixRule>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -143,6 +151,59 @@ pub struct Bgp {
     pub redistribute_v6: Vec<PrefixRule>,
     /// Aggregates announced instead of their more-specifics.
     pub aggregates: Vec<IpNet>,
+    /// Graceful restart (RFC 4724) on the fabric sessions.
+    #[serde(default)]
+    pub graceful_restart: GracefulRestart,
+    /// Prefixes a fabric session accepts before it acts: sized from the plan (see `bgp.rs`).
+    #[serde(default)]
+    pub max_prefix: Option<MaxPrefix>,
+    /// Outbound policy: the only IPv4 prefixes this switch advertises to the fabric (a leaf: its
+    /// loopback, VTEP and host aggregates, so it is never transit). Empty: no outbound filter.
+    #[serde(default)]
+    pub export: Vec<PrefixRule>,
+    #[serde(default)]
+    pub export_v6: Vec<PrefixRule>,
+    /// TCP-MD5 password of every fabric session: a `${NAME}` placeholder the push stage fills
+    /// from the environment, never a value.
+    #[serde(default)]
+    pub password: Option<String>,
+    /// GTSM (RFC 5082): sessions only from peers one hop away (TTL 255).
+    #[serde(default)]
+    pub gtsm: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GracefulRestartMode {
+    /// Keep a restarting peer's routes; never ask peers to keep ours.
+    #[default]
+    HelperOnly,
+    /// Restarting and helper, forwarding state preserved across a bgpd restart.
+    Full,
+    Disabled,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GracefulRestart {
+    pub mode: GracefulRestartMode,
+    /// Seconds a peer keeps our routes while we restart (advertised; RFC 4724 §3).
+    pub restart_time_s: u32,
+    /// Seconds we keep a restarting peer's stale routes at most.
+    pub stale_path_time_s: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MaxPrefix {
+    /// IPv4 unicast prefixes accepted per fabric session.
+    pub ipv4: u32,
+    /// IPv6 unicast prefixes accepted per fabric session (0: the family carries none).
+    pub ipv6: u32,
+    /// Percent of the limit at which a warning is logged.
+    pub warning_percent: u8,
+    /// Minutes before a session torn down at the limit retries; `None`: only warn.
+    pub restart_minutes: Option<u32>,
+    /// How the limit was sized, for the reviewer.
+    pub basis: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

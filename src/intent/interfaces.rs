@@ -83,7 +83,7 @@ pub fn build(
     warn: &mut ArWarnings,
 ) -> (Vec<Interface>, Vec<Breakout>) {
     let mtu = spec.roce.mtu.value.min(platform_max_mtu(platform));
-    let lossless = d.network == Network::Compute && spec.roce.mode == RoceMode::Lossless;
+    let lossless = super::runs_roce(f, d.network) && spec.roce.mode == RoceMode::Lossless;
     let mut interfaces = Vec::new();
     let mut breakouts: BTreeMap<u16, Breakout> = BTreeMap::new();
     for a in links {

@@ -11,6 +11,7 @@ mod device;
 pub mod host;
 mod interfaces;
 mod overrides;
+mod prefixes;
 mod qos;
 mod system;
 mod tenancy;
@@ -69,6 +70,16 @@ fn attachments(f: &Fabric) -> Vec<Vec<Attached<'_>>> {
     by_dev
 }
 
+/// Networks whose switches run the RoCE class: the compute fabric, and storage reached over RDMA
+/// (NVMe-oF over RoCE, GPUDirect Storage).
+pub(crate) fn runs_roce(f: &Fabric, network: Network) -> bool {
+    match network {
+        Network::Compute => true,
+        Network::Storage => f.sizing.storage.as_ref().is_some_and(|a| a.rdma),
+        Network::Inband | Network::Oob => false,
+    }
+}
+
 /// Whether railyard renders a config for this device.
 fn configured(f: &Fabric, d: &Device) -> bool {
     d.platform.is_some()
@@ -87,6 +98,7 @@ pub fn build(
     let attached = attachments(f);
     let owners = tenancy::PortOwners::new(&plan);
     let mut ar = interfaces::ArWarnings::default();
+    let limits = bgp::limits(spec, f, alloc);
     let mut devices = BTreeMap::new();
     for (pos, d) in f.devices().enumerate() {
         if !configured(f, d) {
@@ -97,12 +109,16 @@ pub fn build(
         let links = &attached[pos];
         let (mut interfaces, breakouts) =
             interfaces::build(spec, f, alloc, d, platform, links, &mut ar);
-        let (evpn, vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
-        let bgp = bgp::build(spec, alloc, d, own, links, &interfaces);
+        let (evpn, mut vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
+        let policy = bgp::Policy {
+            hosts: prefixes::assign(own, &interfaces, &mut vrfs),
+            max_prefix: limits.get(&d.network),
+        };
+        let bgp = bgp::build(spec, alloc, d, own, links, &interfaces, policy);
         // A switch without BGP (a storage leaf pair with no spines) keeps its tenant VRFs as
         // local VRFs: there is no EVPN control plane to carry them.
         let evpn = evpn.filter(|_| bgp.is_some());
-        let qos = qos::build(spec, d, platform, &interfaces);
+        let qos = qos::build(spec, f, d, platform, &interfaces);
         let ar_ports: Vec<String> = interfaces
             .iter()
             .filter(|i| i.adaptive_routing)
@@ -131,6 +147,7 @@ pub fn build(
         devices.insert(d.name.clone(), intent);
     }
     ar.report(spec, diags);
+    bgp::unrendered_options(spec, &devices, diags);
     overrides::apply(spec, &mut devices, diags);
     checks::run(spec, &devices, diags);
     tenancy::prove(&plan, &devices, diags);

@@ -821,27 +821,34 @@ mod tests {
     }
 
     #[test]
-    fn vrfs_of_switches_without_evpn_stay_local() {
+    fn storage_pair_vrfs_run_evpn_within_their_own_fabric() {
         let text = std::fs::read_to_string(format!(
             "{}/inventories/spectrum-x-cloud-tenants.yaml",
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap_or_default();
         let (p, _) = plan_of(&text, true);
+        // The storage pair is joined by routed peer links, so its tenant VRFs are EVPN VRFs.
         let stor = p.routers.iter().find(|r| r.name == "stor-leaf01");
         assert!(
-            stor.is_some_and(|r| !r.vrfs.is_empty() && r.vrfs.iter().all(|v| v.vtep.is_none()))
+            stor.is_some_and(|r| !r.vrfs.is_empty() && r.vrfs.iter().all(|v| v.vtep.is_some()))
         );
-        assert!(p.tenant_routes.iter().all(|t| !t.leaf.starts_with("stor-")));
-        // Compute leaves expect no storage prefixes: the storage network is another fabric.
-        assert!(
-            p.tenant_routes
-                .iter()
-                .flat_map(|t| t.expect.iter().chain(&t.forbid))
-                .all(|x| x.starts_with("10.64.")),
-            "{:?}",
-            p.tenant_routes
-        );
+        assert!(p.tenant_routes.iter().any(|t| t.leaf.starts_with("stor-")));
+        // Each leaf expects prefixes of its own network only: the fabrics are separate.
+        for t in &p.tenant_routes {
+            let pool = if t.leaf.starts_with("stor-") {
+                "10.32."
+            } else {
+                "10.64."
+            };
+            assert!(
+                t.expect
+                    .iter()
+                    .chain(&t.forbid)
+                    .all(|x| x.starts_with(pool)),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]

@@ -239,9 +239,13 @@ impl Fabric {
         let s = &self.sizing;
         match role {
             Role::Leaf | Role::Spine | Role::Core => Some(s.compute.transport),
-            Role::StorageLeaf | Role::StorageSpine => s.storage.as_ref().map(|a| a.transport),
-            Role::InbandLeaf | Role::InbandSpine => s.inband.as_ref().map(|a| a.transport),
-            Role::OobLeaf | Role::OobCore => Some(Transport::Ethernet),
+            Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => {
+                s.storage.as_ref().map(|a| a.transport)
+            }
+            Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => {
+                s.inband.as_ref().map(|a| a.transport)
+            }
+            Role::OobLeaf | Role::OobCore | Role::OobGateway => Some(Transport::Ethernet),
             Role::Node | Role::Appliance => None,
         }
     }

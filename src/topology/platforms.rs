@@ -10,7 +10,7 @@ use crate::spec::ClusterSpec;
 fn transport(spec: &ClusterSpec, role: Role) -> Transport {
     match role {
         Role::Leaf | Role::Spine | Role::Core => spec.compute.transport,
-        Role::StorageLeaf | Role::StorageSpine => spec
+        Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => spec
             .storage
             .as_ref()
             .map_or(Transport::Ethernet, |s| s.transport),
@@ -24,9 +24,15 @@ pub fn choose(spec: &ClusterSpec, catalog: &Catalog, role: Role, model: &str) ->
     if !role.is_switch() || transport(spec, role) == Transport::Infiniband {
         return None;
     }
-    // OOB switches keep their model's OS: railyard does not render their configs.
-    if matches!(role, Role::OobLeaf | Role::OobCore) {
-        return catalog.switches.get(model).and_then(|m| m.os);
+    // OOB switches follow `platforms.oob`, not `default`: the management network is often another
+    // vendor's or another OS than the fabrics.
+    if role.is_oob() {
+        return spec
+            .platforms
+            .oob
+            .as_ref()
+            .map(|p| p.value)
+            .or_else(|| catalog.switches.get(model).and_then(|m| m.os));
     }
     spec.platforms
         .for_role(role)
@@ -69,7 +75,6 @@ pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnost
     for d in f.devices() {
         if d.role.is_switch()
             && d.platform.is_none()
-            && !matches!(d.role, Role::OobLeaf | Role::OobCore)
             && transport(spec, d.role) == Transport::Ethernet
         {
             *missing
@@ -79,8 +84,9 @@ pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnost
     }
     for ((model, role), n) in missing {
         let key = match role {
-            "storage-leaf" | "storage-spine" => "storage",
-            "inband-leaf" | "inband-spine" => "inband",
+            "storage-leaf" | "storage-spine" | "storage-core" => "storage",
+            "inband-leaf" | "inband-spine" | "inband-core" => "inband",
+            "oob-leaf" | "oob-core" | "oob-gateway" => "oob",
             other => other,
         };
         diags.push(
