@@ -42,6 +42,9 @@ pub struct DeviceAlloc {
     pub mgmt: Option<IpNet>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mgmt_gateway: Option<Ipv4Addr>,
+    /// VLAN of the management subnet on the OOB switches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mgmt_vlan: Option<u16>,
     /// The leaf's block of host-port /31s, advertised as one aggregate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_block: Option<IpNet>,
@@ -58,10 +61,22 @@ pub struct LinkAlloc {
     pub b6: Option<IpNet>,
 }
 
+/// A management subnet: one VLAN on the OOB switches, its gateway on the OOB gateway.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MgmtSubnet {
+    /// `mgmt-su01`, `mgmt-spine`, …
+    pub name: String,
+    pub subnet: IpNet,
+    /// The gateway's address with the subnet's length (the first host).
+    pub gateway: IpNet,
+}
+
 /// Every address and ASN of the cluster.
 #[derive(Clone, Debug, Default)]
 pub struct Allocation {
     pub devices: BTreeMap<String, DeviceAlloc>,
+    /// Management subnets in use, by VLAN.
+    pub mgmt_subnets: BTreeMap<u16, MgmtSubnet>,
     /// One entry per link, in `Fabric::links()` order.
     pub links: Vec<LinkAlloc>,
     /// Fabric links carry no IPv4 (BGP unnumbered, RFC 5549).
@@ -172,6 +187,37 @@ fn mgmt_zone(d: &Device, sh: &Shape) -> u128 {
     }
 }
 
+/// VLAN of a management zone: central roles 100 + zone (101-115), SU s 1000 + s. `None` beyond
+/// the last VLAN id (4094).
+fn mgmt_vlan(zone: u128) -> Option<u16> {
+    let v = if zone < 16 {
+        100 + zone
+    } else {
+        1000 + zone - 15
+    };
+    u16::try_from(v).ok().filter(|v| *v <= 4094)
+}
+
+/// The name of a management zone's VLAN.
+fn zone_name(zone: u128) -> String {
+    let role = match zone {
+        1 => "spine",
+        2 => "core",
+        3 => "storage-leaf",
+        4 => "storage-spine",
+        5 => "inband-leaf",
+        6 => "inband-spine",
+        7 => "oob-core",
+        8 => "appliance",
+        9 => "storage-core",
+        10 => "inband-core",
+        11 => "oob-gateway",
+        z if z >= 16 => return format!("mgmt-su{:02}", z - 15),
+        _ => "central",
+    };
+    format!("mgmt-{role}")
+}
+
 /// Tracks, per pool, the addresses the highest identity needs, for one diagnostic per pool.
 #[derive(Default)]
 struct Need(BTreeMap<&'static str, (u128, String)>);
@@ -191,6 +237,9 @@ struct Ctx<'a> {
     mgmt_overflow: BTreeMap<u128, (u128, String)>,
     mgmt_len: u8,
     mgmt_span: Option<crate::diag::Span>,
+    mgmt_subnets: BTreeMap<u16, MgmtSubnet>,
+    /// The highest SU whose management VLAN does not fit, if any.
+    vlan_overflow: Option<u128>,
     shape: Shape,
     pools: &'a Pools,
     need: Need,
@@ -316,6 +365,10 @@ impl<'a> Ctx<'a> {
         let Some(p) = self.pools.oob.as_ref() else {
             return;
         };
+        // The gateway holds the first address of every management subnet instead.
+        if d.role == Role::OobGateway {
+            return;
+        }
         let len = self.mgmt_len;
         if u32::from(len) > 30 || len < p.net.prefix_len() {
             return; // reported once in `allocate`
@@ -354,6 +407,21 @@ impl<'a> Ctx<'a> {
             IpNet::V4(n) => Some(n.addr()),
             IpNet::V6(_) => None,
         });
+        out.mgmt_vlan = mgmt_vlan(zone);
+        match out.mgmt_vlan {
+            Some(v) => {
+                if let (Some(subnet), Some(gateway)) =
+                    (p.at(zone * zone_size, len), p.at(zone * zone_size + 1, len))
+                {
+                    self.mgmt_subnets.entry(v).or_insert_with(|| MgmtSubnet {
+                        name: zone_name(zone),
+                        subnet,
+                        gateway,
+                    });
+                }
+            }
+            None => self.vlan_overflow = self.vlan_overflow.max(Some(zone - 15)),
+        }
     }
 }
 
@@ -380,6 +448,8 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
         mgmt_overflow: BTreeMap::new(),
         mgmt_len: *spec.addressing.oob_subnet,
         mgmt_span: spec.addressing.oob_subnet.span,
+        mgmt_subnets: BTreeMap::new(),
+        vlan_overflow: None,
         shape: Shape::of(&f.sizing),
         pools: &pools,
         need: Need::default(),
@@ -494,12 +564,29 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
             p.require(*need, what, diags);
         }
     }
+    if let Some(su) = cx.vlan_overflow {
+        diags.push(
+            crate::diag::Diagnostic::error(
+                crate::diag::codes::OOB_VLANS,
+                format!(
+                    "SU {su}'s management subnet would need VLAN {}, beyond 4094",
+                    1000 + su
+                ),
+            )
+            .at(
+                spec.scalable_units.count.span,
+                "too many SUs for one OOB network",
+            )
+            .help("at most 3,094 SUs share one OOB network (SU s takes VLAN 1000 + s)"),
+        );
+    }
     let mut fabric_asns: Vec<u64> = devices.values().filter_map(|d| d.asn).collect();
     fabric_asns.sort_unstable();
     fabric_asns.dedup();
     asn::check_external(spec, &fabric_asns, diags);
     Allocation {
         devices,
+        mgmt_subnets: cx.mgmt_subnets,
         links,
         unnumbered,
         reuse_leaf_asns: asns.reuses_leaf_asns(),

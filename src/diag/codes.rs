@@ -151,6 +151,14 @@ codes! {
         "A storage or in-band leaf cannot carry even one node's ports plus uplinks at the declared ratio.";
     MISSING_PORTS = "RY0403", "node model lacks the ports for this network",
         "A storage or in-band network is configured but the node model has no ports for it.";
+    OOB_GATEWAY_PORTS = "RY0410", "OOB gateway has too few ports",
+        "Every OOB switch uplinks to the OOB gateway (the router holding every management subnet's \
+         gateway address), one port each at `oob.uplink_speed`. The gateway model has fewer such \
+         ports than there are OOB switches. Declare a larger `oob.gateway.model` (at very large \
+         sizes a modular chassis) in the spec's catalog if needed.";
+    OOB_VLANS = "RY0411", "management VLANs exhausted",
+        "Each management subnet is one VLAN on the OOB switches: central roles take VLANs 101-115, \
+         SU s takes VLAN 1000 + s. More than 3,094 SUs leave no valid VLAN id (2-4094).";
     UNUSED_PORTS = "RY0501", "unused switch ports",
         "Some switch ports carry no cable. That is often deliberate (room to grow), so this is a \
          warning; the message says how many ports of which role are free.";

@@ -238,10 +238,10 @@ pub fn build(
     let mut neighbors = Vec::new();
     let mut uplinks = 0u32;
     let mut bundle: BTreeMap<&str, u32> = BTreeMap::new();
-    // `ifs` holds the non-management links of `links`, in the same order.
+    // `ifs` holds the interfaces of `links`, in the same order.
     let data = links
         .iter()
-        .filter(|a| a.link.tier != crate::model::Tier::Mgmt);
+        .filter(|a| super::interfaces::carries_interface(a));
     for (a, i) in data.zip(ifs) {
         if i.kind != InterfaceKind::Fabric {
             continue;

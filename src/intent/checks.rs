@@ -410,3 +410,41 @@ fn router_ids(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceFile;
+
+    /// The check has teeth: a default VRF that still aggregates a tenant's host block (the
+    /// issue-12 defect) is reported; railyard's own intent is clean.
+    #[test]
+    fn a_default_vrf_aggregate_over_tenant_ports_is_reported() {
+        let text = include_str!("../../inventories/spectrum-x-cloud-tenants.yaml");
+        let c = crate::compile(&SourceFile::new("spx", text));
+        let (Some(spec), Some(intents)) = (c.spec, c.intents) else {
+            panic!("did not compile");
+        };
+        let mut devs = intents.devices;
+        let mut clean = Diagnostics::default();
+        vrf_prefix_lists(&spec, &devs, &mut clean);
+        assert!(clean.iter().next().is_none());
+        let Some(leaf) = devs.get_mut("leaf-su01-01") else {
+            panic!("no leaf-su01-01");
+        };
+        let tenant_block = leaf.vrfs[0].aggregates.clone();
+        if let Some(b) = leaf.bgp.as_mut() {
+            b.aggregates.extend(tenant_block);
+        }
+        let mut found = Diagnostics::default();
+        vrf_prefix_lists(&spec, &devs, &mut found);
+        let d: Vec<_> = found.iter().collect();
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, codes::PREFIX_OTHER_VRF);
+        assert!(
+            d[0].message
+                .contains("VRF default announces subnets of ports in VRF cust-a")
+        );
+        assert!(d[0].span.is_some(), "points at the tenant");
+    }
+}

@@ -29,6 +29,40 @@ pub struct DeviceIntent {
     pub evpn: Option<Evpn>,
     /// Tenant VRFs with ports on this switch.
     pub vrfs: Vec<Vrf>,
+    /// Layer 2 of the OOB switches and the OOB gateway: management VLANs and VLAN interfaces.
+    #[serde(default)]
+    pub l2: Option<Switching>,
+}
+
+/// VLANs on an OOB switch: ports carry them untagged (access) or tagged (trunk, listed on the
+/// interface); VLAN interfaces give the switch its own management address, or on the gateway
+/// every subnet's gateway address.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Switching {
+    pub vlans: Vec<Vlan>,
+    pub svis: Vec<Svi>,
+    /// The switch's default route (an OOB switch: its subnet's gateway; the gateway: none).
+    pub default_gateway: Option<Ipv4Addr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Vlan {
+    pub id: u16,
+    /// `mgmt-su01`, `mgmt-spine`, …
+    pub name: String,
+    pub subnet: IpNet,
+}
+
+/// A VLAN interface (`vlan<id>`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Svi {
+    pub vlan: u16,
+    pub name: String,
+    /// The VLAN's name (`mgmt-su01`).
+    pub vlan_name: String,
+    pub address: IpNet,
+    /// This address is the subnet's gateway (the OOB gateway's interfaces).
+    pub gateway: bool,
 }
 
 /// EVPN-VXLAN: spines relay the l2vpn-evpn family; leaves also originate from their VTEP.
@@ -109,6 +143,10 @@ pub enum InterfaceKind {
     Fabric,
     /// To a node's NIC (or an appliance), routed /31.
     Host,
+    /// An OOB switch port to a management or BMC port: untagged in `access_vlan`.
+    Access,
+    /// Between an OOB switch and the OOB gateway: 802.1Q, tagged in `trunk_vlans`.
+    Trunk,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -129,6 +167,12 @@ pub struct Interface {
     pub adaptive_routing: bool,
     /// Tenant VRF of the port; `None` = default VRF.
     pub vrf: Option<String>,
+    /// The VLAN of an access port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access_vlan: Option<u16>,
+    /// The VLANs of a trunk, in id order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trunk_vlans: Vec<u16>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

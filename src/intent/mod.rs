@@ -10,6 +10,7 @@ mod checks;
 mod device;
 pub mod host;
 mod interfaces;
+mod oob;
 mod overrides;
 mod prefixes;
 mod qos;
@@ -80,11 +81,10 @@ pub(crate) fn runs_roce(f: &Fabric, network: Network) -> bool {
     }
 }
 
-/// Whether railyard renders a config for this device.
+/// Whether railyard renders a config for this device: every switch of an Ethernet network that
+/// runs a known OS (InfiniBand switches are configured by their subnet manager).
 fn configured(f: &Fabric, d: &Device) -> bool {
-    d.platform.is_some()
-        && !matches!(d.role, Role::OobLeaf | Role::OobCore)
-        && f.transport_of(d.role) == Some(Transport::Ethernet)
+    d.platform.is_some() && f.transport_of(d.role) == Some(Transport::Ethernet)
 }
 
 /// Build every switch's intent and run the cross-device checks.
@@ -99,6 +99,7 @@ pub fn build(
     let owners = tenancy::PortOwners::new(&plan);
     let mut ar = interfaces::ArWarnings::default();
     let limits = bgp::limits(spec, f, alloc);
+    let vlan_sets = oob::VlanSets::new(f, alloc);
     let mut devices = BTreeMap::new();
     for (pos, d) in f.devices().enumerate() {
         if !configured(f, d) {
@@ -109,6 +110,7 @@ pub fn build(
         let links = &attached[pos];
         let (mut interfaces, breakouts) =
             interfaces::build(spec, f, alloc, d, platform, links, &mut ar);
+        let l2 = oob::build(d, own, alloc, &vlan_sets, &mut interfaces);
         let (evpn, mut vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
         let policy = bgp::Policy {
             hosts: prefixes::assign(own, &interfaces, &mut vrfs),
@@ -131,6 +133,7 @@ pub fn build(
             platform,
             model: d.model.clone(),
             system: system::build(spec, f, d, own),
+            l2,
             loopback: Loopback {
                 ipv4: own.loopback,
                 ipv6: own.loopback_v6,

@@ -326,8 +326,9 @@ pub struct OobSpec {
     #[serde(default = "super::defaults::oob_uplink_speed")]
     pub uplink_speed: Sp<Speed>,
     /// The router that holds every management subnet's gateway address (the first host of each
-    /// subnet) and routes between them; every OOB switch uplinks to it. Default: a switch of the
-    /// OOB model.
+    /// subnet, on a VLAN interface per subnet) and routes between them; every OOB switch uplinks
+    /// to it over an 802.1Q trunk. Default: a switch of the OOB model. Its own uplink to the
+    /// site network is the site's design.
     #[serde(default)]
     pub gateway: OobGatewaySpec,
 }
@@ -348,13 +349,10 @@ impl Default for OobSpec {
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct OobGatewaySpec {
-    /// Switch model; default: the OOB switch model. It needs a port per OOB switch.
+    /// Switch model; default: the OOB switch model. It needs a port at `oob.uplink_speed` per
+    /// OOB switch.
     #[serde(default)]
     pub model: Option<Sp<String>>,
-    /// Next hop towards the site network (the NOC, jump hosts): the gateway's default route.
-    /// Without it the gateway routes between the management subnets only.
-    #[serde(default)]
-    pub upstream: Option<Sp<String>>,
 }
 
 /// Naming patterns. Placeholders: `{cluster}`, `{su}`, `{slot}`, `{node}`, `{plane}`, `{leaf}`,

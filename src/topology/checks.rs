@@ -189,9 +189,28 @@ pub fn fabric(
     spec: &ClusterSpec,
     f: &Fabric,
     names: &Names,
-    double_used: &[(String, PortId)],
+    problems: &super::builder::Problems,
     diags: &mut Diagnostics,
 ) {
+    let double_used = &problems.double_used;
+    if let Some((switches, ports)) = problems.gateway_overflow {
+        let g = &spec.oob.gateway;
+        let model = g.model.as_ref().unwrap_or(&spec.oob.model);
+        diags.push(
+            Diagnostic::error(
+                codes::OOB_GATEWAY_PORTS,
+                format!(
+                    "the OOB gateway (`{}`) has {ports} ports at {} for {switches} OOB switch uplinks",
+                    model.value, spec.oob.uplink_speed.value
+                ),
+            )
+            .at(model.span, "too few gateway ports")
+            .help(format!(
+                "declare `oob.gateway.model` with at least {switches} ports at {} (`sn5400` splits its 64 cages 4x10G; a modular chassis at very large sizes)",
+                spec.oob.uplink_speed.value
+            )),
+        );
+    }
     if !is_safe_name(&spec.name.value) {
         diags.push(
             Diagnostic::error(

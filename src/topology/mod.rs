@@ -298,7 +298,7 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
     compute::expand(&mut b);
     access::expand(&mut b);
     oob::expand(&mut b);
-    let (graph, double_used) = b.finish();
+    let (graph, problems) = b.finish();
     let node_ports = catalog
         .nodes
         .iter()
@@ -312,7 +312,7 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
         graph,
         node_ports,
     };
-    checks::fabric(spec, &fabric, &names, &double_used, diags);
+    checks::fabric(spec, &fabric, &names, &problems, diags);
     platforms::check_missing(spec, &fabric, diags);
     Some(fabric)
 }

@@ -432,7 +432,14 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
         }
     });
     let compute = compute?;
-    let oob = oob::oob_plan(spec, cat, &compute, nps, diags)?;
+    let oob = oob::oob_plan(
+        spec,
+        cat,
+        &compute,
+        [storage.as_ref(), inband.as_ref()],
+        nps,
+        diags,
+    )?;
     if diags.has_errors() {
         return None;
     }
