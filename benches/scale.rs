@@ -1,4 +1,5 @@
-//! Scale benchmark: synthetic rail-optimized fabrics at 2k, 16k and 131k GPUs.
+//! Scale benchmark: synthetic rail-optimized fabrics at 2k, 16k and 131k GPUs, each with routed
+//! storage and in-band fabrics and a configured OOB network.
 //!
 //! Measures, per size: compile (parse, expand, validate, allocate, intent, checks), rendering
 //! every switch config and intent dump (with configs/s and MB/s), rendering the fabric artifacts
@@ -10,8 +11,11 @@ use std::time::Instant;
 
 use railyard::diag::SourceFile;
 
-/// Spectrum-X style: XE9680-class nodes (8 × 400G), SN5600 leaves with 2 rails each, SN5600
-/// spines and cores; 3-tier with spine groups of 4 SUs beyond the 2-tier limit (32 SUs).
+/// Spectrum-X style compute: DGX H100-class nodes (8 × 400G compute, 2 storage and 2 in-band
+/// ports), SN5600 leaves with 2 rails each, SN5600 spines and cores; 3-tier with spine groups of
+/// 4 SUs beyond the 2-tier limit (32 SUs). Storage over RDMA at 200G and in-band at 100G (4:1)
+/// are fabrics of their own at every size, SN5600 leaf pairs, spines and, when one spine tier
+/// no longer takes every leaf, spine groups and cores. Every OOB switch uplinks to one gateway.
 fn spec(sus: u32) -> String {
     let tiers = if sus > 32 {
         "  tiers: 3\n  core: {model: sn5600}\n"
@@ -19,24 +23,26 @@ fn spec(sus: u32) -> String {
         ""
     };
     // Over a thousand cores share one management subnet: give the OOB pool room for /21s.
-    let oob = if sus > 64 {
+    let oob_pool = if sus > 64 {
         "addressing: {oob: 10.128.0.0/9, oob_subnet: 21}\n"
     } else {
         ""
     };
-    // A converged storage/in-band fabric up to 64 SUs; beyond that it would need a third tier,
-    // which access fabrics do not have yet, so the largest size measures compute and OOB only.
-    let storage = if sus <= 64 {
-        "storage: {leaf: {model: sn5600}, spine: {model: sn5600}}\ninband: {converged_with_storage: true}\n"
-    } else {
-        ""
-    };
     format!(
-        "name: bench-{sus}\nscalable_units: {{count: {sus}, nodes_per_su: 32, node_model: xe9680-bf3}}\n\
+        "name: bench-{sus}\nscalable_units: {{count: {sus}, nodes_per_su: 32, node_model: dgx-h100}}\n\
          compute:\n  leaf: {{model: sn5600, rails_per_leaf: 2}}\n  spine: {{model: sn5600, sus_per_group: 4}}\n{tiers}\
-         {storage}{oob}"
+         storage:\n  rdma: true\n  port_speed: 200G\n  leaf: {{model: sn5600}}\n  spine: {{model: sn5600}}\n  core: {{model: sn5600}}\n\
+         inband:\n  port_speed: 100G\n  oversubscription: \"4:1\"\n  leaf: {{model: sn5600}}\n  spine: {{model: sn5600}}\n  core: {{model: sn5600}}\n\
+         oob: {{gateway: {{model: oob-chassis}}}}\n{oob_pool}{OOB_CHASSIS}"
     )
 }
+
+/// At 512 SUs the OOB network has over 500 switches: its gateway is a modular chassis.
+const OOB_CHASSIS: &str = "catalog:\n  switches:\n    oob-chassis:\n      vendor: example\n      \
+    description: modular chassis, 16 line cards of 64 x 10G\n      transport: [ethernet]\n      \
+    ru: 16\n      mgmt_port: eth0\n      os: nvue\n      port_groups:\n        - {first: 1, count: 1024, \
+    form: sfp28, speed: 10G, breakouts: [\"1x10G\"], name: \"swp{cage}\", split_name: \"swp{cage}s{lane}\"}\n      \
+    source: bench\n";
 
 fn peak_rss_mib() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -53,10 +59,11 @@ fn main() {
         None => vec![8, 64, 512],
     };
     println!(
-        "{:>8} {:>5} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
+        "{:>8} {:>5} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
         "GPUs",
         "SUs",
         "devices",
+        "stor+inb",
         "cables",
         "compile_s",
         "configs",
@@ -108,8 +115,17 @@ fn main() {
         let t3 = Instant::now();
         let _ = std::fs::remove_dir_all(&dir);
         let gpus = u64::from(sus) * 32 * 8;
+        let access = fabric
+            .devices()
+            .filter(|d| {
+                matches!(
+                    d.network,
+                    railyard::model::Network::Storage | railyard::model::Network::Inband
+                ) && d.role.is_switch()
+            })
+            .count();
         println!(
-            "{gpus:>8} {sus:>5} {:>8} {:>8} {:>9.3} {:>8} {:>9.3} {:>8.0} {:>8.1} {:>9.3} {:>8.3} {:>8.3} {:>8.0}",
+            "{gpus:>8} {sus:>5} {:>8} {access:>8} {:>8} {:>9.3} {:>8} {:>9.3} {:>8.0} {:>8.1} {:>9.3} {:>8.3} {:>8.3} {:>8.0}",
             fabric.device_count(),
             fabric.link_count(),
             (t1 - t0).as_secs_f64(),

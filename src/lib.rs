@@ -50,7 +50,8 @@ pub fn compile_for_platform(src: &SourceFile, platform: model::Platform) -> Comp
             spine: p.clone(),
             core: p.clone(),
             storage: p.clone(),
-            inband: p,
+            inband: p.clone(),
+            oob: p,
         };
     })
 }

@@ -25,14 +25,15 @@ fn snapshot_files(name: &str, spec: &str, keep: impl Fn(&str) -> bool) -> usize 
 fn lab_small_every_device_every_platform() {
     for p in PLATFORMS {
         let spec = format!(
-            "{}\nplatforms: {{default: {p}}}\n",
+            "{}\nplatforms: {{default: {p}, oob: {p}}}\n",
             inventory("lab-small.yaml")
         );
         let n = snapshot_files(&format!("lab-{p}"), &spec, |path| {
             path.starts_with("configs/") || path.starts_with("intent/")
         });
-        // 2 spines, 2 leaves, 1 in-band leaf: a config and an intent dump each.
-        assert!(n >= 10, "{p}: {n} files");
+        // 2 spines, 2 leaves, 1 in-band leaf, the OOB switch and the OOB gateway: a config and
+        // an intent dump each.
+        assert!(n >= 14, "{p}: {n} files");
     }
 }
 

@@ -353,12 +353,27 @@ fn management_addresses_sit_in_per_su_and_per_role_subnets() {
     assert_eq!(m("leaf-su01-01").gateway.to_string(), "172.16.32.1");
     assert_eq!(m("spine01").address.network().to_string(), "172.16.2.0");
     assert_eq!(m("leaf-su01-01").vrf, "mgmt");
-    let all: BTreeSet<IpAddr> = i
-        .devices
-        .values()
-        .map(|d| d.system.mgmt.as_ref().unwrap().address.addr())
-        .collect();
-    assert_eq!(all.len(), i.devices.len());
+    // Every switch has its own management address: data switches on their management port,
+    // OOB switches on their management VLAN's interface; the OOB gateway holds every subnet's
+    // first address instead.
+    let mut all = BTreeSet::new();
+    let mut count = 0;
+    for d in i.devices.values() {
+        let own: Vec<IpAddr> = match (&d.system.mgmt, &d.l2) {
+            (Some(m), _) => vec![m.address.addr()],
+            (None, Some(l2)) => l2
+                .svis
+                .iter()
+                .filter(|s| !s.gateway)
+                .map(|s| s.address.addr())
+                .collect(),
+            (None, None) => panic!("{} has no management address", d.hostname),
+        };
+        count += own.len();
+        all.extend(own);
+    }
+    assert_eq!(all.len(), count);
+    assert_eq!(count, i.devices.len() - 1, "all but the gateway");
 }
 
 /// The FRR from Debian's `frr` package must load every FRR configuration railyard writes: the
@@ -367,6 +382,15 @@ fn management_addresses_sit_in_per_su_and_per_role_subnets() {
 fn real_frr_accepts_every_generated_config() {
     let dir = tempfile::tempdir().unwrap();
     let variants = [
+        // OOB switches and the OOB gateway on FRR too, and every BGP hardening option.
+        with(
+            &inventory("lab-small.yaml"),
+            "platforms: {default: frr, oob: frr}\nbgp: {auth_env: BGP_PW, gtsm: true, graceful_restart: full, max_prefix: {action: warning-only}}",
+        ),
+        with(
+            &inventory("dgx-superpod-h100.yaml"),
+            "platforms: {inband: frr, oob: frr}\nbgp: {graceful_restart: disabled}",
+        ),
         with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
         with(&inventory("lab-small.yaml"), "platforms: {default: sonic}"),
         with(
@@ -388,7 +412,7 @@ fn real_frr_accepts_every_generated_config() {
         ),
         with(
             &inventory("spectrum-x-cloud-tenants.yaml"),
-            "platforms: {default: frr}",
+            "platforms: {default: frr, oob: frr}",
         ),
         with(
             &inventory("spectrum-x-cloud-tenants.yaml"),
@@ -460,4 +484,227 @@ fn address_plan_lists_every_bmc_and_both_ends_of_every_host_link() {
         0,
         "unnumbered fabric: no fabric-link addresses"
     );
+}
+
+/// Every switch in `plan.json` of every example has a config directory with its platform's
+/// files. InfiniBand switches take no per-switch configuration: the subnet manager (OpenSM/UFM)
+/// configures their forwarding, so their "config" is the subnet manager's directory for their
+/// network (and their management address is in addresses.csv).
+#[test]
+fn every_switch_of_every_example_has_a_config_for_its_platform() {
+    let dir = format!("{}/inventories", env!("CARGO_MANIFEST_DIR"));
+    let mut examples: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yaml"))
+        .collect();
+    examples.sort();
+    assert!(examples.len() >= 9);
+    let mut switches = 0;
+    for inv in &examples {
+        let files = outputs(&inventory(inv));
+        let paths: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let plan: serde_json::Value = serde_json::from_str(&file(&files, "plan.json")).unwrap();
+        for d in plan["devices"].as_array().unwrap() {
+            let (name, role) = (d["name"].as_str().unwrap(), d["role"].as_str().unwrap());
+            if role == "node" || role == "appliance" {
+                continue;
+            }
+            switches += 1;
+            let want: &[&str] = match d["platform"].as_str() {
+                Some("nvue") => &["nv-set.sh", "startup.yaml"],
+                Some("frr") => &["frr.conf"],
+                Some("sonic") => &["config_db.json", "frr.conf"],
+                Some("eos") => &["startup-config"],
+                Some(other) => panic!("{inv}: {name} runs unknown platform {other}"),
+                None => {
+                    let net = d["network"].as_str().unwrap();
+                    assert!(
+                        paths
+                            .contains(format!("configs/subnet-manager-{net}/opensm.conf").as_str()),
+                        "{inv}: {name} has no platform and no subnet manager for `{net}`"
+                    );
+                    continue;
+                }
+            };
+            for f in want {
+                assert!(
+                    paths.contains(format!("configs/{name}/{f}").as_str()),
+                    "{inv}: {name} ({role}) lacks configs/{name}/{f}"
+                );
+            }
+            assert!(paths.contains(format!("intent/{name}.yaml").as_str()));
+        }
+    }
+    eprintln!("{switches} switches of {} examples checked", examples.len());
+}
+
+#[test]
+fn max_prefix_is_the_full_build_out_with_the_margin() {
+    // Spectrum-X (FACTS §1.5, §1.8): 8 SN5600 spines × 64 cages split 2×400G = 1,024 spine
+    // ports; a leaf has 64 uplinks, so the spines hold 16 leaves at full build-out. A leaf
+    // originates its loopback and its host aggregate, a spine its loopback: 16 × 2 + 8 = 40.
+    let full = 16 * 2 + 8;
+    for sus in [3, 4] {
+        let i = intents(&spx(sus));
+        for d in i.devices.values().filter(|d| d.network == Network::Compute) {
+            let m = d.bgp.as_ref().unwrap().max_prefix.as_ref().unwrap();
+            assert_eq!(m.ipv4, 2 * full, "{} at {sus} SUs", d.hostname);
+            assert_eq!(m.ipv6, 0);
+            assert_eq!(m.restart_minutes, Some(5));
+        }
+    }
+    // The margin and the action are the spec's; the FRR line says both.
+    let text = with(
+        &spx(3),
+        "platforms: {default: frr}\nbgp: {max_prefix: {margin_percent: 50, action: warning-only}}",
+    );
+    let files = outputs(&text);
+    let conf = file(&files, "configs/spine01/frr.conf");
+    assert!(
+        conf.contains("  neighbor fabric maximum-prefix 60 80 warning-only\n"),
+        "{conf}"
+    );
+}
+
+#[test]
+fn leaves_announce_only_their_own_prefixes_and_spines_stay_transit() {
+    let text = with(&spx(3), "platforms: {default: frr}");
+    let i = intents(&text);
+    let files = outputs(&text);
+    for d in i.devices.values().filter(|d| d.network == Network::Compute) {
+        let b = d.bgp.as_ref().unwrap();
+        let conf = file(&files, &format!("configs/{}/frr.conf", d.hostname));
+        if d.role == Role::Leaf {
+            let own: BTreeSet<String> = d
+                .loopback
+                .ipv4
+                .iter()
+                .chain(&d.loopback.vtep)
+                .chain(b.aggregates.iter().filter(|a| a.addr().is_ipv4()))
+                .map(|p| p.to_string())
+                .collect();
+            let export: BTreeSet<String> = b
+                .export
+                .iter()
+                .map(|r| {
+                    assert_eq!(r.le, None, "exact prefixes only");
+                    r.prefix.to_string()
+                })
+                .collect();
+            assert_eq!(export, own, "{}", d.hostname);
+            assert!(conf.contains("  neighbor fabric route-map FABRIC-OUT out\n"));
+            for p in &own {
+                assert!(
+                    conf.contains(&format!("permit {p}\n")),
+                    "{}: {p}",
+                    d.hostname
+                );
+            }
+        } else {
+            assert!(b.export.is_empty());
+            assert!(!conf.contains("FABRIC-OUT"), "{}", d.hostname);
+        }
+    }
+}
+
+#[test]
+fn graceful_restart_modes() {
+    for (mode, present, absent) in [
+        (
+            "helper-only",
+            &[
+                " neighbor fabric graceful-restart-helper\n",
+                " bgp graceful-restart restart-time 120\n",
+            ][..],
+            &[" bgp graceful-restart\n", "preserve-fw-state"][..],
+        ),
+        (
+            "full",
+            &[
+                " bgp graceful-restart\n",
+                " bgp graceful-restart preserve-fw-state\n",
+                " bgp graceful-restart stalepath-time 360\n",
+            ][..],
+            &["graceful-restart-helper"][..],
+        ),
+        (
+            "disabled",
+            &[" bgp graceful-restart-disable\n"][..],
+            &["restart-time", "graceful-restart-helper"][..],
+        ),
+    ] {
+        let text = with(
+            &inventory("lab-small.yaml"),
+            &format!("platforms: {{default: frr}}\nbgp: {{graceful_restart: {mode}}}"),
+        );
+        let conf = file(&outputs(&text), "configs/leaf-su01-01/frr.conf");
+        for p in present {
+            assert!(conf.contains(p), "{mode}: missing {p:?}");
+        }
+        for a in absent {
+            assert!(!conf.contains(a), "{mode}: unexpected {a:?}");
+        }
+    }
+}
+
+#[test]
+fn the_session_password_is_a_placeholder_never_a_value() {
+    // `railyard build` with the variable set in its environment: the outputs still carry only
+    // the placeholder, the value is `railyard push`'s to fill in.
+    let name = "RAILYARD_TEST_BGP_PASSWORD";
+    let value = "not-in-any-output-9c41";
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec.yaml");
+    std::fs::write(
+        &spec,
+        with(
+            &inventory("lab-small.yaml"),
+            &format!("platforms: {{default: frr}}\nbgp: {{auth_env: {name}, gtsm: true}}"),
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .env(name, value)
+        .arg("build")
+        .arg(&spec)
+        .arg("-o")
+        .arg(&out_dir)
+        .output()
+        .expect("railyard runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(!String::from_utf8_lossy(stream).contains(value));
+    }
+    let mut stack = vec![out_dir];
+    let (mut files, mut confs) = (0, 0);
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            files += 1;
+            let t = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+            assert!(!t.contains(value), "{} holds the secret", p.display());
+            if p.ends_with("frr.conf") && t.contains("router bgp") {
+                assert!(
+                    t.contains(&format!(" neighbor fabric password ${{{name}}}\n")),
+                    "{}",
+                    p.display()
+                );
+                assert!(t.contains(" neighbor fabric ttl-security hops 1\n"));
+                confs += 1;
+            }
+        }
+    }
+    assert!(files > 20);
+    assert_eq!(confs, 4, "2 leaves and 2 spines run BGP");
 }

@@ -27,6 +27,10 @@ const UNTRIGGERABLE: &[(&str, &str)] = &[
         "RY0808",
         "the isolation proof checks railyard's own VRF assignment; no spec can make it disagree",
     ),
+    (
+        "RY0710",
+        "checks railyard's own per-VRF prefixes; no spec can make them disagree (tests/tenancy.rs shows it fires on a doctored intent)",
+    ),
 ];
 
 /// Errors that are known to come without a span although they concern something the user wrote,

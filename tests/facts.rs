@@ -242,16 +242,24 @@ fn oob_reaches_every_switch_and_node() {
             .filter(|l| l.network == Network::Oob)
             .map(|l| f.device_of(&l.a).name.as_str())
             .collect();
-        // OOB switches are managed through their own uplinks, which are not modelled.
-        for d in f
+        let gateways: Vec<&str> = f
             .devices()
-            .filter(|d| !matches!(d.role, Role::OobLeaf | Role::OobCore))
-        {
+            .filter(|d| d.role == Role::OobGateway)
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(gateways.len(), 1, "{inv}: one OOB gateway");
+        // Every device has a management cable; an OOB switch's is its uplink to the gateway,
+        // which is the root of the management network.
+        for d in f.devices().filter(|d| d.role != Role::OobGateway) {
             assert!(
                 managed.contains(d.name.as_str()),
                 "{inv}: `{}` has no OOB cable",
                 d.name
             );
+        }
+        for l in f.links().filter(|l| l.tier == Tier::OobUplink) {
+            assert!(f.device_of(&l.a).role.is_oob(), "{inv}: {}", l.cable_id);
+            assert_eq!(f.device_of(&l.b).name, gateways[0], "{inv}: {}", l.cable_id);
         }
     }
 }

@@ -343,7 +343,7 @@ fn lab_small_up_verify_down_through_the_cli_leaves_nothing_behind() {
     let t_out = String::from_utf8_lossy(&text.stdout);
     assert!(
         t_out.contains(
-            "PASS  bgp-sessions       16 of 16 planned sessions Established, 0 unplanned"
+            "PASS  bgp-sessions         16 of 16 planned sessions Established, 0 unplanned"
         ),
         "{t_out}"
     );
@@ -466,12 +466,35 @@ fn spectrum_x_scaled_down_comes_up_and_verifies() {
     assert!(r.passed, "{}", r.to_text());
     let ecmp = check(&r, "ecmp");
     assert_eq!(ecmp.status, Status::Pass);
+    // Compute leaves: 8 links to each of 2 kept spines; the storage pair: its 32 peer links.
+    for i in &ecmp.items {
+        let want = if i.subject.starts_with("stor-") {
+            "32 paths"
+        } else {
+            "16 paths"
+        };
+        assert!(i.detail.starts_with(want), "{}: {}", i.subject, i.detail);
+    }
     assert!(
-        ecmp.items.iter().all(|i| i.detail.starts_with("16 paths")),
-        "8 links to each of 2 spines"
+        ecmp.items
+            .iter()
+            .any(|i| i.subject.starts_with("stor-leaf01"))
     );
     let rails = check(&r, "rail-reachability");
     assert!(rails.summary.ends_with("on 8 rails"), "{}", rails.summary);
+    // The converged storage/in-band pair: each sampled node reaches the others' ports on the
+    // other leaf, across the pair's routed peer links.
+    let access = check(&r, "access-reachability");
+    assert_eq!(access.status, Status::Pass, "{}", access.summary);
+    assert!(access.summary.ends_with("on storage"), "{}", access.summary);
+    assert!(
+        access
+            .items
+            .iter()
+            .any(|i| i.subject.contains("(stor-leaf01) -> ") && i.subject.contains("(stor-leaf02)")),
+        "{:?}",
+        access.items
+    );
     assert!(
         check(&r, "bgp-sessions")
             .summary
@@ -539,7 +562,7 @@ fn a_leaf_asn_override_fails_verify_and_names_the_sessions() {
     assert_eq!(check(&r, "ecmp").status, Status::Fail);
     let text = r.to_text();
     assert!(
-        text.contains("FAIL  bgp-sessions       8 of 16 planned sessions Established"),
+        text.contains("FAIL  bgp-sessions         8 of 16 planned sessions Established"),
         "{text}"
     );
     assert!(
@@ -623,6 +646,146 @@ fn tenants_reach_only_themselves() {
     assert_clean(&tr);
     timing(
         "mdx-research-cloud --scale-down (tenants)",
+        up_time,
+        &s,
+        verify_time,
+        down_time,
+    );
+}
+
+/// A lab cluster with every network routed: compute, an RDMA storage fabric of two leaf pairs and
+/// two spines, an in-band pair joined by peer links, a tenant with a storage VRF, and the fabric
+/// sessions hardened with TCP-MD5 (the placeholder itself as the password on both ends) and GTSM.
+const ACCESS_LAB: &str = r#"
+name: lab-access
+scalable_units: {count: 2, nodes_per_su: 4, node_model: lab-node}
+compute:
+  leaf: {model: sn4600c, rails_per_leaf: 2}
+  spine: {model: sn4600c, count: 2}
+storage:
+  rdma: true
+  leaf: {model: lab-8p}
+  spine: {model: lab-8p, count: 2}
+inband:
+  oversubscription: "4:1"
+  leaf: {model: sn4600c}
+bgp: {auth_env: LAB_BGP_PASSWORD, gtsm: true}
+addressing: {vteps: 10.1.0.0/16}
+tenants:
+  - {name: t1, id: 1, nodes: {sus: [1]}, storage: true}
+catalog:
+  nodes:
+    lab-node:
+      vendor: example
+      description: lab node, 2 GPUs, 2 compute, 2 storage and 2 in-band 100G ports
+      gpus: 2
+      gpu_model: generic
+      ru: 2
+      compute:
+        - {ports: [c0], speed: 100G, form: qsfp28, cage: c0, rdma: mlx5_0, numa: 0}
+        - {ports: [c1], speed: 100G, form: qsfp28, cage: c1, rdma: mlx5_1, numa: 0}
+      storage:
+        - {ports: [s0], speed: 100G, form: qsfp28}
+        - {ports: [s1], speed: 100G, form: qsfp28}
+      inband:
+        - {ports: [i0], speed: 100G, form: qsfp28}
+        - {ports: [i1], speed: 100G, form: qsfp28}
+      bmc: {ports: [bmc], speed: 1G, form: rj45}
+  switches:
+    lab-8p:
+      vendor: example
+      description: 8 x 100G lab switch (4 node ports and 4 uplinks at 1:1)
+      transport: [ethernet]
+      ru: 1
+      mgmt_port: eth0
+      os: frr
+      port_groups:
+        - {first: 1, count: 8, form: qsfp28, speed: 100G, breakouts: ["1x100G"], name: "swp{cage}", split_name: "swp{cage}s{lane}"}
+      source: lab
+"#;
+
+#[test]
+fn storage_and_inband_fabrics_route_between_leaves() {
+    let Some(_lock) = lab_env("storage_and_inband_fabrics_route_between_leaves") else {
+        return;
+    };
+    let run_mount = Path::new("/run/mount").exists();
+    let (mut g, s, up_time) = boot("lab-access", ACCESS_LAB, false, None);
+    let tr = traces(&g.dir, run_mount);
+    let st = lab::state::read(&g.dir).expect("state").expect("present");
+    let roles: Vec<String> = st.plan.scale.kept.keys().cloned().collect();
+    for r in ["storage-leaf", "storage-spine", "inband-leaf"] {
+        assert!(
+            roles.iter().any(|k| k == r),
+            "{r} not in the lab: {roles:?}"
+        );
+    }
+    let (r, verify_time) = verify(&g.dir);
+    assert!(s.converged, "not converged: {:?}", s.pending);
+    assert!(r.passed, "{}", r.to_text());
+    // Every planned session of every network is up, MD5 and GTSM included.
+    let sessions = check(&r, "bgp-sessions");
+    assert_eq!(sessions.status, Status::Pass, "{}", sessions.summary);
+    for peer in ["stor-spine01", "inb-leaf02"] {
+        assert!(
+            sessions
+                .items
+                .iter()
+                .any(|i| i.subject.contains(peer) && i.status == Status::Pass),
+            "no session with {peer}"
+        );
+    }
+    // Storage leaves reach each other over both spines (ECMP 2 wide), the in-band pair over its
+    // peer links.
+    let ecmp = check(&r, "ecmp");
+    assert_eq!(ecmp.status, Status::Pass, "{}", ecmp.summary);
+    let access = check(&r, "access-reachability");
+    assert_eq!(access.status, Status::Pass, "{}", access.summary);
+    assert!(
+        access.summary.contains("storage") && access.summary.contains("inband"),
+        "{}",
+        access.summary
+    );
+    // Storage: the tenant's nodes across the spines inside VRF t1, the others in the default VRF.
+    for (from, to) in [
+        ("stor-leaf01", "stor-leaf02"),
+        ("stor-leaf03", "stor-leaf04"),
+    ] {
+        assert!(
+            access
+                .items
+                .iter()
+                .any(|i| i.subject.starts_with("storage:")
+                    && i.subject.contains(&format!("({from}) -> "))
+                    && i.subject.contains(&format!("({to})"))
+                    && i.status == Status::Pass),
+            "no {from} -> {to} pair: {:?}",
+            access.items.iter().map(|i| &i.subject).collect::<Vec<_>>()
+        );
+    }
+    // The storage VRF holds its tenant's aggregate from the other leaf, nothing else.
+    let routes = check(&r, "tenant-routes");
+    if let Some(why) = lab::tenants::unsupported(&st.features) {
+        say(&format!(
+            "\n*** NOT TESTED storage tenant routes: {why} ***\n"
+        ));
+        assert_eq!(routes.status, Status::Skip);
+    } else {
+        assert_eq!(routes.status, Status::Pass, "{}", routes.summary);
+        assert!(
+            routes
+                .items
+                .iter()
+                .any(|i| i.subject.starts_with("stor-leaf01 vrf t1")),
+            "{:?}",
+            routes.items.iter().map(|i| &i.subject).collect::<Vec<_>>()
+        );
+    }
+    say(&r.to_text());
+    let down_time = down(&mut g);
+    assert_clean(&tr);
+    timing(
+        "lab-access (storage, in-band, tenant VRF on storage, MD5 + GTSM)",
         up_time,
         &s,
         verify_time,

@@ -1,5 +1,6 @@
 //! Properties over many generated valid specs: every node reaches every rail of its SU, no port
-//! carries two cables, a 1:1 leaf has equal up and down bandwidth, and compiling never panics.
+//! carries two cables, a 1:1 leaf has equal up and down bandwidth, storage fabrics of any size
+//! are one connected routed fabric (never an island), and compiling never panics.
 
 mod common;
 
@@ -54,8 +55,90 @@ fn arb_spec() -> impl Strategy<Value = String> {
         })
 }
 
+/// DGX H100 nodes (2 storage ports) on a small InfiniBand compute fabric, with a storage fabric
+/// of a generated size, leaf model, ratio and spine tier (none, one, or grown to three).
+fn arb_storage() -> impl Strategy<Value = String> {
+    (
+        1u32..=12,
+        prop::sample::select(vec![4u32, 8, 16, 32]),
+        prop::sample::select(vec![("sn4600c", "100G"), ("sn5600", "200G")]),
+        prop::sample::select(vec!["1:1", "3:1"]),
+        prop::sample::select(vec!["", "spine: {model: sn4600c}", "spine: {model: sn4600c}, core: {model: sn4600c}, tiers: 3"]),
+    )
+        .prop_map(|(sus, nps, (leaf, speed), ratio, upper)| {
+            format!(
+                "name: st\nscalable_units: {{count: {sus}, nodes_per_su: {nps}, node_model: dgx-h100}}\n\
+                 compute: {{transport: infiniband, leaf: {{model: qm9700, rails_per_leaf: 1}}, spine: {{model: qm9700}}}}\n\
+                 storage: {{port_speed: {speed}, uplink_speed: 100G, oversubscription: \"{ratio}\", leaf: {{model: {leaf}}}, {upper}}}\n\
+                 oob: {{gateway: {{model: sn5400}}}}\n"
+            )
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_storage_fabrics_are_one_routed_fabric(text in arb_storage()) {
+        let c = railyard::compile(&railyard::diag::SourceFile::new("gen.yaml", text.clone()));
+        let Some(f) = c.fabric else {
+            // More than one pair without spines, or a size a spine tier cannot take: a located
+            // diagnostic, never a panic and never an island.
+            prop_assert!(c.diagnostics.has_errors());
+            prop_assert!(c.diagnostics.iter().all(|d| d.span.is_some() || d.code.id == "RY0501"), "{:?}", c.diagnostics.sorted().iter().map(|d| (d.code.id, &d.message)).collect::<Vec<_>>());
+            return Ok(());
+        };
+        let switches: BTreeSet<&str> = f
+            .devices()
+            .filter(|d| d.network == Network::Storage && d.role.is_switch())
+            .map(|d| d.name.as_str())
+            .collect();
+        // Every node's two storage ports land on the two leaves of one pair.
+        let mut leaves_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        let mut adj: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        let mut per_pair: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        for l in f.links().filter(|l| l.network == Network::Storage) {
+            let (a, b) = (f.device_of(&l.a).name.as_str(), f.device_of(&l.b).name.as_str());
+            if l.tier == Tier::NodeLeaf {
+                leaves_of.entry(a).or_default().insert(b);
+            } else {
+                adj.entry(a).or_default().insert(b);
+                adj.entry(b).or_default().insert(a);
+                *per_pair.entry((a, b)).or_default() += 1;
+            }
+        }
+        for (node, leaves) in &leaves_of {
+            prop_assert_eq!(leaves.len(), 2, "{}", node);
+            let groups: BTreeSet<Option<u32>> = leaves
+                .iter()
+                .map(|n| f.devices().find(|d| d.name == *n).and_then(|d| d.group))
+                .collect();
+            prop_assert_eq!(groups.len(), 1, "{} spans two leaf groups", node);
+        }
+        // The storage switches form one connected fabric: no island.
+        if switches.len() > 1 {
+            let start = *switches.iter().next().unwrap();
+            let mut seen: BTreeSet<&str> = BTreeSet::from([start]);
+            let mut todo = vec![start];
+            while let Some(x) = todo.pop() {
+                for y in adj.get(x).into_iter().flatten() {
+                    if seen.insert(y) {
+                        todo.push(y);
+                    }
+                }
+            }
+            prop_assert_eq!(&seen, &switches, "storage islands");
+        }
+        // Links between any two switches that are joined come in equal bundles per tier.
+        let mut bundles: BTreeMap<Tier, BTreeSet<usize>> = BTreeMap::new();
+        for l in f.links().filter(|l| l.network == Network::Storage && l.tier != Tier::NodeLeaf) {
+            let key = (f.device_of(&l.a).name.as_str(), f.device_of(&l.b).name.as_str());
+            bundles.entry(l.tier).or_default().insert(per_pair[&key]);
+        }
+        for (tier, sizes) in bundles {
+            prop_assert_eq!(sizes.len(), 1, "{:?} bundles differ: {:?}", tier, sizes);
+        }
+    }
 
     #[test]
     fn generated_fabrics_keep_the_rail_and_port_invariants(text in arb_spec()) {

@@ -243,3 +243,124 @@ fn expand_hostlist(h: &str) -> Vec<String> {
     }
     out
 }
+
+/// The host addresses of a leaf's ports, per VRF (`None` = default), from its intent.
+fn ports_by_vrf(d: &railyard::intent::DeviceIntent) -> BTreeMap<Option<String>, Vec<ipnet::IpNet>> {
+    let mut m: BTreeMap<Option<String>, Vec<ipnet::IpNet>> = BTreeMap::new();
+    for i in &d.interfaces {
+        if let Some(a) = i
+            .ipv4
+            .filter(|_| i.kind == railyard::intent::InterfaceKind::Host)
+        {
+            m.entry(i.vrf.clone()).or_default().push(a.trunc());
+        }
+    }
+    m
+}
+
+/// The lines of the `router bgp …` block opened by `head` (up to its `exit`).
+fn bgp_block<'a>(conf: &'a str, head: &str) -> Vec<&'a str> {
+    conf.lines()
+        .skip_while(|l| *l != head)
+        .skip(1)
+        .take_while(|l| *l != "exit")
+        .collect()
+}
+
+/// Issue 12 item 3: once ports move into tenant VRFs, the default VRF's policy names only what
+/// stays in it, and each tenant VRF announces exactly its own ports — checked on the FRR text.
+#[test]
+fn default_vrf_policy_names_only_its_own_ports_and_each_vrf_aggregates_its_own() {
+    let text = format!(
+        "{}\nplatforms: {{default: frr}}\n",
+        inventory("spectrum-x-cloud-tenants.yaml")
+    );
+    let i = intents(&text);
+    let files = outputs(&text);
+    let covers = |p: &ipnet::IpNet, n: &ipnet::IpNet| p.contains(&n.network());
+    let mut leaves_with_vrfs = 0;
+    for d in i.devices.values().filter(|d| d.bgp.is_some()) {
+        let by_vrf = ports_by_vrf(d);
+        if by_vrf.keys().all(Option::is_none) {
+            continue;
+        }
+        leaves_with_vrfs += 1;
+        let conf = file(&files, &format!("configs/{}/frr.conf", d.hostname));
+        let asn = d.bgp.as_ref().unwrap().asn;
+        let prefix = |l: &str, key: &str| -> Option<ipnet::IpNet> {
+            l.trim()
+                .strip_prefix(key)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        };
+        // The default VRF: its prefix list and aggregates touch no tenant port.
+        // `ip prefix-list CONNECTED-TO-BGP seq N permit P [le L]` and the default instance's
+        // `aggregate-address P summary-only`.
+        let default_rules: Vec<ipnet::IpNet> = conf
+            .lines()
+            .filter_map(|l| {
+                let rest = l.strip_prefix("ip prefix-list CONNECTED-TO-BGP seq ")?;
+                rest.split_whitespace().nth(2)?.parse().ok()
+            })
+            .chain(
+                bgp_block(&conf, &format!("router bgp {asn}"))
+                    .iter()
+                    .filter_map(|l| prefix(l, "aggregate-address")),
+            )
+            .collect();
+        for (vrf, ports) in by_vrf.iter().filter(|(v, _)| v.is_some()) {
+            for p in ports {
+                assert!(
+                    !default_rules.iter().any(|r| covers(r, p)),
+                    "{}: the default VRF names {p} of VRF {vrf:?}",
+                    d.hostname
+                );
+            }
+        }
+        // Each tenant VRF: aggregates in its own BGP instance cover all its ports and no other.
+        for v in &d.vrfs {
+            let aggs: Vec<ipnet::IpNet> =
+                bgp_block(&conf, &format!("router bgp {asn} vrf {}", v.name))
+                    .iter()
+                    .filter_map(|l| prefix(l, "aggregate-address"))
+                    .collect();
+            assert!(!aggs.is_empty(), "{} vrf {}", d.hostname, v.name);
+            for p in &by_vrf[&Some(v.name.clone())] {
+                assert!(
+                    aggs.iter().any(|a| covers(a, p)),
+                    "{} vrf {}: {p}",
+                    d.hostname,
+                    v.name
+                );
+            }
+            for (other, ports) in by_vrf
+                .iter()
+                .filter(|(o, _)| o.as_deref() != Some(v.name.as_str()))
+            {
+                for p in ports {
+                    assert!(
+                        !aggs.iter().any(|a| covers(a, p)),
+                        "{} vrf {} covers {p} of {other:?}",
+                        d.hostname,
+                        v.name
+                    );
+                }
+            }
+            assert!(conf.contains(&format!(
+                "  redistribute connected route-map CONNECTED-TO-BGP-{}\n",
+                v.name
+            )));
+        }
+    }
+    assert!(
+        leaves_with_vrfs >= 6,
+        "{leaves_with_vrfs} leaves with tenant VRFs"
+    );
+    // The issue's example: leaf-su01-01 carries only cust-a ports, so its default VRF announces
+    // its loopback and VTEP and no host block at all.
+    let leaf = &i.devices["leaf-su01-01"];
+    assert!(leaf.bgp.as_ref().unwrap().aggregates.is_empty());
+    assert_eq!(leaf.vrfs[0].aggregates.len(), 1);
+}

@@ -64,13 +64,9 @@ impl AsnPlan {
     pub fn asn(&self, k: &AsnKey) -> Result<u64, (&'static str, u64, u64)> {
         let (spine0, spine_slots, leaf0, last, core) = self.layout(k.network);
         match k.role {
-            Role::Core => Ok(core),
+            Role::Core | Role::StorageCore | Role::InbandCore => Ok(core),
             Role::Spine | Role::StorageSpine | Role::InbandSpine => {
-                let g = if k.role == Role::Spine {
-                    k.spine_group
-                } else {
-                    0
-                };
+                let g = k.spine_group;
                 if g < spine_slots {
                     Ok(spine0 + g)
                 } else {

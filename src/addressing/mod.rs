@@ -42,6 +42,9 @@ pub struct DeviceAlloc {
     pub mgmt: Option<IpNet>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mgmt_gateway: Option<Ipv4Addr>,
+    /// VLAN of the management subnet on the OOB switches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mgmt_vlan: Option<u16>,
     /// The leaf's block of host-port /31s, advertised as one aggregate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_block: Option<IpNet>,
@@ -58,10 +61,22 @@ pub struct LinkAlloc {
     pub b6: Option<IpNet>,
 }
 
+/// A management subnet: one VLAN on the OOB switches, its gateway on the OOB gateway.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MgmtSubnet {
+    /// `mgmt-su01`, `mgmt-spine`, …
+    pub name: String,
+    pub subnet: IpNet,
+    /// The gateway's address with the subnet's length (the first host).
+    pub gateway: IpNet,
+}
+
 /// Every address and ASN of the cluster.
 #[derive(Clone, Debug, Default)]
 pub struct Allocation {
     pub devices: BTreeMap<String, DeviceAlloc>,
+    /// Management subnets in use, by VLAN.
+    pub mgmt_subnets: BTreeMap<u16, MgmtSubnet>,
     /// One entry per link, in `Fabric::links()` order.
     pub links: Vec<LinkAlloc>,
     /// Fabric links carry no IPv4 (BGP unnumbered, RFC 5549).
@@ -130,16 +145,20 @@ fn parse_pools(spec: &ClusterSpec, diags: &mut Diagnostics) -> (Pools, bool) {
     (pools, unnumbered)
 }
 
-/// Zones of the loopback and VTEP pools: the pool is cut into 8 equal parts, one per role.
-fn loopback_zone(role: Role) -> Option<u128> {
+/// Zones of the loopback pool: the pool is cut into 8 equal parts, one per role; the storage and
+/// in-band cores share the last part, a half each. Returns (zone, half): `None` for a whole zone,
+/// `Some(0 | 1)` for one half of it.
+fn loopback_zone(role: Role) -> Option<(u128, Option<u128>)> {
     Some(match role {
-        Role::Leaf => 0,
-        Role::Spine => 1,
-        Role::Core => 2,
-        Role::StorageLeaf => 3,
-        Role::StorageSpine => 4,
-        Role::InbandLeaf => 5,
-        Role::InbandSpine => 6,
+        Role::Leaf => (0, None),
+        Role::Spine => (1, None),
+        Role::Core => (2, None),
+        Role::StorageLeaf => (3, None),
+        Role::StorageSpine => (4, None),
+        Role::InbandLeaf => (5, None),
+        Role::InbandSpine => (6, None),
+        Role::StorageCore => (7, Some(0)),
+        Role::InbandCore => (7, Some(1)),
         _ => return None,
     })
 }
@@ -161,8 +180,42 @@ fn mgmt_zone(d: &Device, sh: &Shape) -> u128 {
         Role::InbandSpine => 6,
         Role::OobCore => 7,
         Role::Appliance => 8,
+        Role::StorageCore => 9,
+        Role::InbandCore => 10,
+        Role::OobGateway => 11,
         Role::Leaf | Role::OobLeaf | Role::Node => 15 + u128::from(d.su.unwrap_or(1)),
     }
+}
+
+/// VLAN of a management zone: central roles 100 + zone (101-115), SU s 1000 + s. `None` beyond
+/// the last VLAN id (4094).
+fn mgmt_vlan(zone: u128) -> Option<u16> {
+    let v = if zone < 16 {
+        100 + zone
+    } else {
+        1000 + zone - 15
+    };
+    u16::try_from(v).ok().filter(|v| *v <= 4094)
+}
+
+/// The name of a management zone's VLAN.
+fn zone_name(zone: u128) -> String {
+    let role = match zone {
+        1 => "spine",
+        2 => "core",
+        3 => "storage-leaf",
+        4 => "storage-spine",
+        5 => "inband-leaf",
+        6 => "inband-spine",
+        7 => "oob-core",
+        8 => "appliance",
+        9 => "storage-core",
+        10 => "inband-core",
+        11 => "oob-gateway",
+        z if z >= 16 => return format!("mgmt-su{:02}", z - 15),
+        _ => "central",
+    };
+    format!("mgmt-{role}")
 }
 
 /// Tracks, per pool, the addresses the highest identity needs, for one diagnostic per pool.
@@ -184,6 +237,9 @@ struct Ctx<'a> {
     mgmt_overflow: BTreeMap<u128, (u128, String)>,
     mgmt_len: u8,
     mgmt_span: Option<crate::diag::Span>,
+    mgmt_subnets: BTreeMap<u16, MgmtSubnet>,
+    /// The highest SU whose management VLAN does not fit, if any.
+    vlan_overflow: Option<u128>,
     shape: Shape,
     pools: &'a Pools,
     need: Need,
@@ -208,19 +264,35 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The downlink run of an upper-tier switch and its zone in the fabric-link pools.
-    fn upper_side(&self, role: Role) -> Option<(CageRun, u128)> {
+    /// The run whose port position numbers a link's /31 inside the block of its upper end, and
+    /// where that block sits in the fabric-link pools: (run, zone, quarter of the zone). The
+    /// pools are cut into 4 zones (compute spines, compute cores, storage, in-band); the storage
+    /// and in-band zones into quarters: spines, cores, the peer links of a pair.
+    fn upper_side(&self, role: Role, tier: Tier) -> Option<(CageRun, u128, Option<u128>)> {
         let s = &self.f.sizing;
         if self.f.transport_of(role) != Some(Transport::Ethernet) {
             return None;
         }
-        match role {
-            Role::Spine => Some((s.compute.spine_down, 0)),
-            Role::Core => Some((s.compute.core_down?, 1)),
-            Role::StorageSpine => Some((s.storage.as_ref()?.spine_down?, 2)),
-            Role::InbandSpine => Some((s.inband.as_ref()?.spine_down?, 3)),
+        match (role, tier) {
+            (Role::Spine, _) => Some((s.compute.spine_down, 0, None)),
+            (Role::Core, _) => Some((s.compute.core_down?, 1, None)),
+            (Role::StorageSpine, _) => Some((s.storage.as_ref()?.spine_down?, 2, Some(0))),
+            (Role::StorageCore, _) => Some((s.storage.as_ref()?.core_down?, 2, Some(1))),
+            (Role::StorageLeaf, Tier::LeafLeaf) => Some((s.storage.as_ref()?.leaf_up, 2, Some(2))),
+            (Role::InbandSpine, _) => Some((s.inband.as_ref()?.spine_down?, 3, Some(0))),
+            (Role::InbandCore, _) => Some((s.inband.as_ref()?.core_down?, 3, Some(1))),
+            (Role::InbandLeaf, Tier::LeafLeaf) => Some((s.inband.as_ref()?.leaf_up, 3, Some(2))),
             _ => None,
         }
+    }
+
+    /// The block ordinal of a link's upper end: its ordinal among its role, or for a pair's peer
+    /// links the pair's.
+    fn upper_ordinal(&self, up: &Device, tier: Tier) -> u128 {
+        if tier == Tier::LeafLeaf {
+            return u128::from(up.group.unwrap_or(1) - 1);
+        }
+        u128::from(self.shape.ordinal(up))
     }
 
     fn block(&mut self, p: &Pool, index: u128, size: u128, what: &str) -> Option<IpNet> {
@@ -232,7 +304,7 @@ impl<'a> Ctx<'a> {
         let mut out = DeviceAlloc::default();
         let ord = u128::from(self.shape.ordinal(d));
         let pools = self.pools;
-        if let Some(z) = loopback_zone(d.role)
+        if let Some((z, half)) = loopback_zone(d.role)
             && self.f.transport_of(d.role) == Some(Transport::Ethernet)
         {
             for (p, slot, what) in [
@@ -250,9 +322,13 @@ impl<'a> Ctx<'a> {
                 if let Some(p) = p {
                     let zone = p.size() / 8;
                     let len = p.len_for(1);
-                    self.need.note(p, (ord + 2) * 8, what);
-                    *slot = (ord + 1 < zone)
-                        .then(|| p.at(z * zone + ord + 1, len))
+                    let (base, room, parts) = match half {
+                        None => (z * zone, zone, 8),
+                        Some(h) => (z * zone + h * (zone / 2), zone / 2, 16),
+                    };
+                    self.need.note(p, (ord + 2) * parts, what);
+                    *slot = (ord + 1 < room)
+                        .then(|| p.at(base + ord + 1, len))
                         .flatten();
                 }
             }
@@ -289,6 +365,10 @@ impl<'a> Ctx<'a> {
         let Some(p) = self.pools.oob.as_ref() else {
             return;
         };
+        // The gateway holds the first address of every management subnet instead.
+        if d.role == Role::OobGateway {
+            return;
+        }
         let len = self.mgmt_len;
         if u32::from(len) > 30 || len < p.net.prefix_len() {
             return; // reported once in `allocate`
@@ -327,6 +407,21 @@ impl<'a> Ctx<'a> {
             IpNet::V4(n) => Some(n.addr()),
             IpNet::V6(_) => None,
         });
+        out.mgmt_vlan = mgmt_vlan(zone);
+        match out.mgmt_vlan {
+            Some(v) => {
+                if let (Some(subnet), Some(gateway)) =
+                    (p.at(zone * zone_size, len), p.at(zone * zone_size + 1, len))
+                {
+                    self.mgmt_subnets.entry(v).or_insert_with(|| MgmtSubnet {
+                        name: zone_name(zone),
+                        subnet,
+                        gateway,
+                    });
+                }
+            }
+            None => self.vlan_overflow = self.vlan_overflow.max(Some(zone - 15)),
+        }
     }
 }
 
@@ -353,6 +448,8 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
         mgmt_overflow: BTreeMap::new(),
         mgmt_len: *spec.addressing.oob_subnet,
         mgmt_span: spec.addressing.oob_subnet.span,
+        mgmt_subnets: BTreeMap::new(),
+        vlan_overflow: None,
         shape: Shape::of(&f.sizing),
         pools: &pools,
         need: Need::default(),
@@ -404,25 +501,28 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
                     }
                 }
             }
-            Tier::LeafSpine | Tier::SpineCore => {
-                if let Some((run, zone)) = cx.upper_side(up.role)
+            Tier::LeafSpine | Tier::SpineCore | Tier::LeafLeaf => {
+                if let Some((run, zone, quarter)) = cx.upper_side(up.role, l.tier)
                     && let Some(pos) = run_position(&run, l.b.port)
                 {
-                    let ord = u128::from(cx.shape.ordinal(up));
+                    let ord = cx.upper_ordinal(up, l.tier);
                     let size = pow2(2 * u128::from(run.capacity()));
                     for (p, v6) in [(&pools.fabric, false), (&pools.fabric_v6, true)] {
                         let Some(p) = p else { continue };
                         let zone_size = p.size() / 4;
+                        let (base, room, parts) = match quarter {
+                            None => (zone * zone_size, zone_size, 4),
+                            Some(q) => (zone * zone_size + q * (zone_size / 4), zone_size / 4, 16),
+                        };
                         cx.need.note(
                             p,
-                            4 * (ord + 1) * size,
-                            "a block of /31s per spine and core",
+                            parts * (ord + 1) * size,
+                            "a block of /31s per spine, core and leaf pair",
                         );
-                        if (ord + 1) * size > zone_size {
+                        if (ord + 1) * size > room {
                             continue;
                         }
-                        let Some(block) = p.at(zone * zone_size + ord * size, p.len_for(size))
-                        else {
+                        let Some(block) = p.at(base + ord * size, p.len_for(size)) else {
                             continue;
                         };
                         // The upper end takes the even address, the lower end the odd one.
@@ -435,7 +535,7 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
                     }
                 }
             }
-            Tier::Mgmt => {}
+            Tier::Mgmt | Tier::OobUplink => {}
         }
         links.push(la);
     }
@@ -464,12 +564,29 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
             p.require(*need, what, diags);
         }
     }
+    if let Some(su) = cx.vlan_overflow {
+        diags.push(
+            crate::diag::Diagnostic::error(
+                crate::diag::codes::OOB_VLANS,
+                format!(
+                    "SU {su}'s management subnet would need VLAN {}, beyond 4094",
+                    1000 + su
+                ),
+            )
+            .at(
+                spec.scalable_units.count.span,
+                "too many SUs for one OOB network",
+            )
+            .help("at most 3,094 SUs share one OOB network (SU s takes VLAN 1000 + s)"),
+        );
+    }
     let mut fabric_asns: Vec<u64> = devices.values().filter_map(|d| d.asn).collect();
     fabric_asns.sort_unstable();
     fabric_asns.dedup();
     asn::check_external(spec, &fabric_asns, diags);
     Allocation {
         devices,
+        mgmt_subnets: cx.mgmt_subnets,
         links,
         unnumbered,
         reuse_leaf_asns: asns.reuses_leaf_asns(),

@@ -15,6 +15,9 @@ pub struct Shape {
     pub nodes_per_su: u32,
     pub sus_per_group: u32,
     pub three_tier: bool,
+    /// Spines per spine group of the storage and in-band fabrics.
+    pub storage_spines: u32,
+    pub inband_spines: u32,
 }
 
 impl Shape {
@@ -27,6 +30,8 @@ impl Shape {
             nodes_per_su: s.nodes_per_su,
             sus_per_group: s.compute.sus_per_group.max(1),
             three_tier: s.compute.tiers == 3,
+            storage_spines: s.storage.as_ref().map_or(0, |a| a.spines),
+            inband_spines: s.inband.as_ref().map_or(0, |a| a.spines),
         }
     }
 
@@ -48,6 +53,14 @@ impl Shape {
                 (g * u64::from(self.spines_per_group) + i) * planes + p
             }
             Role::Core => i * planes + p,
+            Role::StorageSpine | Role::InbandSpine => {
+                let per = if d.role == Role::StorageSpine {
+                    self.storage_spines
+                } else {
+                    self.inband_spines
+                };
+                u64::from(d.group.unwrap_or(1) - 1) * u64::from(per) + i
+            }
             Role::OobLeaf => {
                 let su = u64::from(d.su.unwrap_or(1) - 1);
                 su * u64::from(self.oob_per_su) + i
@@ -62,9 +75,13 @@ impl Shape {
         u64::from(d.index.max(1) - 1) * planes + p
     }
 
-    /// The spine group's position (spine ASNs): group-major, then plane.
+    /// The spine group's position (spine ASNs): group-major, then plane. Storage and in-band
+    /// fabrics have one plane.
     pub fn spine_group(&self, d: &Device) -> u64 {
         let g = u64::from(d.group.unwrap_or(1) - 1);
-        g * u64::from(self.planes) + u64::from(self.plane(d))
+        match d.role {
+            Role::Spine => g * u64::from(self.planes) + u64::from(self.plane(d)),
+            _ => g,
+        }
     }
 }

@@ -1,9 +1,11 @@
 //! The address plan: every allocated address with its device, interface and purpose — the IPAM
-//! view of the allocation (loopbacks, VTEPs, management and BMC addresses, both ends of every
-//! numbered link), for import into an IPAM and for host provisioning.
+//! view of the allocation (loopbacks, VTEPs, management and BMC addresses with their VLAN, the
+//! OOB gateway's address in every management subnet, both ends of every numbered link), for
+//! import into an IPAM and for host provisioning.
 
 use super::{LinkNames, OutputFile};
 use crate::addressing::Allocation;
+use crate::model::Role;
 use crate::topology::{Fabric, PortId};
 
 pub const COLUMNS: [&str; 7] = [
@@ -53,14 +55,30 @@ pub fn addresses_csv(f: &Fabric, a: &Allocation, n: &LinkNames) -> OutputFile {
                 .mgmt_gateway
                 .map(|g| format!("gateway {g}"))
                 .unwrap_or_default();
+            let gw = match da.mgmt_vlan {
+                Some(v) => format!("{gw} vlan {v}"),
+                None => gw,
+            };
+            // OOB switches are managed on their management VLAN's interface.
+            let ifname = match (d.role.is_oob(), da.mgmt_vlan) {
+                (true, Some(v)) => format!("vlan{v}"),
+                _ => f.port_name(d, PortId::Mgmt),
+            };
+            row(&mut w, &d.name, &ifname, m, purpose, "oob", &gw);
+        }
+    }
+    // The gateway every management route points at: its address in each subnet.
+    if let Some(g) = f.devices().find(|d| d.role == Role::OobGateway) {
+        for (vlan, s) in &a.mgmt_subnets {
+            let peer = format!("{} {}", s.name, s.subnet);
             row(
                 &mut w,
-                &d.name,
-                &f.port_name(d, PortId::Mgmt),
-                m,
-                purpose,
+                &g.name,
+                &format!("vlan{vlan}"),
+                &s.gateway,
+                "mgmt-gateway",
                 "oob",
-                &gw,
+                &peer,
             );
         }
     }

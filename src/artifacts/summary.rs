@@ -98,9 +98,9 @@ pub fn summarize(f: &Fabric) -> Summary {
             Role::Leaf => "leaf",
             Role::Spine => "spine",
             Role::Core => "core",
-            Role::StorageLeaf | Role::StorageSpine => "storage",
-            Role::InbandLeaf | Role::InbandSpine => "inband",
-            Role::OobLeaf | Role::OobCore => "oob",
+            Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => "storage",
+            Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => "inband",
+            Role::OobLeaf | Role::OobCore | Role::OobGateway => "oob",
         };
         *switches.entry(key).or_default() += 1;
     }

@@ -160,6 +160,16 @@ codes! {
     COUNT_TOO_LARGE = "RY0218", "count too large",
         "The spec asks for more node positions than any cluster has (over four million). Usually a typo \
          in `scalable_units.count` or `nodes_per_su`.";
+    ACCESS_LEAF_COUNT = "RY0220", "storage or in-band leaf count invalid",
+        "Storage and in-band leaves come in groups: a pair when the nodes have two or more ports for \
+         the network (each node has a port on both leaves), a single leaf otherwise. A declared \
+         `leaf.count` must be whole groups and at least what the node positions need; extra leaves \
+         are built empty so the spines are sized for growth. A spine group's `leaves_per_group` \
+         must not split a pair.";
+    RDMA_ON_INFINIBAND = "RY0221", "`rdma` set on an InfiniBand fabric",
+        "`storage.rdma: true` says the nodes reach storage over RoCE (NVMe-oF, GPUDirect Storage), so \
+         the Ethernet storage fabric runs the lossless RoCE class. An InfiniBand fabric is RDMA by \
+         itself and takes no such setting; remove the key.";
     DUPLICATE_NAME = "RY0301", "duplicate device name",
         "Two devices got the same name. Naming patterns must contain every placeholder that tells \
          devices of that role apart (`{su}`, `{leaf}` or `{rail}`, `{plane}`, `{index}`, `{group}`).";
@@ -180,6 +190,14 @@ codes! {
         "A storage or in-band leaf cannot carry even one node's ports plus uplinks at the declared ratio.";
     MISSING_PORTS = "RY0403", "node model lacks the ports for this network",
         "A storage or in-band network is configured but the node model has no ports for it.";
+    OOB_GATEWAY_PORTS = "RY0410", "OOB gateway has too few ports",
+        "Every OOB switch uplinks to the OOB gateway (the router holding every management subnet's \
+         gateway address), one port each at `oob.uplink_speed`. The gateway model has fewer such \
+         ports than there are OOB switches. Declare a larger `oob.gateway.model` (at very large \
+         sizes a modular chassis) in the spec's catalog if needed.";
+    OOB_VLANS = "RY0411", "management VLANs exhausted",
+        "Each management subnet is one VLAN on the OOB switches: central roles take VLANs 101-115, \
+         SU s takes VLAN 1000 + s. More than 3,094 SUs leave no valid VLAN id (2-4094).";
     UNUSED_PORTS = "RY0501", "unused switch ports",
         "Some switch ports carry no cable. That is often deliberate (room to grow), so this is a \
          warning; the message says how many ports of which role are free.";
@@ -208,6 +226,17 @@ codes! {
         "An entry under `overrides:` names no switch of the fabric, or its value is unusable (an ASN \
          outside 1–4294967294, a loopback that is not an IPv4 /32). Device names are as in the \
          cabling plan.";
+    BAD_BGP_OPTION = "RY0610", "invalid BGP hardening option",
+        "`bgp.auth_env` must name an environment variable (`[A-Z_][A-Z0-9_]*`, e.g. \
+         `BGP_FABRIC_PASSWORD`), never hold the password: configs carry `${NAME}` and `railyard \
+         push` fills in the value from the environment. `bgp.max_prefix.margin_percent` runs from \
+         0 to 1000, `restart_minutes` from 1 to 65535.";
+    BGP_OPTION_NOT_RENDERED = "RY0611", "BGP option not rendered for this platform",
+        "A BGP option that both ends of a session must share (TCP-MD5 `bgp.auth_env`, GTSM \
+         `bgp.gtsm`) is in the intent, but this release renders it only into FRR configs (the `frr` \
+         platform and SONiC's frr.conf). Switches on other platforms would run their sessions \
+         without it, and a session between such a switch and an FRR one would not come up. Run \
+         those roles on `frr` or `sonic`, or leave the option off until the platform renders it.";
     BGP_SESSION_MISMATCH = "RY0701", "BGP session ends disagree",
         "The two ends of a planned BGP session do not agree on the peer's ASN, address or interface; \
          the session would not come up. Caused by an `overrides:` entry it is a warning (the configs \
@@ -230,6 +259,11 @@ codes! {
          are cabled to: another DSCP, another priority, PFC on other priorities, or an MTU above the \
          switch port's. RoCE would then land in a lossy class or be dropped. Make the NIC values equal \
          the fabric's `roce` settings (or change `roce` so the switches follow the NICs).";
+    PREFIX_OTHER_VRF = "RY0710", "a VRF's policy names another VRF's subnet",
+        "A prefix list, route map or aggregate of one VRF matches the subnet of a port that lives in \
+         another VRF (e.g. the default VRF still announcing a host block whose ports moved into a \
+         tenant VRF). It would announce, or attract, traffic the VRF does not own. Each VRF \
+         announces exactly the host links of its own ports; this finding is a railyard bug.";
     TENANT_NAME = "RY0801", "tenant name cannot be a VRF name",
         "Tenant and shared-service names become VRF names: letters, digits, `-` and `_`, at most 15 \
          characters (the Linux interface-name limit).";

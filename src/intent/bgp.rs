@@ -1,16 +1,225 @@
 //! The eBGP underlay (RFC 7938, FACTS §4): one session per fabric link, ECMP over every uplink,
 //! multipath-relax, BFD; leaves announce their loopback and their host block as one aggregate.
+//!
+//! Hardening: graceful restart (helper-only by default), a maximum-prefix limit on every fabric
+//! session sized from the plan, an outbound policy on leaves (their own loopback, VTEP and host
+//! aggregates, nothing learnt: a leaf is never transit), optional TCP-MD5 from the environment
+//! and optional GTSM. Control-plane policing stays the platform's own (see `docs/bgp.md`).
+//!
+//! Maximum-prefix: a fabric session carries at most every prefix of its BGP domain (the network,
+//! per plane), so the limit is the prefix count of the domain at full build-out — the leaves,
+//! spines and cores its spine (or core) tier can hold, each with what it originates (a leaf its
+//! loopback, VTEP and host aggregate; a spine or core its loopback) — times (100 + margin) %.
+//! Full build-out, not today's count: the limit, like every other line of a leaf's config, does
+//! not change when SUs are added to a fabric whose spines are declared.
 
 use std::collections::BTreeMap;
 
 use ipnet::IpNet;
 
 use super::Attached;
-use super::device::{Bfd, Bgp, Interface, InterfaceKind, Neighbor, PrefixRule};
+use super::device::{
+    Bfd, Bgp, GracefulRestart, GracefulRestartMode, Interface, InterfaceKind, MaxPrefix, Neighbor,
+    PrefixRule,
+};
+use super::prefixes::HostPrefixes;
 use crate::addressing::{Allocation, DeviceAlloc};
-use crate::model::Role;
-use crate::spec::ClusterSpec;
-use crate::topology::Device;
+use crate::model::{Network, Role, Transport};
+use crate::spec::{ClusterSpec, MaxPrefixAction};
+use crate::topology::{Device, Fabric};
+
+/// FRR's defaults (RFC 4724 leaves them to the implementation): 120 s restart, 360 s stale paths.
+const RESTART_TIME_S: u32 = 120;
+const STALE_PATH_TIME_S: u32 = 360;
+/// Log a warning at this share of the limit, before it acts.
+const WARNING_PERCENT: u8 = 80;
+
+/// Switches of one BGP domain at full build-out, and what each kind originates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct BuildOut {
+    leaves: u64,
+    spines: u64,
+    cores: u64,
+}
+
+impl BuildOut {
+    /// The compute fabric, per plane: 2-tier, every port of the spines filled; 3-tier, every
+    /// port of the cores (each spine group takes `links_per_spine_core` ports of each core).
+    fn compute(f: &Fabric) -> Self {
+        let c = &f.sizing.compute;
+        let per_spine = u64::from(c.spine_down.capacity()) / u64::from(c.uplinks_per_leaf.max(1));
+        let spines = u64::from(c.spines_per_group);
+        let groups = match c.core_down {
+            Some(k) if c.tiers == 3 => {
+                u64::from(k.capacity()) / u64::from(c.links_per_spine_core.max(1))
+            }
+            _ => 1,
+        };
+        Self {
+            leaves: groups * spines * per_spine,
+            spines: groups * spines,
+            cores: u64::from(c.cores_per_plane()),
+        }
+    }
+
+    fn access(a: &crate::topology::AccessPlan) -> Self {
+        let up = u64::from(a.uplinks_per_leaf.max(1));
+        match (a.tiers, a.spine_down, a.core_down) {
+            (2, Some(d), _) => Self {
+                leaves: u64::from(a.spines) * u64::from(d.capacity()) / up,
+                spines: u64::from(a.spines),
+                cores: 0,
+            },
+            (3, Some(_), Some(k)) => {
+                let groups = u64::from(k.capacity()) / u64::from(a.links_per_spine_core.max(1));
+                Self {
+                    leaves: groups * u64::from(a.leaves_per_group),
+                    spines: groups * u64::from(a.spines),
+                    cores: u64::from(a.cores_per_group) * u64::from(a.spines),
+                }
+            }
+            _ => Self {
+                leaves: u64::from(a.leaves()),
+                spines: 0,
+                cores: 0,
+            },
+        }
+    }
+
+    fn of(f: &Fabric, network: Network) -> Option<Self> {
+        let s = &f.sizing;
+        match network {
+            Network::Compute if s.compute.transport == Transport::Ethernet => {
+                Some(Self::compute(f))
+            }
+            Network::Storage => s
+                .storage
+                .as_ref()
+                .filter(|a| a.transport == Transport::Ethernet)
+                .map(Self::access),
+            Network::Inband => s.inband.as_ref().map(Self::access),
+            _ => None,
+        }
+    }
+}
+
+/// The most IPv4 and IPv6 prefixes one switch of each tier originates in its default VRF.
+fn originations(f: &Fabric, alloc: &Allocation, network: Network) -> [(u64, u64); 2] {
+    let mut leaf = (0u64, 0u64);
+    let mut upper = (0u64, 0u64);
+    for d in f
+        .devices()
+        .filter(|d| d.network == network && d.role.is_switch())
+    {
+        let Some(a) = alloc.devices.get(&d.name) else {
+            continue;
+        };
+        let n = |x: &Option<IpNet>| u64::from(x.is_some());
+        let v4 = n(&a.loopback) + n(&a.vtep) + n(&a.host_block);
+        let v6 = n(&a.loopback_v6) + n(&a.host_block_v6);
+        let slot = if d.role.is_leaf() {
+            &mut leaf
+        } else {
+            &mut upper
+        };
+        *slot = (slot.0.max(v4), slot.1.max(v6));
+    }
+    [leaf, upper]
+}
+
+/// The maximum-prefix limit of every fabric session of each BGP domain.
+pub fn limits(spec: &ClusterSpec, f: &Fabric, alloc: &Allocation) -> BTreeMap<Network, MaxPrefix> {
+    let m = &spec.bgp.max_prefix;
+    let margin = u64::from(*m.margin_percent);
+    let mut out = BTreeMap::new();
+    for network in [Network::Compute, Network::Storage, Network::Inband] {
+        let Some(b) = BuildOut::of(f, network) else {
+            continue;
+        };
+        let [leaf, upper] = originations(f, alloc, network);
+        let total = |leaf: u64, upper: u64| b.leaves * leaf + (b.spines + b.cores) * upper;
+        let (v4, v6) = (total(leaf.0, upper.0), total(leaf.1, upper.1));
+        let limit = |n: u64| u32::try_from((n * (100 + margin)).div_ceil(100)).unwrap_or(u32::MAX);
+        out.insert(
+            network,
+            MaxPrefix {
+                ipv4: limit(v4),
+                ipv6: limit(v6),
+                warning_percent: WARNING_PERCENT,
+                restart_minutes: match m.action {
+                    MaxPrefixAction::Restart => Some(*m.restart_minutes),
+                    MaxPrefixAction::WarningOnly => None,
+                },
+                basis: format!(
+                    "full build-out {} leaves x {} + {} spines and cores x {} = {v4} IPv4 prefixes, +{margin} %",
+                    b.leaves,
+                    leaf.0,
+                    b.spines + b.cores,
+                    upper.0
+                ),
+            },
+        );
+    }
+    out
+}
+
+/// Two-sided session options the platform of some BGP switches does not render yet: one
+/// warning per platform (a session with the option on one end only does not come up).
+pub fn unrendered_options(
+    spec: &ClusterSpec,
+    devices: &BTreeMap<String, super::DeviceIntent>,
+    diags: &mut crate::diag::Diagnostics,
+) {
+    let b = &spec.bgp;
+    let mut asked = Vec::new();
+    let mut span = None;
+    if let Some(e) = &b.auth_env {
+        asked.push("TCP-MD5 (`bgp.auth_env`)");
+        span = e.span;
+    }
+    if b.gtsm.value {
+        asked.push("GTSM (`bgp.gtsm`)");
+        span = span.or(b.gtsm.span);
+    }
+    if asked.is_empty() {
+        return;
+    }
+    let mut by_platform: BTreeMap<crate::model::Platform, (u32, &str)> = BTreeMap::new();
+    for d in devices.values() {
+        if d.bgp.is_some() && !d.platform.renders_session_security() {
+            let e = by_platform.entry(d.platform).or_insert((0, &d.hostname));
+            e.0 += 1;
+        }
+    }
+    for (platform, (n, example)) in by_platform {
+        diags.push(
+            crate::diag::Diagnostic::warning(
+                crate::diag::codes::BGP_OPTION_NOT_RENDERED,
+                format!(
+                    "{} not rendered for `{platform}`: {n} switch(es) (e.g. `{example}`) run their sessions without it",
+                    asked.join(" and ")
+                ),
+            )
+            .at(span, "rendered for frr and sonic only")
+            .help("run these roles on `frr` or `sonic` (`platforms:`), or leave the option off until their platform renders it"),
+        );
+    }
+}
+
+/// Exactly this prefix, no longer ones.
+fn exact(p: &IpNet) -> PrefixRule {
+    PrefixRule {
+        prefix: *p,
+        le: None,
+    }
+}
+
+/// The default VRF's policy and limits of one switch, decided before its sessions.
+pub struct Policy<'a> {
+    /// The default VRF's host prefixes (only the ports that stay in it).
+    pub hosts: HostPrefixes,
+    pub max_prefix: Option<&'a MaxPrefix>,
+}
 
 pub fn build(
     spec: &ClusterSpec,
@@ -19,6 +228,7 @@ pub fn build(
     own: &DeviceAlloc,
     links: &[Attached<'_>],
     ifs: &[Interface],
+    policy: Policy<'_>,
 ) -> Option<Bgp> {
     let asn = own.asn?;
     let router_id = match own.loopback? {
@@ -28,10 +238,10 @@ pub fn build(
     let mut neighbors = Vec::new();
     let mut uplinks = 0u32;
     let mut bundle: BTreeMap<&str, u32> = BTreeMap::new();
-    // `ifs` holds the non-management links of `links`, in the same order.
+    // `ifs` holds the interfaces of `links`, in the same order.
     let data = links
         .iter()
-        .filter(|a| a.link.tier != crate::model::Tier::Mgmt);
+        .filter(|a| super::interfaces::carries_interface(a));
     for (a, i) in data.zip(ifs) {
         if i.kind != InterfaceKind::Fabric {
             continue;
@@ -61,25 +271,25 @@ pub fn build(
         return None;
     }
     let widest = bundle.values().copied().max().unwrap_or(1);
-    let exact = |p: &IpNet| PrefixRule {
-        prefix: *p,
-        le: None,
-    };
-    let within = |p: &IpNet, le: u8| PrefixRule {
-        prefix: *p,
-        le: Some(le),
-    };
+    let hosts = policy.hosts;
     let mut redistribute: Vec<PrefixRule> = own.loopback.iter().map(exact).collect();
     redistribute.extend(own.vtep.iter().map(exact));
-    redistribute.extend(own.host_block.iter().map(|b| within(b, 31)));
+    redistribute.extend(hosts.redistribute);
     let mut redistribute_v6: Vec<PrefixRule> = own.loopback_v6.iter().map(exact).collect();
-    redistribute_v6.extend(own.host_block_v6.iter().map(|b| within(b, 127)));
-    let aggregates: Vec<IpNet> = own
-        .host_block
-        .iter()
-        .chain(&own.host_block_v6)
-        .copied()
-        .collect();
+    redistribute_v6.extend(hosts.redistribute_v6);
+    let aggregates = hosts.aggregates;
+    // A leaf announces what it originates and nothing it learnt: the aggregates (their
+    // more-specifics are suppressed), loopback and VTEP.
+    let (export, export_v6) = if d.role.is_leaf() {
+        let is_v4 = |p: &&IpNet| p.addr().is_ipv4();
+        let mut v4: Vec<PrefixRule> = own.loopback.iter().chain(&own.vtep).map(exact).collect();
+        v4.extend(aggregates.iter().filter(is_v4).map(exact));
+        let mut v6: Vec<PrefixRule> = own.loopback_v6.iter().map(exact).collect();
+        v6.extend(aggregates.iter().filter(|p| !is_v4(p)).map(exact));
+        (v4, v6)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let b = &spec.bgp;
     Some(Bgp {
         asn,
@@ -98,5 +308,24 @@ pub fn build(
         redistribute,
         redistribute_v6,
         aggregates,
+        graceful_restart: graceful_restart(b.graceful_restart.value),
+        max_prefix: policy.max_prefix.cloned(),
+        export,
+        export_v6,
+        password: b.auth_env.as_ref().map(|e| format!("${{{}}}", e.value)),
+        gtsm: b.gtsm.value,
     })
+}
+
+fn graceful_restart(mode: crate::spec::GracefulRestart) -> GracefulRestart {
+    use crate::spec::GracefulRestart as G;
+    GracefulRestart {
+        mode: match mode {
+            G::HelperOnly => GracefulRestartMode::HelperOnly,
+            G::Full => GracefulRestartMode::Full,
+            G::Disabled => GracefulRestartMode::Disabled,
+        },
+        restart_time_s: RESTART_TIME_S,
+        stale_path_time_s: STALE_PATH_TIME_S,
+    }
 }

@@ -3,7 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use super::device::{DeviceIntent, Interface, InterfaceKind, Neighbor, QosMode, TrafficClass};
+use ipnet::IpNet;
+
+use super::device::{
+    DeviceIntent, Interface, InterfaceKind, Neighbor, PrefixRule, QosMode, TrafficClass,
+};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::spec::ClusterSpec;
 
@@ -55,6 +59,98 @@ pub fn run(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mu
     sessions(spec, devs, &ix, diags);
     links(spec, devs, &ix, diags);
     router_ids(spec, devs, diags);
+    vrf_prefix_lists(spec, devs, diags);
+}
+
+/// Whether a prefix-list rule (or an aggregate, `le` = its own length) matches subnet `n`.
+fn rule_matches(r: &PrefixRule, n: &IpNet) -> bool {
+    r.prefix.contains(&n.network())
+        && n.prefix_len() >= r.prefix.prefix_len()
+        && n.prefix_len() <= r.le.unwrap_or(r.prefix.prefix_len())
+}
+
+/// The prefix lists and aggregates of each VRF of a switch (`None` = default VRF).
+fn vrf_policies(d: &DeviceIntent) -> Vec<(Option<&str>, Vec<PrefixRule>)> {
+    let aggregate = |p: &IpNet| PrefixRule {
+        prefix: *p,
+        le: Some(if p.addr().is_ipv4() { 32 } else { 128 }),
+    };
+    let mut out = Vec::new();
+    if let Some(b) = &d.bgp {
+        let rules = b
+            .redistribute
+            .iter()
+            .chain(&b.redistribute_v6)
+            .chain(&b.export)
+            .chain(&b.export_v6)
+            .cloned()
+            .chain(b.aggregates.iter().map(aggregate))
+            .collect();
+        out.push((None, rules));
+    }
+    for v in &d.vrfs {
+        let rules = v
+            .redistribute
+            .iter()
+            .chain(&v.redistribute_v6)
+            .cloned()
+            .chain(v.aggregates.iter().map(aggregate))
+            .collect();
+        out.push((Some(v.name.as_str()), rules));
+    }
+    out
+}
+
+/// No VRF's prefix list or aggregate names a subnet whose port lives in another VRF: such a
+/// line is dead config at best, and at worst announces (or attracts) another tenant's traffic.
+fn vrf_prefix_lists(
+    spec: &ClusterSpec,
+    devs: &BTreeMap<String, DeviceIntent>,
+    diags: &mut Diagnostics,
+) {
+    // (policy VRF, port VRF) → (count, example)
+    let mut found: BTreeMap<(String, String), (u32, String)> = BTreeMap::new();
+    let name = |v: Option<&str>| v.unwrap_or("default").to_string();
+    for d in devs.values() {
+        for (vrf, rules) in vrf_policies(d) {
+            for i in d.interfaces.iter().filter(|i| i.vrf.as_deref() != vrf) {
+                for n in i.ipv4.iter().chain(&i.ipv6).map(IpNet::trunc) {
+                    if let Some(r) = rules.iter().find(|r| rule_matches(r, &n)) {
+                        let e = found
+                            .entry((name(vrf), name(i.vrf.as_deref())))
+                            .or_insert((0, String::new()));
+                        if e.0 == 0 {
+                            e.1 = format!(
+                                "{}: {} in VRF {} matches {}:{n}",
+                                d.hostname,
+                                r.prefix,
+                                name(vrf),
+                                i.name
+                            );
+                        }
+                        e.0 += 1;
+                    }
+                }
+            }
+        }
+    }
+    for ((policy, port), (count, example)) in found {
+        let span = spec
+            .tenants
+            .iter()
+            .find(|t| t.name.value == policy || t.name.value == port)
+            .and_then(|t| t.name.span);
+        diags.push(
+            Diagnostic::error(
+                codes::PREFIX_OTHER_VRF,
+                format!(
+                    "VRF {policy} announces subnets of ports in VRF {port} ({count} port(s), e.g. {example})"
+                ),
+            )
+            .at(span, "tenant")
+            .help("each VRF's redistribution and aggregates must cover its own ports only; this is a railyard bug, please report it with the spec"),
+        );
+    }
 }
 
 fn sessions(
@@ -312,5 +408,43 @@ fn router_ids(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: 
                 ),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceFile;
+
+    /// The check has teeth: a default VRF that still aggregates a tenant's host block (the
+    /// issue-12 defect) is reported; railyard's own intent is clean.
+    #[test]
+    fn a_default_vrf_aggregate_over_tenant_ports_is_reported() {
+        let text = include_str!("../../inventories/spectrum-x-cloud-tenants.yaml");
+        let c = crate::compile(&SourceFile::new("spx", text));
+        let (Some(spec), Some(intents)) = (c.spec, c.intents) else {
+            panic!("did not compile");
+        };
+        let mut devs = intents.devices;
+        let mut clean = Diagnostics::default();
+        vrf_prefix_lists(&spec, &devs, &mut clean);
+        assert!(clean.iter().next().is_none());
+        let Some(leaf) = devs.get_mut("leaf-su01-01") else {
+            panic!("no leaf-su01-01");
+        };
+        let tenant_block = leaf.vrfs[0].aggregates.clone();
+        if let Some(b) = leaf.bgp.as_mut() {
+            b.aggregates.extend(tenant_block);
+        }
+        let mut found = Diagnostics::default();
+        vrf_prefix_lists(&spec, &devs, &mut found);
+        let d: Vec<_> = found.iter().collect();
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, codes::PREFIX_OTHER_VRF);
+        assert!(
+            d[0].message
+                .contains("VRF default announces subnets of ports in VRF cust-a")
+        );
+        assert!(d[0].span.is_some(), "points at the tenant");
     }
 }

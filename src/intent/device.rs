@@ -33,6 +33,9 @@ pub struct DeviceIntent {
     /// buffer templates (`catalog::sonic`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sonic: Option<SonicTarget>,
+    /// Layer 2 of the OOB switches and the OOB gateway: management VLANs and VLAN interfaces.
+    #[serde(default)]
+    pub l2: Option<Switching>,
 }
 
 /// The names SONiC knows the switch hardware by (`DEVICE_METADATA` `platform`, `hwsku`), and
@@ -57,6 +60,37 @@ pub struct PlannedCage {
     pub speed: Speed,
 }
 
+/// VLANs on an OOB switch: ports carry them untagged (access) or tagged (trunk, listed on the
+/// interface); VLAN interfaces give the switch its own management address, or on the gateway
+/// every subnet's gateway address.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Switching {
+    pub vlans: Vec<Vlan>,
+    pub svis: Vec<Svi>,
+    /// The switch's default route (an OOB switch: its subnet's gateway; the gateway: none).
+    pub default_gateway: Option<Ipv4Addr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Vlan {
+    pub id: u16,
+    /// `mgmt-su01`, `mgmt-spine`, …
+    pub name: String,
+    pub subnet: IpNet,
+}
+
+/// A VLAN interface (`vlan<id>`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Svi {
+    pub vlan: u16,
+    pub name: String,
+    /// The VLAN's name (`mgmt-su01`).
+    pub vlan_name: String,
+    pub address: IpNet,
+    /// This address is the subnet's gateway (the OOB gateway's interfaces).
+    pub gateway: bool,
+}
+
 /// EVPN-VXLAN: spines relay the l2vpn-evpn family; leaves also originate from their VTEP.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Evpn {
@@ -78,6 +112,14 @@ pub struct Vrf {
     pub import: Vec<String>,
     pub export: Vec<String>,
     pub interfaces: Vec<String>,
+    /// The tenant's host prefixes on this leaf, announced summary-only in the VRF.
+    #[serde(default)]
+    pub aggregates: Vec<IpNet>,
+    /// Connected prefixes of the VRF let into its BGP (its own host links only).
+    #[serde(default)]
+    pub redistribute: Vec<PrefixRule>,
+    #[serde(default)]
+    pub redistribute_v6: Vec<PrefixRule>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -127,6 +169,10 @@ pub enum InterfaceKind {
     Fabric,
     /// To a node's NIC (or an appliance), routed /31.
     Host,
+    /// An OOB switch port to a management or BMC port: untagged in `access_vlan`.
+    Access,
+    /// Between an OOB switch and the OOB gateway: 802.1Q, tagged in `trunk_vlans`.
+    Trunk,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -150,6 +196,12 @@ pub struct Interface {
     pub adaptive_routing: bool,
     /// Tenant VRF of the port; `None` = default VRF.
     pub vrf: Option<String>,
+    /// The VLAN of an access port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access_vlan: Option<u16>,
+    /// The VLANs of a trunk, in id order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trunk_vlans: Vec<u16>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -172,6 +224,59 @@ pub struct Bgp {
     pub redistribute_v6: Vec<PrefixRule>,
     /// Aggregates announced instead of their more-specifics.
     pub aggregates: Vec<IpNet>,
+    /// Graceful restart (RFC 4724) on the fabric sessions.
+    #[serde(default)]
+    pub graceful_restart: GracefulRestart,
+    /// Prefixes a fabric session accepts before it acts: sized from the plan (see `bgp.rs`).
+    #[serde(default)]
+    pub max_prefix: Option<MaxPrefix>,
+    /// Outbound policy: the only IPv4 prefixes this switch advertises to the fabric (a leaf: its
+    /// loopback, VTEP and host aggregates, so it is never transit). Empty: no outbound filter.
+    #[serde(default)]
+    pub export: Vec<PrefixRule>,
+    #[serde(default)]
+    pub export_v6: Vec<PrefixRule>,
+    /// TCP-MD5 password of every fabric session: a `${NAME}` placeholder the push stage fills
+    /// from the environment, never a value.
+    #[serde(default)]
+    pub password: Option<String>,
+    /// GTSM (RFC 5082): sessions only from peers one hop away (TTL 255).
+    #[serde(default)]
+    pub gtsm: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GracefulRestartMode {
+    /// Keep a restarting peer's routes; never ask peers to keep ours.
+    #[default]
+    HelperOnly,
+    /// Restarting and helper, forwarding state preserved across a bgpd restart.
+    Full,
+    Disabled,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GracefulRestart {
+    pub mode: GracefulRestartMode,
+    /// Seconds a peer keeps our routes while we restart (advertised; RFC 4724 §3).
+    pub restart_time_s: u32,
+    /// Seconds we keep a restarting peer's stale routes at most.
+    pub stale_path_time_s: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MaxPrefix {
+    /// IPv4 unicast prefixes accepted per fabric session.
+    pub ipv4: u32,
+    /// IPv6 unicast prefixes accepted per fabric session (0: the family carries none).
+    pub ipv6: u32,
+    /// Percent of the limit at which a warning is logged.
+    pub warning_percent: u8,
+    /// Minutes before a session torn down at the limit retries; `None`: only warn.
+    pub restart_minutes: Option<u32>,
+    /// How the limit was sized, for the reviewer.
+    pub basis: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -73,6 +73,12 @@ fn adaptive_routing(
     }
 }
 
+/// Whether a cable end is a data interface of this device: every cable, except a device's own
+/// management port (the far end, an OOB switch, configures that cable as an access port).
+pub(super) fn carries_interface(a: &Attached<'_>) -> bool {
+    a.link.tier != Tier::Mgmt || !a.lower
+}
+
 pub fn build(
     spec: &ClusterSpec,
     f: &Fabric,
@@ -83,13 +89,10 @@ pub fn build(
     warn: &mut ArWarnings,
 ) -> (Vec<Interface>, Vec<Breakout>) {
     let mtu = spec.roce.mtu.value.min(platform_max_mtu(platform));
-    let lossless = d.network == Network::Compute && spec.roce.mode == RoceMode::Lossless;
+    let lossless = super::runs_roce(f, d.network) && spec.roce.mode == RoceMode::Lossless;
     let mut interfaces = Vec::new();
     let mut breakouts: BTreeMap<u16, Breakout> = BTreeMap::new();
-    for a in links {
-        if a.link.tier == Tier::Mgmt {
-            continue;
-        }
+    for a in links.iter().filter(|a| carries_interface(a)) {
         let name = f.port_name(d, a.port);
         let peer_port = f.port_name(a.peer, a.peer_port);
         if let PortId::Lane { cage, .. } = a.port {
@@ -123,10 +126,16 @@ pub fn build(
         } else {
             (la.b, la.b6)
         };
-        let kind = if a.peer.role.is_switch() {
-            InterfaceKind::Fabric
+        let kind = match a.link.tier {
+            Tier::Mgmt => InterfaceKind::Access,
+            Tier::OobUplink => InterfaceKind::Trunk,
+            _ if a.peer.role.is_switch() => InterfaceKind::Fabric,
+            _ => InterfaceKind::Host,
+        };
+        let mtu = if d.role.is_oob() {
+            super::oob::MTU
         } else {
-            InterfaceKind::Host
+            mtu
         };
         interfaces.push(Interface {
             description: format!("{}:{peer_port}", a.peer.name),
@@ -141,6 +150,8 @@ pub fn build(
             ipv6,
             lossless,
             vrf: None,
+            access_vlan: None,
+            trunk_vlans: Vec::new(),
             adaptive_routing: kind == InterfaceKind::Fabric
                 && adaptive_routing(spec, f, d, platform, a, warn),
             name,

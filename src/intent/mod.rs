@@ -10,8 +10,10 @@ mod checks;
 mod device;
 pub mod host;
 mod interfaces;
+mod oob;
 mod overrides;
 pub mod partitions;
+mod prefixes;
 mod qos;
 mod sonic;
 mod system;
@@ -76,11 +78,20 @@ fn attachments(f: &Fabric) -> Vec<Vec<Attached<'_>>> {
     by_dev
 }
 
-/// Whether railyard renders a config for this device.
+/// Networks whose switches run the RoCE class: the compute fabric, and storage reached over RDMA
+/// (NVMe-oF over RoCE, GPUDirect Storage).
+pub(crate) fn runs_roce(f: &Fabric, network: Network) -> bool {
+    match network {
+        Network::Compute => true,
+        Network::Storage => f.sizing.storage.as_ref().is_some_and(|a| a.rdma),
+        Network::Inband | Network::Oob => false,
+    }
+}
+
+/// Whether railyard renders a config for this device: every switch of an Ethernet network that
+/// runs a known OS (InfiniBand switches are configured by their subnet manager).
 fn configured(f: &Fabric, d: &Device) -> bool {
-    d.platform.is_some()
-        && !matches!(d.role, Role::OobLeaf | Role::OobCore)
-        && f.transport_of(d.role) == Some(Transport::Ethernet)
+    d.platform.is_some() && f.transport_of(d.role) == Some(Transport::Ethernet)
 }
 
 /// Build every switch's intent and run the cross-device checks.
@@ -96,6 +107,8 @@ pub fn build(
     let owners = tenancy::PortOwners::new(&plan);
     let mut ar = interfaces::ArWarnings::default();
     let mut sonic = sonic::SonicFindings::default();
+    let limits = bgp::limits(spec, f, alloc);
+    let vlan_sets = oob::VlanSets::new(f, alloc);
     let mut devices = BTreeMap::new();
     for (pos, d) in f.devices().enumerate() {
         if !configured(f, d) {
@@ -110,12 +123,17 @@ pub fn build(
         };
         let (mut interfaces, breakouts) =
             interfaces::build(spec, f, alloc, d, platform, links, &mut ar);
-        let (evpn, vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
-        let bgp = bgp::build(spec, alloc, d, own, links, &interfaces);
+        let l2 = oob::build(d, own, alloc, &vlan_sets, &mut interfaces);
+        let (evpn, mut vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
+        let policy = bgp::Policy {
+            hosts: prefixes::assign(own, &interfaces, &mut vrfs),
+            max_prefix: limits.get(&d.network),
+        };
+        let bgp = bgp::build(spec, alloc, d, own, links, &interfaces, policy);
         // A switch without BGP (a storage leaf pair with no spines) keeps its tenant VRFs as
         // local VRFs: there is no EVPN control plane to carry them.
         let evpn = evpn.filter(|_| bgp.is_some());
-        let qos = qos::build(spec, d, platform, &interfaces);
+        let qos = qos::build(spec, f, d, platform, &interfaces);
         let ar_ports: Vec<String> = interfaces
             .iter()
             .filter(|i| i.adaptive_routing)
@@ -128,6 +146,7 @@ pub fn build(
             platform,
             model: d.model.clone(),
             system: system::build(spec, f, d, own),
+            l2,
             loopback: Loopback {
                 ipv4: own.loopback,
                 ipv6: own.loopback_v6,
@@ -145,6 +164,7 @@ pub fn build(
         devices.insert(d.name.clone(), intent);
     }
     ar.report(spec, diags);
+    bgp::unrendered_options(spec, &devices, diags);
     overrides::apply(spec, &mut devices, diags);
     for d in devices.values() {
         if let Some(h) = d.sonic.as_ref().and_then(|t| {

@@ -2,12 +2,20 @@
 //! (lossless) and ECN; CNP DSCP → strict priority; DWRR between RoCE and the default class.
 
 use super::device::{Ecn, EtsWeight, Interface, PfcWatchdog, Qos, QosMode, TrafficClass};
-use crate::model::{Network, Platform};
+use crate::model::Platform;
 use crate::spec::{ClusterSpec, RoceMode};
-use crate::topology::Device;
+use crate::topology::{Device, Fabric};
 
-pub fn build(spec: &ClusterSpec, d: &Device, platform: Platform, ifs: &[Interface]) -> Option<Qos> {
-    if d.network != Network::Compute || !platform.has_qos() {
+/// The RoCE class of a switch on a network that carries RoCE: the compute fabric, and a storage
+/// fabric whose nodes reach storage over RDMA (the same class, so a node's NIC settings agree).
+pub fn build(
+    spec: &ClusterSpec,
+    f: &Fabric,
+    d: &Device,
+    platform: Platform,
+    ifs: &[Interface],
+) -> Option<Qos> {
+    if !super::runs_roce(f, d.network) || !platform.has_qos() {
         return None;
     }
     let r = &spec.roce;

@@ -230,10 +230,11 @@ impl SonicFindings {
 /// The fabric plan's port runs on a switch of this role (`topology::Sizing`).
 fn runs(s: &Sizing, d: &Device) -> Vec<CageRun> {
     let c = &s.compute;
-    let access = |p: Option<&AccessPlan>, leaf: bool| -> Vec<CageRun> {
+    let access = |p: Option<&AccessPlan>, tier: u8| -> Vec<CageRun> {
         match p {
-            Some(p) if leaf => vec![p.leaf_down, p.leaf_up],
-            Some(p) => p.spine_down.into_iter().collect(),
+            Some(p) if tier == 0 => vec![p.leaf_down, p.leaf_up],
+            Some(p) if tier == 1 => p.spine_down.into_iter().chain(p.spine_up).collect(),
+            Some(p) => p.core_down.into_iter().collect(),
             None => Vec::new(),
         }
     };
@@ -241,11 +242,15 @@ fn runs(s: &Sizing, d: &Device) -> Vec<CageRun> {
         Role::Leaf => vec![c.leaf_down, c.leaf_up],
         Role::Spine => std::iter::once(c.spine_down).chain(c.spine_up).collect(),
         Role::Core => c.core_down.into_iter().collect(),
-        Role::StorageLeaf => access(s.storage.as_ref(), true),
-        Role::StorageSpine => access(s.storage.as_ref(), false),
-        Role::InbandLeaf => access(s.inband.as_ref(), true),
-        Role::InbandSpine => access(s.inband.as_ref(), false),
-        Role::OobLeaf | Role::OobCore | Role::Node | Role::Appliance => Vec::new(),
+        Role::StorageLeaf => access(s.storage.as_ref(), 0),
+        Role::StorageSpine => access(s.storage.as_ref(), 1),
+        Role::StorageCore => access(s.storage.as_ref(), 2),
+        Role::InbandLeaf => access(s.inband.as_ref(), 0),
+        Role::InbandSpine => access(s.inband.as_ref(), 1),
+        Role::InbandCore => access(s.inband.as_ref(), 2),
+        Role::OobLeaf | Role::OobCore | Role::OobGateway | Role::Node | Role::Appliance => {
+            Vec::new()
+        }
     }
 }
 
@@ -280,28 +285,7 @@ fn planned(f: &Fabric, d: &Device, platform: &SonicPlatform, hwsku: &Hwsku) -> V
 fn located(spec: &ClusterSpec, role: Role) -> (Option<Span>, &'static str) {
     match spec.platforms.for_role(role) {
         Some(p) if p.value == Platform::Sonic && p.span.is_some() => (p.span, "SONiC chosen here"),
-        _ => (model_span(spec, role), "this model runs SONiC"),
-    }
-}
-
-fn model_span(spec: &ClusterSpec, role: Role) -> Option<Span> {
-    let storage = spec.storage.as_ref();
-    let inband = spec.inband.as_ref();
-    match role {
-        Role::Leaf => spec.compute.leaf.model.span,
-        Role::Spine => spec.compute.spine.model.span,
-        Role::Core => spec.compute.core.as_ref().and_then(|c| c.model.span),
-        Role::StorageLeaf => storage.and_then(|s| s.leaf.model.span),
-        Role::StorageSpine => storage
-            .and_then(|s| s.spine.as_ref())
-            .and_then(|s| s.model.span),
-        Role::InbandLeaf => inband
-            .and_then(|i| i.leaf.as_ref())
-            .and_then(|l| l.model.span),
-        Role::InbandSpine => inband
-            .and_then(|i| i.spine.as_ref())
-            .and_then(|s| s.model.span),
-        Role::OobLeaf | Role::OobCore | Role::Node | Role::Appliance => None,
+        _ => (spec.model_span(role), "this model runs SONiC"),
     }
 }
 

@@ -1,4 +1,5 @@
-//! Management: the mgmt port in its own VRF, and the services every switch points at.
+//! Management: the mgmt port in its own VRF (OOB switches: their management VLAN instead), and
+//! the services every switch points at.
 
 use super::device::{Mgmt, System};
 use crate::addressing::DeviceAlloc;
@@ -8,9 +9,13 @@ use crate::topology::{Device, Fabric, PortId};
 pub fn build(spec: &ClusterSpec, f: &Fabric, d: &Device, own: &DeviceAlloc) -> System {
     let list = |v: &[crate::spec::Sp<String>]| v.iter().map(|s| s.value.clone()).collect();
     let s = &spec.services;
+    // An OOB switch is managed in-band on its own management VLAN (`l2`), not on an uncabled
+    // management port.
+    let in_band = d.role.is_oob();
     System {
         mgmt: own
             .mgmt
+            .filter(|_| !in_band)
             .zip(own.mgmt_gateway)
             .map(|(address, gateway)| Mgmt {
                 interface: f.port_name(d, PortId::Mgmt),

@@ -48,7 +48,12 @@ pub fn build(
     // tenant ports stay out of EVPN altogether.
     let relay = matches!(
         d.role,
-        Role::Spine | Role::Core | Role::StorageSpine | Role::InbandSpine
+        Role::Spine
+            | Role::Core
+            | Role::StorageSpine
+            | Role::StorageCore
+            | Role::InbandSpine
+            | Role::InbandCore
     ) && plan.tenants.iter().any(|t| t.networks.contains(&d.network));
     if !carries && !relay {
         return (None, Vec::new());
@@ -73,6 +78,9 @@ pub fn build(
             import: t.import.clone(),
             export: t.export.clone(),
             interfaces: Vec::new(),
+            aggregates: Vec::new(),
+            redistribute: Vec::new(),
+            redistribute_v6: Vec::new(),
         });
         v.interfaces.push(i.name.clone());
     }

@@ -285,7 +285,8 @@ pub fn build(
     let mut renamed = Vec::new();
     let (cables, ports_in_lab) = cables(c, f, intents, sel, &mut renamed)?;
     let routers = routers(intents, &configs, &ports_in_lab);
-    let hosts = hosts(f, intents, sel, &cables);
+    let pools = access_pools(spec);
+    let hosts = hosts(f, intents, sel, &cables, &pools);
     let (sessions, dropped_sessions) = sessions(intents, sel);
     let ecmp = ecmp(intents, &routers, &sessions);
     let tenant_routes = tenant_routes(intents, &routers, &ports_in_lab);
@@ -442,7 +443,25 @@ fn routers(intents: &Intents, configs: &Configs, ports_in_lab: &PortsInLab) -> V
         .collect()
 }
 
-fn hosts(f: &Fabric, intents: &Intents, sel: &Selection, cables: &[Cable]) -> Vec<Host> {
+/// The storage and in-band pools, the destinations of a node's routes on those networks.
+fn access_pools(spec: &crate::spec::ClusterSpec) -> BTreeMap<String, IpNet> {
+    let a = &spec.addressing;
+    [("storage", &a.storage), ("inband", &a.inband)]
+        .into_iter()
+        .filter_map(|(n, p)| Some((n.to_string(), p.value.trim().parse().ok()?)))
+        .collect()
+}
+
+/// Table of a node's storage or in-band port (the `k`-th such port): beside the rail tables.
+const ACCESS_TABLE: u32 = 200;
+
+fn hosts(
+    f: &Fabric,
+    intents: &Intents,
+    sel: &Selection,
+    cables: &[Cable],
+    pools: &BTreeMap<String, IpNet>,
+) -> Vec<Host> {
     let h = &intents.hosts;
     let owner = intents.tenants.tenant_of_node();
     let mut out = Vec::new();
@@ -452,6 +471,7 @@ fn hosts(f: &Fabric, intents: &Intents, sel: &Selection, cables: &[Cable]) -> Ve
         }
         let planned = h.nodes.get(&d.name);
         let mut ports = Vec::new();
+        let mut access_ports = 0;
         for c in cables {
             let (me, peer) = if c.a.device == d.name {
                 (&c.a, &c.b)
@@ -484,11 +504,24 @@ fn hosts(f: &Fabric, intents: &Intents, sel: &Selection, cables: &[Cable]) -> Ve
                     }
                 }
             }
-            // Compute ports from the host plan; storage and in-band ports from the address plan.
+            // Compute ports from the host plan; storage and in-band ports from the address plan,
+            // each with its network's pool via its leaf in a table of its own (as the rails), so
+            // replies leave by the port the request came in on.
             let (address, gateway) = match hp {
                 Some(hp) => (hp.address, hp.gateway),
                 None => (me.address, peer.address.map(|a| a.addr())),
             };
+            if hp.is_none()
+                && let (Some(own), Some(via), Some(to)) = (address, gateway, pools.get(&network))
+            {
+                access_ports += 1;
+                routes.push(HostRoute {
+                    to: *to,
+                    via,
+                    table: ACCESS_TABLE + access_ports,
+                    from: own.addr(),
+                });
+            }
             ports.push(HostPort {
                 ifname: me.ifname.clone(),
                 port: me.port.clone(),
@@ -590,33 +623,42 @@ fn evpn_leaf(intents: &Intents, r: &Router) -> bool {
             .is_some_and(|e| e.vtep.is_some())
 }
 
-/// Per EVPN leaf and VRF: prefixes of host ports (present in the lab) on other EVPN leaves of
-/// the same network, split into the VRF's own tenant and everything else.
+/// Per EVPN leaf and VRF: the host prefixes other EVPN leaves of the same network announce —
+/// each VRF's aggregates that cover a host port present in the lab — split into the VRF's own
+/// tenant and everything else (other tenants and the default VRF).
 fn tenant_routes(
     intents: &Intents,
     routers: &[Router],
     ports_in_lab: &PortsInLab,
 ) -> Vec<VrfRoutes> {
-    // (leaf, network, vrf or None, prefix) of every addressed host port in the lab.
+    // (leaf, network, vrf or None, prefix) of every announced host aggregate in the lab.
     let mut host_prefixes: Vec<(&str, crate::model::Network, Option<&str>, String)> = Vec::new();
     for r in routers.iter().filter(|r| evpn_leaf(intents, r)) {
         let Some(d) = intents.devices.get(&r.name) else {
             continue;
         };
         let present = ports_in_lab.get(&r.name);
-        for i in &d.interfaces {
-            if i.kind != crate::intent::InterfaceKind::Host
-                || !present.is_some_and(|p| p.contains(&i.name))
+        let ports: Vec<(Option<&str>, IpNet)> = d
+            .interfaces
+            .iter()
+            .filter(|i| {
+                i.kind == crate::intent::InterfaceKind::Host
+                    && present.is_some_and(|p| p.contains(&i.name))
+            })
+            .filter_map(|i| Some((i.vrf.as_deref(), i.ipv4?)))
+            .collect();
+        let default = d.bgp.iter().flat_map(|b| &b.aggregates).map(|a| (None, a));
+        let tenant = d
+            .vrfs
+            .iter()
+            .flat_map(|v| v.aggregates.iter().map(|a| (Some(v.name.as_str()), a)));
+        for (vrf, agg) in default.chain(tenant) {
+            if agg.addr().is_ipv4()
+                && ports
+                    .iter()
+                    .any(|(pv, a)| *pv == vrf && agg.contains(&a.addr()))
             {
-                continue;
-            }
-            if let Some(IpNet::V4(n)) = i.ipv4 {
-                host_prefixes.push((
-                    r.name.as_str(),
-                    d.network,
-                    i.vrf.as_deref(),
-                    n.trunc().to_string(),
-                ));
+                host_prefixes.push((r.name.as_str(), d.network, vrf, agg.to_string()));
             }
         }
     }
@@ -821,27 +863,34 @@ mod tests {
     }
 
     #[test]
-    fn vrfs_of_switches_without_evpn_stay_local() {
+    fn storage_pair_vrfs_run_evpn_within_their_own_fabric() {
         let text = std::fs::read_to_string(format!(
             "{}/inventories/spectrum-x-cloud-tenants.yaml",
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap_or_default();
         let (p, _) = plan_of(&text, true);
+        // The storage pair is joined by routed peer links, so its tenant VRFs are EVPN VRFs.
         let stor = p.routers.iter().find(|r| r.name == "stor-leaf01");
         assert!(
-            stor.is_some_and(|r| !r.vrfs.is_empty() && r.vrfs.iter().all(|v| v.vtep.is_none()))
+            stor.is_some_and(|r| !r.vrfs.is_empty() && r.vrfs.iter().all(|v| v.vtep.is_some()))
         );
-        assert!(p.tenant_routes.iter().all(|t| !t.leaf.starts_with("stor-")));
-        // Compute leaves expect no storage prefixes: the storage network is another fabric.
-        assert!(
-            p.tenant_routes
-                .iter()
-                .flat_map(|t| t.expect.iter().chain(&t.forbid))
-                .all(|x| x.starts_with("10.64.")),
-            "{:?}",
-            p.tenant_routes
-        );
+        assert!(p.tenant_routes.iter().any(|t| t.leaf.starts_with("stor-")));
+        // Each leaf expects prefixes of its own network only: the fabrics are separate.
+        for t in &p.tenant_routes {
+            let pool = if t.leaf.starts_with("stor-") {
+                "10.32."
+            } else {
+                "10.64."
+            };
+            assert!(
+                t.expect
+                    .iter()
+                    .chain(&t.forbid)
+                    .all(|x| x.starts_with(pool)),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]

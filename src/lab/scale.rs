@@ -52,7 +52,9 @@ fn upper(role: Role) -> Option<Role> {
         Role::Leaf => Some(Role::Spine),
         Role::Spine => Some(Role::Core),
         Role::StorageLeaf => Some(Role::StorageSpine),
+        Role::StorageSpine => Some(Role::StorageCore),
         Role::InbandLeaf => Some(Role::InbandSpine),
+        Role::InbandSpine => Some(Role::InbandCore),
         _ => None,
     }
 }
@@ -63,14 +65,16 @@ pub fn select(f: &Fabric, intents: &Intents, scale_down: bool) -> Selection {
     // Lab devices: GPU nodes and the switches railyard rendered a config for.
     let lab: BTreeSet<&str> = f
         .devices()
-        .filter(|d| d.role == Role::Node || intents.devices.contains_key(&d.name))
+        .filter(|d| {
+            d.role == Role::Node || (intents.devices.contains_key(&d.name) && !d.role.is_oob())
+        })
         .map(|d| d.name.as_str())
         .collect();
     let mut not_modelled: BTreeMap<&'static str, usize> = BTreeMap::new();
     for d in f.devices().filter(|d| !lab.contains(d.name.as_str())) {
         let why = match d.role {
-            Role::OobLeaf | Role::OobCore => {
-                "OOB management switches (no rendered config; management VRFs need VRF devices)"
+            Role::OobLeaf | Role::OobCore | Role::OobGateway => {
+                "OOB management switches (the lab does not model the management network: its VLAN trunks need 802.1Q)"
             }
             Role::Appliance => "appliances (no host plan)",
             _ => "switches without a rendered FRR config (InfiniBand)",
@@ -99,7 +103,14 @@ pub fn select(f: &Fabric, intents: &Intents, scale_down: bool) -> Selection {
         for role in [Role::Leaf, Role::StorageLeaf, Role::InbandLeaf] {
             at_least_two(role, &lab, &role_of, &adj, &mut keep);
         }
-        for lower in [Role::Leaf, Role::StorageLeaf, Role::InbandLeaf, Role::Spine] {
+        for lower in [
+            Role::Leaf,
+            Role::StorageLeaf,
+            Role::InbandLeaf,
+            Role::Spine,
+            Role::StorageSpine,
+            Role::InbandSpine,
+        ] {
             let Some(up) = upper(lower) else { continue };
             let lowers: Vec<&str> = keep
                 .iter()

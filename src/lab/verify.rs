@@ -8,6 +8,8 @@
 //! - `tenant-routes`: each tenant VRF holds the host prefixes of its own tenant behind other
 //!   leaves, and none of another tenant's or of the default VRF.
 //! - `rail-reachability`: ping between sampled nodes' NIC addresses on every rail.
+//! - `access-reachability`: ping from each sampled node's storage (and in-band) port to the other
+//!   nodes' ports on another leaf: across the pair's peer links or the spines.
 //! - `tenant-isolation`: an all-pairs reachability matrix between tenants (and the nodes in no
 //!   tenant): every intra-tenant pair reaches, no cross-tenant pair does.
 //!
@@ -56,6 +58,7 @@ pub fn verify(state_dir: &Path, progress: Progress<'_>) -> Result<Report, LabErr
     });
     progress("verify: rail reachability and tenant matrix (ping)");
     checks.push(rails(plan));
+    checks.push(access(plan));
     checks.push(isolation(&st));
     let elapsed = u64::try_from(t0.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok(Report::new(
@@ -622,6 +625,88 @@ fn rails(plan: &LabPlan) -> Check {
             "{ok} of {} node pairs reach each other on {} rails",
             pairs.len(),
             rails.len()
+        ),
+        items,
+    )
+}
+
+/// Node pairs on a storage or in-band network whose ports sit on different leaves: per network,
+/// from each node's first port to every other node's port on another leaf (same tenant only).
+pub fn access_pairs(plan: &LabPlan) -> Vec<RailPair> {
+    let mut by_net: BTreeMap<&str, Vec<(&Host, IpAddr, &str)>> = BTreeMap::new();
+    for h in &plan.hosts {
+        for p in h.ports.iter().filter(|p| p.rail.is_none()) {
+            if let Some(a) = p.address {
+                by_net
+                    .entry(p.network.as_str())
+                    .or_default()
+                    .push((h, a.addr(), p.leaf.as_str()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (net, members) in by_net {
+        let mut firsts: BTreeSet<&str> = BTreeSet::new();
+        for (a, aa, al) in &members {
+            // One source port per node: its first on this network.
+            if !firsts.insert(a.name.as_str()) {
+                continue;
+            }
+            for (b, ba, bl) in &members {
+                if b.name == a.name || bl == al || a.tenant != b.tenant {
+                    continue;
+                }
+                out.push(RailPair {
+                    rail: net.to_string(),
+                    probe: Probe {
+                        ns: a.ns.clone(),
+                        src: *aa,
+                        dst: *ba,
+                    },
+                    who: format!("{} ({al}) -> {} ({bl})", a.name, b.name),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn access(plan: &LabPlan) -> Check {
+    let pairs = access_pairs(plan);
+    if pairs.is_empty() {
+        return Check::skipped(
+            "access-reachability",
+            "no storage or in-band network with ports of two nodes on different leaves",
+        );
+    }
+    let probes: Vec<Probe> = pairs.iter().map(|p| p.probe.clone()).collect();
+    let results = match ping_all(&probes) {
+        Ok(r) => r,
+        Err(e) => {
+            return Check::from_items(
+                "access-reachability",
+                e.clone(),
+                vec![Item::new("ping", Status::Fail, e)],
+            );
+        }
+    };
+    let nets: BTreeSet<&str> = pairs.iter().map(|p| p.rail.as_str()).collect();
+    let mut ok = 0;
+    let mut items = Vec::new();
+    for (p, reached) in pairs.iter().zip(&results) {
+        ok += usize::from(*reached);
+        items.push(Item::new(
+            format!("{}: {} ({} -> {})", p.rail, p.who, p.probe.src, p.probe.dst),
+            if *reached { Status::Pass } else { Status::Fail },
+            if *reached { "reached" } else { "no reply" },
+        ));
+    }
+    Check::from_items(
+        "access-reachability",
+        format!(
+            "{ok} of {} node pairs reach each other across leaves on {}",
+            pairs.len(),
+            nets.into_iter().collect::<Vec<_>>().join(", ")
         ),
         items,
     )

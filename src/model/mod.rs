@@ -44,10 +44,18 @@ pub enum Role {
     Core,
     StorageLeaf,
     StorageSpine,
+    /// Top tier of a 3-tier storage fabric.
+    StorageCore,
     InbandLeaf,
     InbandSpine,
+    /// Top tier of a 3-tier in-band fabric.
+    InbandCore,
+    /// OOB access switch of an SU (node BMCs, switch management ports).
     OobLeaf,
+    /// OOB switch for the central devices' management ports that do not fit in SU 1.
     OobCore,
+    /// The router holding every management subnet's gateway address; the OOB switches uplink to it.
+    OobGateway,
 }
 
 impl Role {
@@ -60,15 +68,28 @@ impl Role {
             Role::Core => "core",
             Role::StorageLeaf => "storage-leaf",
             Role::StorageSpine => "storage-spine",
+            Role::StorageCore => "storage-core",
             Role::InbandLeaf => "inband-leaf",
             Role::InbandSpine => "inband-spine",
+            Role::InbandCore => "inband-core",
             Role::OobLeaf => "oob-leaf",
             Role::OobCore => "oob-core",
+            Role::OobGateway => "oob-gateway",
         }
     }
 
     pub fn is_switch(self) -> bool {
         !matches!(self, Role::Node | Role::Appliance)
+    }
+
+    /// A switch of the out-of-band management network.
+    pub fn is_oob(self) -> bool {
+        matches!(self, Role::OobLeaf | Role::OobCore | Role::OobGateway)
+    }
+
+    /// The lowest tier of a routed fabric (host ports).
+    pub fn is_leaf(self) -> bool {
+        matches!(self, Role::Leaf | Role::StorageLeaf | Role::InbandLeaf)
     }
 }
 
@@ -80,8 +101,12 @@ pub enum Tier {
     NodeLeaf,
     LeafSpine,
     SpineCore,
+    /// Between the two leaves of a storage or in-band pair that has no spines.
+    LeafLeaf,
     /// A management or BMC port to an OOB switch.
     Mgmt,
+    /// An OOB switch to the OOB gateway.
+    OobUplink,
 }
 
 impl Tier {
@@ -90,7 +115,9 @@ impl Tier {
             Tier::NodeLeaf => "node-leaf",
             Tier::LeafSpine => "leaf-spine",
             Tier::SpineCore => "spine-core",
+            Tier::LeafLeaf => "leaf-leaf",
             Tier::Mgmt => "mgmt",
+            Tier::OobUplink => "oob-uplink",
         }
     }
 }

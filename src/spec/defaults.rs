@@ -21,6 +21,18 @@ pub fn ufm_model() -> String {
 pub fn oob_model() -> Sp<String> {
     Sp::new("sn2201".to_string())
 }
+/// OOB uplinks: one 10G lane of a split QSFP28 cage (SN2201 `4x10G`), plenty for management.
+pub fn oob_uplink_speed() -> Sp<crate::model::Speed> {
+    Sp::new(crate::model::Speed::gbps(10))
+}
+/// Maximum-prefix margin over the full build-out's prefix count: twice what the plan expects.
+pub fn max_prefix_margin() -> Sp<u32> {
+    Sp::new(100)
+}
+/// Minutes a session torn down by maximum-prefix waits before it retries.
+pub fn max_prefix_restart() -> Sp<u32> {
+    Sp::new(5)
+}
 pub fn rack_width() -> f64 {
     0.6
 }
@@ -52,11 +64,29 @@ impl Patterns {
     pub const NODE: &'static str = "gpu{node:03}";
     pub const FABRIC_MANAGER: &'static str = "ufm{index:02}";
     pub const STORAGE_LEAF: &'static str = "stor-leaf{index:02}";
-    pub const STORAGE_SPINE: &'static str = "stor-spine{index:02}";
+    pub const STORAGE_CORE: &'static str = "stor-core{index:02}";
     pub const INBAND_LEAF: &'static str = "inb-leaf{index:02}";
-    pub const INBAND_SPINE: &'static str = "inb-spine{index:02}";
+    pub const INBAND_CORE: &'static str = "inb-core{index:02}";
     pub const OOB: &'static str = "oob-su{su:02}-{index:02}";
     pub const OOB_CORE: &'static str = "oob-core{index:02}";
+    pub const OOB_GATEWAY: &'static str = "oob-gw{index:02}";
+
+    /// Storage spines: by index in a 2-tier fabric, by spine group and index in a 3-tier one.
+    pub fn storage_spine(three_tier: bool) -> &'static str {
+        if three_tier {
+            "stor-spine-g{group:02}-{index:02}"
+        } else {
+            "stor-spine{index:02}"
+        }
+    }
+
+    pub fn inband_spine(three_tier: bool) -> &'static str {
+        if three_tier {
+            "inb-spine-g{group:02}-{index:02}"
+        } else {
+            "inb-spine{index:02}"
+        }
+    }
 
     pub fn leaf(planes: u32) -> &'static str {
         if planes > 1 {

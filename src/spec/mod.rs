@@ -51,6 +51,7 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
         return None;
     }
     validate::roce(&spec, diags);
+    validate::bgp(&spec, diags);
     Some(spec)
 }
 

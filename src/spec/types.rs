@@ -208,7 +208,9 @@ pub struct FabricManagerSpec {
     pub model: String,
 }
 
-/// A storage or in-band Ethernet fabric: node ports to leaf pairs, leaves to spines.
+/// A storage or in-band fabric: node ports to leaf pairs (a node's ports alternate between the
+/// two leaves of its pair), leaves to spines, spine groups to cores when the size needs a third
+/// tier. A single pair without spines is joined by routed peer links.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
@@ -216,10 +218,20 @@ pub struct AccessSpec {
     /// Ethernet (default) or InfiniBand (e.g. a SuperPOD's IB storage fabric).
     #[serde(default = "super::defaults::transport")]
     pub transport: Transport,
+    /// The nodes reach storage over RDMA (NVMe-oF over RoCE, GPUDirect Storage): every port of
+    /// the storage fabric runs the RoCE class of `roce` (trust DSCP, PFC, ECN). Ethernet only.
+    #[serde(default)]
+    pub rdma: Sp<bool>,
     pub leaf: AccessSwitchSpec,
     /// Spines; needed once there is more than one leaf pair.
     #[serde(default)]
-    pub spine: Option<AccessSwitchSpec>,
+    pub spine: Option<AccessSpineSpec>,
+    /// Cores of a 3-tier fabric: spine j of every spine group joins core group j.
+    #[serde(default)]
+    pub core: Option<AccessSwitchSpec>,
+    /// 2, 3, or absent for automatic (2-tier while the spine radix allows, 3-tier with `core`).
+    #[serde(default)]
+    pub tiers: Option<Sp<u32>>,
     /// Node port speed; defaults to the node port's speed.
     #[serde(default)]
     pub port_speed: Option<Sp<Speed>>,
@@ -235,9 +247,27 @@ pub struct AccessSpec {
 #[schemars(deny_unknown_fields)]
 pub struct AccessSwitchSpec {
     pub model: Sp<String>,
-    /// Switch count; default: sized from the node count.
+    /// Switch count; default: sized from the node count. Leaves: at least what the nodes need, a
+    /// multiple of the leaf group (2 when nodes have two or more ports); extra leaves are built
+    /// empty, room to grow without recabling the spines. Cores: a multiple of the spines per group.
     #[serde(default)]
     pub count: Option<Sp<u32>>,
+}
+
+/// Spines of a storage or in-band fabric.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct AccessSpineSpec {
+    pub model: Sp<String>,
+    /// Spines (per spine group in a 3-tier fabric); default: the fewest that connect every leaf
+    /// evenly. Declare it to keep cabling stable as the cluster grows.
+    #[serde(default)]
+    pub count: Option<Sp<u32>>,
+    /// Leaves per spine group of a 3-tier fabric; default: as many as the spines' downlink half
+    /// takes with one link per leaf and spine.
+    #[serde(default)]
+    pub leaves_per_group: Option<Sp<u32>>,
 }
 
 /// In-band management: converged onto the storage fabric, or a fabric of its own.
@@ -252,7 +282,11 @@ pub struct InbandSpec {
     #[serde(default)]
     pub leaf: Option<AccessSwitchSpec>,
     #[serde(default)]
-    pub spine: Option<AccessSwitchSpec>,
+    pub spine: Option<AccessSpineSpec>,
+    #[serde(default)]
+    pub core: Option<AccessSwitchSpec>,
+    #[serde(default)]
+    pub tiers: Option<Sp<u32>>,
     #[serde(default)]
     pub port_speed: Option<Sp<Speed>>,
     #[serde(default)]
@@ -267,8 +301,11 @@ impl InbandSpec {
         let leaf = self.leaf.clone()?;
         Some(AccessSpec {
             transport: Transport::Ethernet,
+            rdma: Sp::default(),
             leaf,
             spine: self.spine.clone(),
+            core: self.core.clone(),
+            tiers: self.tiers.clone(),
             port_speed: self.port_speed.clone(),
             uplink_speed: self.uplink_speed.clone(),
             oversubscription: self.oversubscription.clone(),
@@ -285,6 +322,15 @@ pub struct OobSpec {
     /// OOB switches per SU; default: as many as the SU's BMC and switch management ports need.
     #[serde(default)]
     pub switches_per_su: Option<Sp<u32>>,
+    /// Speed of each OOB switch's uplink to the gateway (a lane of a split uplink cage).
+    #[serde(default = "super::defaults::oob_uplink_speed")]
+    pub uplink_speed: Sp<Speed>,
+    /// The router that holds every management subnet's gateway address (the first host of each
+    /// subnet, on a VLAN interface per subnet) and routes between them; every OOB switch uplinks
+    /// to it over an 802.1Q trunk. Default: a switch of the OOB model. Its own uplink to the
+    /// site network is the site's design.
+    #[serde(default)]
+    pub gateway: OobGatewaySpec,
 }
 
 impl Default for OobSpec {
@@ -292,8 +338,21 @@ impl Default for OobSpec {
         Self {
             model: super::defaults::oob_model(),
             switches_per_su: None,
+            uplink_speed: super::defaults::oob_uplink_speed(),
+            gateway: OobGatewaySpec::default(),
         }
     }
+}
+
+/// The OOB gateway: an L3 switch with one VLAN interface per management subnet.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct OobGatewaySpec {
+    /// Switch model; default: the OOB switch model. It needs a port at `oob.uplink_speed` per
+    /// OOB switch.
+    #[serde(default)]
+    pub model: Option<Sp<String>>,
 }
 
 /// Naming patterns. Placeholders: `{cluster}`, `{su}`, `{slot}`, `{node}`, `{plane}`, `{leaf}`,
@@ -324,6 +383,12 @@ pub struct NamingSpec {
     pub oob: Option<Sp<String>>,
     #[serde(default)]
     pub oob_core: Option<Sp<String>>,
+    #[serde(default)]
+    pub oob_gateway: Option<Sp<String>>,
+    #[serde(default)]
+    pub storage_core: Option<Sp<String>>,
+    #[serde(default)]
+    pub inband_core: Option<Sp<String>>,
 }
 
 /// Rack layout: node racks per SU in a row, the SU's network rack at the row's end, spine and
@@ -390,6 +455,40 @@ pub struct PlatformSpec {
     /// In-band leaves and spines.
     #[serde(default)]
     pub inband: Option<Sp<Platform>>,
+    /// OOB switches and the OOB gateway; default: the model's own OS (not `default`).
+    #[serde(default)]
+    pub oob: Option<Sp<Platform>>,
+}
+
+impl ClusterSpec {
+    /// Where the spec picks the model of a role's switches (`None` for a default model).
+    pub fn model_span(&self, role: crate::model::Role) -> Option<crate::diag::Span> {
+        use crate::model::Role;
+        let storage = self.storage.as_ref();
+        let inband = self.inband.as_ref();
+        let access = |a: Option<&AccessSwitchSpec>| a.and_then(|s| s.model.span);
+        let spine = |a: Option<&AccessSpineSpec>| a.and_then(|s| s.model.span);
+        match role {
+            Role::Leaf => self.compute.leaf.model.span,
+            Role::Spine => self.compute.spine.model.span,
+            Role::Core => self.compute.core.as_ref().and_then(|c| c.model.span),
+            Role::StorageLeaf => access(storage.map(|s| &s.leaf)),
+            Role::StorageSpine => spine(storage.and_then(|s| s.spine.as_ref())),
+            Role::StorageCore => access(storage.and_then(|s| s.core.as_ref())),
+            Role::InbandLeaf => access(inband.and_then(|i| i.leaf.as_ref())),
+            Role::InbandSpine => spine(inband.and_then(|i| i.spine.as_ref())),
+            Role::InbandCore => access(inband.and_then(|i| i.core.as_ref())),
+            Role::OobLeaf | Role::OobCore => self.oob.model.span,
+            Role::OobGateway => self
+                .oob
+                .gateway
+                .model
+                .as_ref()
+                .and_then(|m| m.span)
+                .or(self.oob.model.span),
+            Role::Node | Role::Appliance => None,
+        }
+    }
 }
 
 impl PlatformSpec {
@@ -400,9 +499,10 @@ impl PlatformSpec {
             Role::Leaf => self.leaf.as_ref(),
             Role::Spine => self.spine.as_ref(),
             Role::Core => self.core.as_ref(),
-            Role::StorageLeaf | Role::StorageSpine => self.storage.as_ref(),
-            Role::InbandLeaf | Role::InbandSpine => self.inband.as_ref(),
-            Role::OobLeaf | Role::OobCore | Role::Node | Role::Appliance => None,
+            Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => self.storage.as_ref(),
+            Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => self.inband.as_ref(),
+            Role::OobLeaf | Role::OobCore | Role::OobGateway => self.oob.as_ref(),
+            Role::Node | Role::Appliance => None,
         };
         own.or(self.default.as_ref())
     }
@@ -479,6 +579,57 @@ pub enum AsnScheme {
     Private2Byte,
 }
 
+/// Graceful restart (RFC 4724) on the fabric sessions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GracefulRestart {
+    /// Keep a restarting peer's routes while it comes back, never ask peers to keep ours: the
+    /// ECMP fabric routes around a restarting switch, and a switch whose forwarding plane may not
+    /// survive a control-plane restart must not have its stale routes kept (Cumulus default).
+    #[default]
+    HelperOnly,
+    /// Restarting and helper: for switches whose forwarding plane keeps forwarding while bgpd
+    /// restarts (preserve-fw-state).
+    Full,
+    Disabled,
+}
+
+/// What a session does when its peer sends more prefixes than the plan allows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum MaxPrefixAction {
+    /// Tear the session down and retry after `restart_minutes`: a leaking switch is cut off,
+    /// the rest of the fabric is protected.
+    #[default]
+    Restart,
+    /// Only log.
+    WarningOnly,
+}
+
+/// Maximum-prefix on every fabric session, sized from the plan (see `intent/bgp.rs`).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct MaxPrefixSpec {
+    /// Limit = the prefixes the fabric carries at full build-out × (100 + margin) %.
+    #[serde(default = "super::defaults::max_prefix_margin")]
+    pub margin_percent: Sp<u32>,
+    #[serde(default)]
+    pub action: MaxPrefixAction,
+    #[serde(default = "super::defaults::max_prefix_restart")]
+    pub restart_minutes: Sp<u32>,
+}
+
+impl Default for MaxPrefixSpec {
+    fn default() -> Self {
+        Self {
+            margin_percent: super::defaults::max_prefix_margin(),
+            action: MaxPrefixAction::default(),
+            restart_minutes: super::defaults::max_prefix_restart(),
+        }
+    }
+}
+
 /// The eBGP underlay (RFC 7938): one ASN per leaf, one per spine group, one for the cores.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
@@ -500,6 +651,18 @@ pub struct BgpSpec {
     /// Peers outside the fabric (border routers, firewalls): checked against the fabric's ASNs.
     #[serde(default)]
     pub external_peers: Vec<ExternalPeer>,
+    #[serde(default)]
+    pub graceful_restart: Sp<GracefulRestart>,
+    #[serde(default)]
+    pub max_prefix: MaxPrefixSpec,
+    /// Name of the environment variable that holds the fabric sessions' TCP-MD5 password
+    /// (RFC 2385). The configs carry `${NAME}`; `railyard push` fills it in. Never the password.
+    #[serde(default)]
+    pub auth_env: Option<Sp<String>>,
+    /// GTSM (RFC 5082): accept fabric sessions only from directly connected peers (TTL 255).
+    /// Both ends must run it, so it is off by default.
+    #[serde(default)]
+    pub gtsm: Sp<bool>,
 }
 
 impl Default for BgpSpec {
@@ -511,6 +674,10 @@ impl Default for BgpSpec {
             bfd_interval_ms: super::defaults::bfd_interval(),
             bfd_multiplier: super::defaults::bfd_multiplier(),
             external_peers: Vec::new(),
+            graceful_restart: Sp::default(),
+            max_prefix: MaxPrefixSpec::default(),
+            auth_env: None,
+            gtsm: Sp::default(),
         }
     }
 }

@@ -23,6 +23,8 @@ pub struct Builder<'a> {
     /// Ports in use per device, to prove no port carries two cables.
     used: BTreeMap<u32, Vec<PortId>>,
     pub double_used: Vec<(String, PortId)>,
+    /// OOB switches whose uplink found no free gateway port: (switches, gateway ports).
+    pub gateway_overflow: Option<(u32, u32)>,
 }
 
 /// A device's identity as the naming pattern and the output see it.
@@ -52,6 +54,7 @@ impl<'a> Builder<'a> {
             graph: UnGraph::default(),
             used: BTreeMap::new(),
             double_used: Vec::new(),
+            gateway_overflow: None,
         }
     }
 
@@ -177,8 +180,21 @@ impl<'a> Builder<'a> {
         );
     }
 
-    /// Cages used per device, for the unused-port check.
-    pub fn finish(self) -> (UnGraph<Device, Link, u32>, Vec<(String, PortId)>) {
-        (self.graph, self.double_used)
+    /// The graph and what went wrong while building it (ports used twice, OOB uplinks without a
+    /// gateway port).
+    pub fn finish(self) -> (UnGraph<Device, Link, u32>, Problems) {
+        (
+            self.graph,
+            Problems {
+                double_used: self.double_used,
+                gateway_overflow: self.gateway_overflow,
+            },
+        )
     }
+}
+
+/// Findings of an expansion, reported by the graph checks.
+pub struct Problems {
+    pub double_used: Vec<(String, PortId)>,
+    pub gateway_overflow: Option<(u32, u32)>,
 }

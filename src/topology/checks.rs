@@ -32,8 +32,10 @@ pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) ->
     let n = &spec.naming;
     let planes = sizing.compute.planes;
     let three = sizing.compute.tiers == 3;
+    let access_three =
+        |a: &Option<crate::topology::AccessPlan>| a.as_ref().is_some_and(|a| a.tiers == 3);
     let common = ["cluster", "index"];
-    let table: [RoleNaming<'_>; 11] = [
+    let table: [RoleNaming<'_>; 14] = [
         (Role::Node, &n.node, Patterns::NODE, &["su", "slot", "node"]),
         (
             Role::Appliance,
@@ -68,8 +70,14 @@ pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) ->
         (
             Role::StorageSpine,
             &n.storage_spine,
-            Patterns::STORAGE_SPINE,
-            &[],
+            Patterns::storage_spine(access_three(&sizing.storage)),
+            &["group"],
+        ),
+        (
+            Role::StorageCore,
+            &n.storage_core,
+            Patterns::STORAGE_CORE,
+            &["group"],
         ),
         (
             Role::InbandLeaf,
@@ -80,11 +88,18 @@ pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) ->
         (
             Role::InbandSpine,
             &n.inband_spine,
-            Patterns::INBAND_SPINE,
-            &[],
+            Patterns::inband_spine(access_three(&sizing.inband)),
+            &["group"],
+        ),
+        (
+            Role::InbandCore,
+            &n.inband_core,
+            Patterns::INBAND_CORE,
+            &["group"],
         ),
         (Role::OobLeaf, &n.oob, Patterns::OOB, &["su"]),
         (Role::OobCore, &n.oob_core, Patterns::OOB_CORE, &[]),
+        (Role::OobGateway, &n.oob_gateway, Patterns::OOB_GATEWAY, &[]),
     ];
     let mut by_role = BTreeMap::new();
     let mut ok = true;
@@ -174,9 +189,28 @@ pub fn fabric(
     spec: &ClusterSpec,
     f: &Fabric,
     names: &Names,
-    double_used: &[(String, PortId)],
+    problems: &super::builder::Problems,
     diags: &mut Diagnostics,
 ) {
+    let double_used = &problems.double_used;
+    if let Some((switches, ports)) = problems.gateway_overflow {
+        let g = &spec.oob.gateway;
+        let model = g.model.as_ref().unwrap_or(&spec.oob.model);
+        diags.push(
+            Diagnostic::error(
+                codes::OOB_GATEWAY_PORTS,
+                format!(
+                    "the OOB gateway (`{}`) has {ports} ports at {} for {switches} OOB switch uplinks",
+                    model.value, spec.oob.uplink_speed.value
+                ),
+            )
+            .at(model.span, "too few gateway ports")
+            .help(format!(
+                "declare `oob.gateway.model` with at least {switches} ports at {} (`sn5400` splits its 64 cages 4x10G; a modular chassis at very large sizes)",
+                spec.oob.uplink_speed.value
+            )),
+        );
+    }
     if !is_safe_name(&spec.name.value) {
         diags.push(
             Diagnostic::error(
@@ -280,12 +314,21 @@ fn unused_ports(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) {
     for (role, (switches, total, model)) in by_role {
         let u = used.get(&role).copied().unwrap_or(0);
         if total > u {
+            let storage = spec.storage.as_ref();
+            let inband = spec.inband.as_ref();
             let span = match role {
                 Role::Leaf => Some(&spec.compute.leaf.model),
                 Role::Spine => Some(&spec.compute.spine.model),
                 Role::Core => spec.compute.core.as_ref().map(|c| &c.model),
+                Role::StorageLeaf => storage.map(|s| &s.leaf.model),
+                Role::StorageSpine => storage.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
+                Role::StorageCore => storage.and_then(|s| s.core.as_ref()).map(|s| &s.model),
+                Role::InbandLeaf => inband.and_then(|s| s.leaf.as_ref()).map(|s| &s.model),
+                Role::InbandSpine => inband.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
+                Role::InbandCore => inband.and_then(|s| s.core.as_ref()).map(|s| &s.model),
                 Role::OobLeaf | Role::OobCore => Some(&spec.oob.model),
-                _ => None,
+                Role::OobGateway => spec.oob.gateway.model.as_ref().or(Some(&spec.oob.model)),
+                Role::Node | Role::Appliance => None,
             }
             .and_then(|m| m.span);
             diags.push(

@@ -37,9 +37,9 @@ pub fn rack_of(spec: &ClusterSpec, sizing: &Sizing, role: Role, id: &Identity) -
         Role::Leaf | Role::OobLeaf => format!("{}{:02}", row_name(id.su?), per_su + 1),
         Role::Appliance => format!("{}{:02}", row_name(id.su.unwrap_or(1)), per_su + 1),
         Role::Spine | Role::Core => central(1),
-        Role::StorageLeaf | Role::StorageSpine => central(2),
-        Role::InbandLeaf | Role::InbandSpine => central(3),
-        Role::OobCore => central(4),
+        Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => central(2),
+        Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => central(3),
+        Role::OobCore | Role::OobGateway => central(4),
     })
 }
 
@@ -76,9 +76,11 @@ pub fn length(spec: &ClusterSpec, a: &Device, b: &Device, tier: Tier) -> f64 {
     let c = &spec.cabling;
     round_up(match tier {
         Tier::NodeLeaf => c.node_leaf_m,
-        Tier::LeafSpine => c.leaf_spine_m,
+        Tier::LeafSpine | Tier::LeafLeaf => c.leaf_spine_m,
         Tier::SpineCore => c.spine_core_m,
         Tier::Mgmt => c.mgmt_m,
+        // OOB switches stand in the racks of the switches they serve: a row-level run.
+        Tier::OobUplink => c.leaf_spine_m,
     })
 }
 

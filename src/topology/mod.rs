@@ -247,9 +247,13 @@ impl Fabric {
         let s = &self.sizing;
         match role {
             Role::Leaf | Role::Spine | Role::Core => Some(s.compute.transport),
-            Role::StorageLeaf | Role::StorageSpine => s.storage.as_ref().map(|a| a.transport),
-            Role::InbandLeaf | Role::InbandSpine => s.inband.as_ref().map(|a| a.transport),
-            Role::OobLeaf | Role::OobCore => Some(Transport::Ethernet),
+            Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => {
+                s.storage.as_ref().map(|a| a.transport)
+            }
+            Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => {
+                s.inband.as_ref().map(|a| a.transport)
+            }
+            Role::OobLeaf | Role::OobCore | Role::OobGateway => Some(Transport::Ethernet),
             Role::Node | Role::Appliance => None,
         }
     }
@@ -302,7 +306,7 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
     compute::expand(&mut b);
     access::expand(&mut b);
     oob::expand(&mut b);
-    let (graph, double_used) = b.finish();
+    let (graph, problems) = b.finish();
     let node_ports = catalog
         .nodes
         .iter()
@@ -316,7 +320,7 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
         graph,
         node_ports,
     };
-    checks::fabric(spec, &fabric, &names, &double_used, diags);
+    checks::fabric(spec, &fabric, &names, &problems, diags);
     platforms::check_missing(spec, &fabric, diags);
     platforms::check_vendor(spec, &fabric, diags);
     Some(fabric)

@@ -3,14 +3,14 @@
 //! their own way).
 
 use crate::catalog::Catalog;
-use crate::diag::{Diagnostic, Diagnostics, Span, codes};
+use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::{Platform, Role, Transport};
 use crate::spec::ClusterSpec;
 
 fn transport(spec: &ClusterSpec, role: Role) -> Transport {
     match role {
         Role::Leaf | Role::Spine | Role::Core => spec.compute.transport,
-        Role::StorageLeaf | Role::StorageSpine => spec
+        Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => spec
             .storage
             .as_ref()
             .map_or(Transport::Ethernet, |s| s.transport),
@@ -24,9 +24,15 @@ pub fn choose(spec: &ClusterSpec, catalog: &Catalog, role: Role, model: &str) ->
     if !role.is_switch() || transport(spec, role) == Transport::Infiniband {
         return None;
     }
-    // OOB switches keep their model's OS: railyard does not render their configs.
-    if matches!(role, Role::OobLeaf | Role::OobCore) {
-        return catalog.switches.get(model).and_then(|m| m.os);
+    // OOB switches follow `platforms.oob`, not `default`: the management network is often another
+    // vendor's or another OS than the fabrics.
+    if role.is_oob() {
+        return spec
+            .platforms
+            .oob
+            .as_ref()
+            .map(|p| p.value)
+            .or_else(|| catalog.switches.get(model).and_then(|m| m.os));
     }
     spec.platforms
         .for_role(role)
@@ -69,7 +75,6 @@ pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnost
     for d in f.devices() {
         if d.role.is_switch()
             && d.platform.is_none()
-            && !matches!(d.role, Role::OobLeaf | Role::OobCore)
             && transport(spec, d.role) == Transport::Ethernet
         {
             *missing
@@ -79,8 +84,9 @@ pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnost
     }
     for ((model, role), n) in missing {
         let key = match role {
-            "storage-leaf" | "storage-spine" => "storage",
-            "inband-leaf" | "inband-spine" => "inband",
+            "storage-leaf" | "storage-spine" | "storage-core" => "storage",
+            "inband-leaf" | "inband-spine" | "inband-core" => "inband",
+            "oob-leaf" | "oob-core" | "oob-gateway" => "oob",
             other => other,
         };
         diags.push(
@@ -102,21 +108,6 @@ fn native_vendor(p: Platform) -> Option<&'static [&'static str]> {
     }
 }
 
-/// Where the spec picks the model of a role's switches.
-fn model_span(spec: &ClusterSpec, role: Role) -> Option<Span> {
-    let access = |a: Option<&crate::spec::AccessSwitchSpec>| a.and_then(|s| s.model.span);
-    match role {
-        Role::Leaf => spec.compute.leaf.model.span,
-        Role::Spine => spec.compute.spine.model.span,
-        Role::Core => spec.compute.core.as_ref().and_then(|c| c.model.span),
-        Role::StorageLeaf => access(spec.storage.as_ref().map(|s| &s.leaf)),
-        Role::StorageSpine => access(spec.storage.as_ref().and_then(|s| s.spine.as_ref())),
-        Role::InbandLeaf => access(spec.inband.as_ref().and_then(|s| s.leaf.as_ref())),
-        Role::InbandSpine => access(spec.inband.as_ref().and_then(|s| s.spine.as_ref())),
-        _ => None,
-    }
-}
-
 /// A vendor OS rendered for another vendor's switch (EOS on an NVIDIA box, NVUE on an Arista
 /// one) gives files that switch cannot load: warn once per role and model, at the key that chose
 /// the OS (the role's `platforms` entry, else the model, whose catalog `os` chose it).
@@ -125,9 +116,6 @@ pub fn check_vendor(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnosti
         std::collections::BTreeMap::new();
     for d in f.devices() {
         let Some(p) = d.platform else { continue };
-        if matches!(d.role, Role::OobLeaf | Role::OobCore) {
-            continue;
-        }
         let (Some(vendors), Some(m)) = (native_vendor(p), f.catalog.switches.get(&d.model)) else {
             continue;
         };
@@ -159,7 +147,7 @@ pub fn check_vendor(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnosti
         let d = match spec.platforms.for_role(role) {
             Some(chosen) => d.at(chosen.span, format!("`{}` chosen here", p.as_str())),
             None => d.at(
-                model_span(spec, role),
+                spec.model_span(role),
                 format!("the catalog's `os` of this model is `{}`", p.as_str()),
             ),
         };

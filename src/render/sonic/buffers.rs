@@ -44,7 +44,12 @@ const LOSSY_PG: &str = "0";
 /// a core switch gets the `_t1` pools, the template of the tier closest to it.
 fn topology(role: Role) -> Topology {
     match role {
-        Role::Spine | Role::StorageSpine | Role::InbandSpine | Role::Core => Topology::T1,
+        Role::Spine
+        | Role::StorageSpine
+        | Role::InbandSpine
+        | Role::Core
+        | Role::StorageCore
+        | Role::InbandCore => Topology::T1,
         _ => Topology::T0,
     }
 }

@@ -29,10 +29,10 @@ fn device_type(role: Role) -> Option<&'static str> {
     match role {
         Role::Leaf | Role::StorageLeaf | Role::InbandLeaf => Some("ToRRouter"),
         Role::Spine | Role::StorageSpine | Role::InbandSpine => Some("LeafRouter"),
-        Role::Core => Some("SpineRouter"),
+        Role::Core | Role::StorageCore | Role::InbandCore => Some("SpineRouter"),
         Role::OobLeaf => Some("MgmtToRRouter"),
         // sonic-device_metadata.yang has no type for an OOB aggregation switch.
-        Role::OobCore | Role::Node | Role::Appliance => None,
+        Role::OobCore | Role::OobGateway | Role::Node | Role::Appliance => None,
     }
 }
 
