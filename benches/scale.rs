@@ -95,6 +95,7 @@ fn main() {
             spec: compiled.spec.as_ref().expect("spec"),
             alloc: compiled.allocation.as_ref().expect("allocation"),
             intents: compiled.intents.as_ref().expect("intents"),
+            diagnostics: &compiled.diagnostics,
         };
         let files = railyard::artifacts::render_all(&inputs, configs);
         let t2 = Instant::now();

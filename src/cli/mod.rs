@@ -4,6 +4,7 @@
 mod cabling;
 mod lab;
 mod output;
+mod progress;
 mod push;
 mod report;
 mod templates;
@@ -52,6 +53,18 @@ enum Command {
         /// (`DIR/frr/bgp.j2` replaces `frr/bgp.j2`).
         #[arg(long, value_name = "DIR")]
         templates: Option<PathBuf>,
+    },
+    /// Write the deliverables people look at: report.html (summary, fabric diagram, rack
+    /// elevations, cabling and port-map tables, print sheets), cabling.xlsx and cable labels.
+    /// `build` writes them too, with everything else.
+    Report {
+        /// Spec file; the built-in `lab-small` example when omitted.
+        spec: Option<PathBuf>,
+        /// Output directory (replaced atomically).
+        #[arg(short, long, default_value = "report")]
+        output: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
     },
     /// Check a spec and report every problem; writes nothing.
     Validate {
@@ -107,6 +120,17 @@ fn load(spec: Option<&Path>) -> anyhow::Result<SourceFile> {
     }
 }
 
+/// Write `files` atomically into `dir`, with a progress bar on a terminal.
+fn write(dir: &Path, files: &[railyard::OutputFile]) -> anyhow::Result<ExitCode> {
+    let progress = progress::Progress::new();
+    progress.writing(files.len());
+    let result = output::write_atomically(dir, files, &|| progress.file_written());
+    progress.clear();
+    result.with_context(|| format!("writing `{}`", dir.display()))?;
+    eprintln!("wrote {} files to {}", files.len(), dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
         Command::Build {
@@ -117,16 +141,35 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         } => {
             let templates = templates::load(templates.as_deref())?;
             let src = load(spec.as_deref())?;
+            let progress = progress::Progress::new();
+            progress.stage("compiling");
             let compiled = railyard::compile(&src);
+            progress.stage("rendering configs and documents");
+            let files = compiled.outputs(&templates);
+            progress.clear();
             report::print(&src, &compiled.diagnostics, format);
-            let Some(files) = compiled.outputs(&templates) else {
+            let Some(files) = files else {
                 return Ok(ExitCode::from(1));
             };
-            let files = files?;
-            output::write_atomically(&output, &files)
-                .with_context(|| format!("writing `{}`", output.display()))?;
-            eprintln!("wrote {} files to {}", files.len(), output.display());
-            Ok(ExitCode::SUCCESS)
+            write(&output, &files?)
+        }
+        Command::Report {
+            spec,
+            output,
+            format,
+        } => {
+            let src = load(spec.as_deref())?;
+            let progress = progress::Progress::new();
+            progress.stage("compiling");
+            let compiled = railyard::compile(&src);
+            progress.stage("drawing the report, workbook and labels");
+            let files = compiled.report_outputs();
+            progress.clear();
+            report::print(&src, &compiled.diagnostics, format);
+            let Some(files) = files else {
+                return Ok(ExitCode::from(1));
+            };
+            write(&output, &files)
         }
         Command::Validate { spec, format } => {
             let src = load(spec.as_deref())?;
