@@ -20,6 +20,9 @@ command -v netconfd >/dev/null || need_apt+=(netconfd)
 [ -x /usr/lib/frr/frr-reload.py ] || need_apt+=(frr-pythontools)
 # yanglint validates every rendered OpenConfig payload offline.
 command -v yanglint >/dev/null || need_apt+=(libyang2-tools)
+# Headless Chromium opens report.html and the label sheets (tests/report.rs), with DejaVu fonts.
+command -v chromium >/dev/null || need_apt+=(chromium chromium-driver)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"

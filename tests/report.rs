@@ -811,3 +811,36 @@ fn label_sheet_prints_one_label_per_page_in_chromium() {
     let errors = browser.errors();
     assert!(errors.is_empty(), "console errors: {errors:#?}");
 }
+
+#[test]
+fn report_command_writes_the_deliverables_and_no_progress_when_not_a_terminal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("rep");
+    let run = Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .arg("report")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("inventories/spectrum-x-cloud.yaml"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("railyard runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "exit {:?}: {stderr}", run.status);
+    for f in [
+        "report.html",
+        "cabling.xlsx",
+        "manifest.json",
+        "labels/A09.html",
+    ] {
+        assert!(out.join(f).is_file(), "{f} written");
+    }
+    assert!(
+        !out.join("cabling.csv").exists(),
+        "report writes only the deliverables"
+    );
+    // stderr is a pipe here: the progress spinner and bar must not draw.
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("compiling") && !stderr.contains("files ["),
+        "progress drawn on a non-terminal: {stderr:?}"
+    );
+    assert!(stderr.contains("wrote"), "{stderr}");
+}

@@ -10,6 +10,7 @@
 //! `B-end`), the line of the end the label sits on marked.
 
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 use qrcodegen::{QrCode, QrCodeEcc};
 
@@ -62,7 +63,7 @@ fn qr_path(text: &str) -> Option<(String, i32)> {
                     x += 1;
                 }
                 let w = x - start;
-                d.push_str(&format!("M{start} {y}h{w}v1h-{w}z"));
+                let _ = write!(d, "M{start} {y}h{w}v1h-{w}z");
             } else {
                 x += 1;
             }
@@ -76,10 +77,12 @@ fn font_pt(longest: usize) -> f64 {
     (pt.clamp(4.0, 7.0) * 10.0).floor() / 10.0
 }
 
+/// A cable in a label file: the B end's device and port in natural order, and the cable.
+type Key = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
+
 /// One label file per location, sorted by the B end's device and port.
 pub fn sheets(f: &Fabric, names: &LinkNames) -> Vec<OutputFile> {
     let racks = f.devices().any(|d| d.rack.is_some());
-    type Key = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
     let mut groups: BTreeMap<String, Vec<Key>> = BTreeMap::new();
     for (i, l) in f.links().enumerate() {
         let b = f.device_of(&l.b);
@@ -94,104 +97,126 @@ pub fn sheets(f: &Fabric, names: &LinkNames) -> Vec<OutputFile> {
         ));
     }
     let links: Vec<_> = f.links().collect();
-    groups
+    let groups: Vec<(String, Vec<Key>)> = groups.into_iter().collect();
+    // QR encoding dominates: the groups are split over two threads (the order of the output
+    // does not depend on which finishes first).
+    let half = groups.len().div_ceil(2);
+    let (first, second) = groups.split_at(half);
+    let render = |part: &[(String, Vec<Key>)]| -> Vec<OutputFile> {
+        part.iter()
+            .map(|(loc, keys)| sheet(f, names, &links, racks, loc, keys))
+            .collect()
+    };
+    let (mut out, rest) = std::thread::scope(|s| {
+        let t = s.spawn(|| render(second));
+        (render(first), t.join().unwrap_or_default())
+    });
+    out.extend(rest);
+    out
+}
+
+/// One location's label file.
+fn sheet(
+    f: &Fabric,
+    names: &LinkNames,
+    links: &[&crate::topology::Link],
+    racks: bool,
+    loc: &str,
+    keys: &[Key],
+) -> OutputFile {
+    let mut m = Markup::with_capacity(keys.len() * 2600);
+    m.trusted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    m.trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
+    m.element(
+        "title",
+        &[],
+        &format!(
+            "Cable labels — {} {loc}",
+            if racks { "rack" } else { "switch" }
+        ),
+    );
+    m.open("style", &[]).trusted(CSS).close("style");
+    m.trusted("\n</head>\n<body>\n");
+    m.open("header", &[("class", &"info")]);
+    m.element(
+        "h1",
+        &[],
+        &format!(
+            "{} — cable labels, {} {loc}",
+            f.name,
+            if racks { "rack" } else { "switch" }
+        ),
+    );
+    m.element(
+        "p",
+        &[],
+        &format!(
+            "{} cables, {} labels (A end and B end of each). Stock: {STOCK}.",
+            keys.len(),
+            keys.len() * 2
+        ),
+    );
+    m.element(
+        "p",
+        &[],
+        "Print at 100 % scale with no margins on a printer loaded with that stock: one label per page. The QR code holds the cable id; the marked line is the end the label goes on.",
+    );
+    m.close("header").newline();
+    m.open("div", &[("class", &"sheet")]).newline();
+    for (k, (_, _, i)) in keys.iter().enumerate() {
+        let l = links[*i];
+        let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
+        let ends = [
+            label_end(a, &names.a_port[*i]),
+            label_end(b, &names.b_port[*i]),
+        ];
+        let first_line = format!("{}/", ends[0]);
+        let longest = [
+            l.cable_id.len() + 4,
+            first_line.chars().count(),
+            ends[1].chars().count(),
+        ]
         .into_iter()
-        .map(|(loc, mut keys)| {
-            keys.sort();
-            let mut m = Markup::with_capacity(keys.len() * 2600);
-            m.trusted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-            m.trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
-            m.element(
-                "title",
-                &[],
-                &format!("Cable labels — {} {loc}", if racks { "rack" } else { "switch" }),
+        .max()
+        .unwrap_or(1);
+        let style = format!("font-size:{}pt", font_pt(longest));
+        let qr = qr_path(&l.cable_id);
+        let qid = format!("q{k}");
+        for (end, here) in [("A", 0usize), ("B", 1)] {
+            m.open(
+                "div",
+                &[
+                    ("class", &"label"),
+                    ("data-cable", &l.cable_id),
+                    ("data-end", &end),
+                ],
             );
-            m.open("style", &[]).trusted(CSS).close("style");
-            m.trusted("\n</head>\n<body>\n");
-            m.open("header", &[("class", &"info")]);
-            m.element(
-                "h1",
-                &[],
-                &format!(
-                    "{} — cable labels, {} {loc}",
-                    f.name,
-                    if racks { "rack" } else { "switch" }
-                ),
-            );
-            m.element(
-                "p",
-                &[],
-                &format!(
-                    "{} cables, {} labels (A end and B end of each). Stock: {STOCK}.",
-                    keys.len(),
-                    keys.len() * 2
-                ),
-            );
-            m.element(
-                "p",
-                &[],
-                "Print at 100 % scale with no margins on a printer loaded with that stock: one label per page. The QR code holds the cable id; the marked line is the end the label goes on.",
-            );
-            m.close("header").newline();
-            m.open("div", &[("class", &"sheet")]).newline();
-            for (k, (_, _, i)) in keys.iter().enumerate() {
-                let l = links[*i];
-                let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
-                let ends = [
-                    label_end(a, &names.a_port[*i]),
-                    label_end(b, &names.b_port[*i]),
-                ];
-                let first_line = format!("{}/", ends[0]);
-                let longest = [l.cable_id.len() + 4, first_line.chars().count(), ends[1].chars().count()]
-                    .into_iter()
-                    .max()
-                    .unwrap_or(1);
-                let style = format!("font-size:{}pt", font_pt(longest));
-                let qr = qr_path(&l.cable_id);
-                let qid = format!("q{k}");
-                for (end, here) in [("A", 0usize), ("B", 1)] {
-                    m.open(
-                        "div",
-                        &[
-                            ("class", &"label"),
-                            ("data-cable", &l.cable_id),
-                            ("data-end", &end),
-                        ],
-                    );
-                    m.open("div", &[("class", &"print")]);
-                    if let Some((d, n)) = &qr {
-                        let view = format!("-2 -2 {} {}", n + 4, n + 4);
-                        m.open(
-                            "svg",
-                            &[
-                                ("class", &"qr"),
-                                ("viewBox", &view),
-                            ],
-                        );
-                        if here == 0 {
-                            m.empty("path", &[("id", &qid), ("d", d)]);
-                        } else {
-                            m.empty("use", &[("href", &format!("#{qid}"))]);
-                        }
-                        m.close("svg");
-                    }
-                    m.open("div", &[("class", &"txt"), ("style", &style)]);
-                    m.open("div", &[("class", &"id")])
-                        .text(&l.cable_id)
-                        .element("span", &[("class", &"end")], end)
-                        .close("div");
-                    let class = |line: usize| if line == here { "line here" } else { "line" };
-                    m.element("div", &[("class", &class(0))], &first_line);
-                    m.element("div", &[("class", &class(1))], &ends[1]);
-                    m.close("div").close("div");
-                    m.open("div", &[("class", &"tail")]).close("div");
-                    m.close("div").newline();
+            m.open("div", &[("class", &"print")]);
+            if let Some((d, n)) = &qr {
+                let view = format!("-2 -2 {} {}", n + 4, n + 4);
+                m.open("svg", &[("class", &"qr"), ("viewBox", &view)]);
+                if here == 0 {
+                    m.empty("path", &[("id", &qid), ("d", d)]);
+                } else {
+                    m.empty("use", &[("href", &format!("#{qid}"))]);
                 }
+                m.close("svg");
             }
-            m.close("div").trusted("\n</body>\n</html>\n");
-            OutputFile::new(format!("labels/{loc}.html"), m.finish())
-        })
-        .collect()
+            m.open("div", &[("class", &"txt"), ("style", &style)]);
+            m.open("div", &[("class", &"id")])
+                .text(&l.cable_id)
+                .element("span", &[("class", &"end")], end)
+                .close("div");
+            let class = |line: usize| if line == here { "line here" } else { "line" };
+            m.element("div", &[("class", &class(0))], &first_line);
+            m.element("div", &[("class", &class(1))], &ends[1]);
+            m.close("div").close("div");
+            m.open("div", &[("class", &"tail")]).close("div");
+            m.close("div").newline();
+        }
+    }
+    m.close("div").trusted("\n</body>\n</html>\n");
+    OutputFile::new(format!("labels/{loc}.html"), m.finish())
 }
 
 #[cfg(test)]

@@ -59,6 +59,8 @@ struct Formats {
     tiers: Vec<(&'static str, Format)>,
 }
 
+// Strings are written as strings (never parsed by Excel); `text` marks the Summary's values.
+
 impl Formats {
     fn new() -> Self {
         let header = Format::new()
@@ -69,14 +71,7 @@ impl Formats {
         let text = Format::new().set_num_format("@");
         let tiers = ["node-leaf", "leaf-spine", "spine-core", "mgmt"]
             .into_iter()
-            .map(|t| {
-                (
-                    t,
-                    Format::new()
-                        .set_num_format("@")
-                        .set_background_color(tier_colour(t)),
-                )
-            })
+            .map(|t| (t, Format::new().set_background_color(tier_colour(t))))
             .collect();
         Self {
             header,
@@ -119,18 +114,24 @@ fn write_table<R: AsRef<[String]>>(
         while r < MAX_ROWS {
             let Some(row) = rows.next() else { break };
             let row = row.as_ref();
-            let fmt = tier_col
+            // One row format per tier colour: cells without a format of their own take it,
+            // which is far cheaper than a format per cell on a million-cell sheet.
+            if let Some(fmt) = tier_col
                 .and_then(|t| row.get(t))
                 .and_then(|t| formats.tiers.iter().find(|(k, _)| k == t))
-                .map_or(&formats.text, |(_, f)| f);
+                .map(|(_, f)| f)
+            {
+                ws.set_row_format(r, fmt)?;
+            }
             for (c, v) in row.iter().enumerate() {
                 let col = c as u16;
                 match v.parse::<f64>() {
                     Ok(x) if numeric.get(c).copied().unwrap_or(false) => {
-                        ws.write_number_with_format(r, col, x, fmt)?;
+                        ws.write_number(r, col, x)?;
                     }
+                    _ if v.is_empty() => {}
                     _ => {
-                        ws.write_string_with_format(r, col, v, fmt)?;
+                        ws.write_string(r, col, v)?;
                     }
                 }
                 if let Some(w) = widths.get_mut(c) {
@@ -302,6 +303,8 @@ fn build(
             )?;
         }
     }
+    // Compression level 2: about a tenth larger than the default 6, saved in half the time.
+    wb.set_zip_compression_level(2);
     wb.save_to_buffer()
 }
 
