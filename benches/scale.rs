@@ -3,8 +3,10 @@
 //!
 //! Measures, per size: compile (parse, expand, validate, allocate, intent, checks), rendering
 //! every switch config and intent dump (with configs/s and MB/s), rendering the fabric artifacts
-//! (cabling plan, port maps, BOM, plan, summary, manifest), and writing all of it to a temporary
-//! directory; plus the process's peak resident memory. Run with `cargo bench --bench scale`. Figures are printed, not
+//! (cabling plan, port maps, BOM, plan, summary, report, workbook, labels, manifest), and writing
+//! all of it to a temporary directory; plus the process's peak resident memory. A second table
+//! gives the report deliverables alone (`railyard report`): time and size of `report.html`,
+//! `cabling.xlsx` and the label sheets. Run with `cargo bench --bench scale`. Figures are printed, not
 //! asserted: speed is tracked here, never in tests.
 
 use std::time::Instant;
@@ -75,6 +77,7 @@ fn main() {
         "total_s",
         "peak_MiB"
     );
+    let mut report_lines = Vec::new();
     for sus in sizes {
         let src = SourceFile::new("bench.yaml", spec(sus));
         let t0 = Instant::now();
@@ -102,6 +105,7 @@ fn main() {
             spec: compiled.spec.as_ref().expect("spec"),
             alloc: compiled.allocation.as_ref().expect("allocation"),
             intents: compiled.intents.as_ref().expect("intents"),
+            diagnostics: &compiled.diagnostics,
         };
         let files = railyard::artifacts::render_all(&inputs, configs);
         let t2 = Instant::now();
@@ -114,6 +118,31 @@ fn main() {
         }
         let t3 = Instant::now();
         let _ = std::fs::remove_dir_all(&dir);
+        drop(files);
+        let t4 = Instant::now();
+        let report = railyard::artifacts::render_report(&inputs);
+        let report_s = t4.elapsed().as_secs_f64();
+        let mb = |pred: &dyn Fn(&str) -> bool| {
+            report
+                .iter()
+                .filter(|f| pred(&f.path))
+                .map(|f| f.bytes.len())
+                .sum::<usize>() as f64
+                / 1e6
+        };
+        report_lines.push(format!(
+            "{:>8} {:>9.3} {:>9.1} {:>9.1} {:>10.1} {:>8}",
+            u64::from(sus) * 32 * 8,
+            report_s,
+            mb(&|p| p == "report.html"),
+            mb(&|p| p == "cabling.xlsx"),
+            mb(&|p| p.starts_with("labels/")),
+            report
+                .iter()
+                .filter(|f| f.path.starts_with("labels/"))
+                .count(),
+        ));
+        drop(report);
         let gpus = u64::from(sus) * 32 * 8;
         let access = fabric
             .devices()
@@ -138,5 +167,12 @@ fn main() {
             (t3 - t0).as_secs_f64(),
             peak_rss_mib()
         );
+    }
+    println!(
+        "\n{:>8} {:>9} {:>9} {:>9} {:>10} {:>8}",
+        "GPUs", "report_s", "html_MB", "xlsx_MB", "labels_MB", "label_files"
+    );
+    for l in report_lines {
+        println!("{l}");
     }
 }

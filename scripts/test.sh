@@ -29,6 +29,9 @@ command -v ibsim >/dev/null || need_apt+=(ibsim-utils)
 [ -x /usr/sbin/ibnetdiscover ] || need_apt+=(infiniband-diags)
 # Python consumers of the configs (pyavd, NVUE's object model) run in a venv under target/.
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
+# Headless Chromium opens report.html and the label sheets (tests/report.rs), with DejaVu fonts.
+command -v chromium >/dev/null || need_apt+=(chromium chromium-driver)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"

@@ -133,11 +133,27 @@ impl Compiled {
             spec: self.spec.as_ref()?,
             alloc: self.allocation.as_ref()?,
             intents,
+            diagnostics: &self.diagnostics,
         };
         Some(
             render::render_all(intents, templates)
                 .map(|configs| artifacts::render_all(&inputs, configs)),
         )
+    }
+}
+
+impl Compiled {
+    /// The report deliverables only (`report.html`, `cabling.xlsx`, `labels/`, manifest);
+    /// `None` when the compile failed.
+    pub fn report_outputs(&self) -> Option<Vec<OutputFile>> {
+        let inputs = artifacts::Inputs {
+            fabric: self.fabric.as_ref()?,
+            spec: self.spec.as_ref()?,
+            alloc: self.allocation.as_ref()?,
+            intents: self.intents.as_ref()?,
+            diagnostics: &self.diagnostics,
+        };
+        Some(artifacts::render_report(&inputs))
     }
 }
 

@@ -7,12 +7,14 @@ mod cabling;
 mod hosts;
 mod plan;
 mod portmap;
+mod report;
 mod scheduler;
 pub mod summary;
 
 use sha2::{Digest, Sha256};
 
 use crate::addressing::Allocation;
+use crate::diag::Diagnostics;
 use crate::intent::Intents;
 use crate::spec::ClusterSpec;
 use crate::topology::Fabric;
@@ -26,6 +28,9 @@ pub struct Inputs<'a> {
     pub spec: &'a ClusterSpec,
     pub alloc: &'a Allocation,
     pub intents: &'a Intents,
+    /// The compile's findings (warnings only: artifacts exist only for specs without errors),
+    /// listed in the report.
+    pub diagnostics: &'a Diagnostics,
 }
 
 /// Metres as printed: `10`, `0.5`.
@@ -95,7 +100,26 @@ pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFi
         (files, maps.join().unwrap_or_default())
     });
     files.extend(maps);
+    // The report, workbook and labels read the CSV files back, so they show exactly those rows.
+    let deliverables = report::files(inputs, &names, &files);
+    files.extend(deliverables);
     files.extend(configs);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files.push(manifest(&files));
+    files
+}
+
+/// Only the deliverables people look at (`railyard report`): `report.html`, `cabling.xlsx`,
+/// `labels/*.html`, with `manifest.json` last. The CSV files they are read from are rendered
+/// but not returned.
+pub fn render_report(inputs: &Inputs<'_>) -> Vec<OutputFile> {
+    let (f, alloc) = (inputs.fabric, inputs.alloc);
+    let names = LinkNames::new(f);
+    let mut sources = portmap::port_maps(f, &names);
+    sources.push(addresses::addresses_csv(f, alloc, &names));
+    sources.push(cabling::cabling_csv(f, &names));
+    sources.push(bom::bom_csv(f));
+    let mut files = report::files(inputs, &names, &sources);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files.push(manifest(&files));
     files

@@ -5,6 +5,7 @@ mod cabling;
 mod ib;
 mod lab;
 mod output;
+mod progress;
 mod push;
 mod report;
 mod templates;
@@ -57,6 +58,18 @@ enum Command {
         /// tenants' ports (`tenants/partitions.conf`) instead of placeholders.
         #[arg(long, value_name = "CSV")]
         port_guids: Option<PathBuf>,
+    },
+    /// Write the deliverables people look at: report.html (summary, fabric diagram, rack
+    /// elevations, cabling and port-map tables, print sheets), cabling.xlsx and cable labels.
+    /// `build` writes them too, with everything else.
+    Report {
+        /// Spec file; the built-in `lab-small` example when omitted.
+        spec: Option<PathBuf>,
+        /// Output directory (replaced atomically).
+        #[arg(short, long, default_value = "report")]
+        output: PathBuf,
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
     },
     /// Check a spec and report every problem; writes nothing.
     Validate {
@@ -115,6 +128,17 @@ fn load(spec: Option<&Path>) -> anyhow::Result<SourceFile> {
     }
 }
 
+/// Write `files` atomically into `dir`, with a progress bar on a terminal.
+fn write(dir: &Path, files: &[railyard::OutputFile]) -> anyhow::Result<ExitCode> {
+    let progress = progress::Progress::new();
+    progress.writing(files.len());
+    let result = output::write_atomically(dir, files, &|| progress.file_written());
+    progress.clear();
+    result.with_context(|| format!("writing `{}`", dir.display()))?;
+    eprintln!("wrote {} files to {}", files.len(), dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
         Command::Build {
@@ -126,27 +150,48 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         } => {
             let templates = templates::load(templates.as_deref())?;
             let src = load(spec.as_deref())?;
+            let progress = progress::Progress::new();
+            progress.stage("compiling");
             let mut compiled = railyard::compile(&src);
             if let Some(csv) = &port_guids {
                 // The CSV is checked against the plan first; then the spec is compiled again
                 // with the GUIDs, so the partitions name real ports.
+                progress.clear();
                 let Some(imported) =
                     ib::resolve(&compiled, &[], &[], std::slice::from_ref(csv), format)?
                 else {
                     report::print(&src, &compiled.diagnostics, format);
                     return Ok(ExitCode::from(1));
                 };
+                progress.stage("compiling with the port GUIDs");
                 compiled = railyard::compile_with_guids(&src, &imported.guids);
             }
+            progress.stage("rendering configs and documents");
+            let files = compiled.outputs(&templates);
+            progress.clear();
             report::print(&src, &compiled.diagnostics, format);
-            let Some(files) = compiled.outputs(&templates) else {
+            let Some(files) = files else {
                 return Ok(ExitCode::from(1));
             };
-            let files = files?;
-            output::write_atomically(&output, &files)
-                .with_context(|| format!("writing `{}`", output.display()))?;
-            eprintln!("wrote {} files to {}", files.len(), output.display());
-            Ok(ExitCode::SUCCESS)
+            write(&output, &files?)
+        }
+        Command::Report {
+            spec,
+            output,
+            format,
+        } => {
+            let src = load(spec.as_deref())?;
+            let progress = progress::Progress::new();
+            progress.stage("compiling");
+            let compiled = railyard::compile(&src);
+            progress.stage("drawing the report, workbook and labels");
+            let files = compiled.report_outputs();
+            progress.clear();
+            report::print(&src, &compiled.diagnostics, format);
+            let Some(files) = files else {
+                return Ok(ExitCode::from(1));
+            };
+            write(&output, &files)
         }
         Command::Validate { spec, format } => {
             let src = load(spec.as_deref())?;

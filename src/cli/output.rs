@@ -15,7 +15,12 @@ fn sibling(dir: &Path, tag: &str) -> PathBuf {
     dir.with_file_name(format!(".{name}.{tag}-{}", std::process::id()))
 }
 
-pub fn write_atomically(dir: &Path, files: &[OutputFile]) -> anyhow::Result<()> {
+/// Calls `on_file` after each file is written (progress).
+pub fn write_atomically(
+    dir: &Path,
+    files: &[OutputFile],
+    on_file: &dyn Fn(),
+) -> anyhow::Result<()> {
     let parent = dir
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -31,6 +36,7 @@ pub fn write_atomically(dir: &Path, files: &[OutputFile]) -> anyhow::Result<()> 
                 fs::create_dir_all(p)?;
             }
             fs::write(&path, &f.bytes).with_context(|| format!("writing `{}`", path.display()))?;
+            on_file();
         }
         Ok(())
     })();

@@ -22,6 +22,12 @@ fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
             .unwrap_or(&p)
             .to_string_lossy()
             .replace('\\', "/");
+        if name.starts_with("report/") {
+            bail!(
+                "`{}`: the report's page, CSS and script are built in and cannot be overridden",
+                p.display()
+            );
+        }
         if !Templates::is_builtin(&name) {
             bail!(
                 "`{}` overrides no built-in template (known: {})",

@@ -1,0 +1,240 @@
+//! Cable labels: two per cable (A end and B end), printed one label per page on a common
+//! self-laminating wrap-around stock, grouped into one file per rack (or per switch when the spec
+//! has no racks) by the cable's B end, where the run is usually dressed.
+//!
+//! Stock: Panduit R200X150V1T, a white self-laminating wrap-around label 2.00 in × 1.50 in whose
+//! print-on area is 2.00 in × 0.50 in and whose clear tail laminates it on cables of 0.22–0.28 in
+//! (5.6–7.1 mm) outside diameter (Panduit R-series self-laminating label data sheet). Each label
+//! carries a QR code of the cable id (ISO/IEC 18004, error correction M), the cable id with the
+//! end letter, and the label text exactly as in `cabling.csv` on two lines (`A-end/` then
+//! `B-end`), the line of the end the label sits on marked.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use qrcodegen::{QrCode, QrCodeEcc};
+
+use super::markup::Markup;
+use super::{label_end, natural_key};
+use crate::artifacts::{LinkNames, OutputFile};
+use crate::topology::Fabric;
+
+pub const STOCK: &str = "Panduit R200X150V1T self-laminating wrap-around label, 2.00 in × 1.50 in, print-on area 2.00 in × 0.50 in, for cable OD 0.22–0.28 in (5.6–7.1 mm)";
+
+/// Text room right of the QR code, in points (2.00 in − margins − 0.44 in code).
+const TEXT_WIDTH_PT: f64 = 104.0;
+/// Advance of one DejaVu Sans Mono character, in em.
+const MONO_ADVANCE: f64 = 0.602;
+
+const CSS: &str = "@page { size: 2in 1.5in; margin: 0; }
+body { margin: 0; font-family: \"DejaVu Sans Mono\", ui-monospace, monospace; color: #000; }
+.label { width: 2in; height: 1.5in; box-sizing: border-box; overflow: hidden; break-after: page; }
+.label:last-child { break-after: auto; }
+.print { height: 0.5in; box-sizing: border-box; padding: 0.03in; display: flex; align-items: center; }
+.qr { width: 0.44in; height: 0.44in; flex: none; }
+.txt { margin-left: 0.05in; line-height: 1.12; overflow-wrap: anywhere; }
+.txt .id { font-weight: 700; }
+.txt .end { border: 0.6pt solid #000; padding: 0 0.15em; margin-left: 0.4em; }
+.txt .here { font-weight: 700; }
+.txt .here::before { content: \"\\25B6\"; margin-right: 0.2em; }
+.tail { height: 1in; }
+@media screen {
+  body { background: #eef0f3; padding: 16px; font-size: 14px; }
+  header.info { font-family: system-ui, \"DejaVu Sans\", sans-serif; margin-bottom: 12px; }
+  header.info p { margin: 2px 0; color: #374151; font-size: 13px; }
+  .sheet { display: flex; flex-wrap: wrap; gap: 10px; }
+  .label { background: #fff; border: 1px solid #9ca3af; border-radius: 3px; }
+  .tail { background: repeating-linear-gradient(45deg, #fff 0 6px, #e5e7eb 6px 7px); }
+}
+@media print { header.info { display: none; } }
+";
+
+/// The QR code of `text` as one SVG path of dark modules (row runs), with its size in modules.
+fn qr_path(text: &str) -> Option<(String, i32)> {
+    let qr = QrCode::encode_text(text, QrCodeEcc::Medium).ok()?;
+    let n = qr.size();
+    let mut d = String::new();
+    for y in 0..n {
+        let mut x = 0;
+        while x < n {
+            if qr.get_module(x, y) {
+                let start = x;
+                while x < n && qr.get_module(x, y) {
+                    x += 1;
+                }
+                let w = x - start;
+                let _ = write!(d, "M{start} {y}h{w}v1h-{w}z");
+            } else {
+                x += 1;
+            }
+        }
+    }
+    Some((d, n))
+}
+
+fn font_pt(longest: usize) -> f64 {
+    let pt = TEXT_WIDTH_PT / (MONO_ADVANCE * longest.max(1) as f64);
+    (pt.clamp(4.0, 7.0) * 10.0).floor() / 10.0
+}
+
+/// A cable in a label file: the B end's device and port in natural order, and the cable.
+type Key = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
+
+/// One label file per location, sorted by the B end's device and port.
+pub fn sheets(f: &Fabric, names: &LinkNames) -> Vec<OutputFile> {
+    let racks = f.devices().any(|d| d.rack.is_some());
+    let mut groups: BTreeMap<String, Vec<Key>> = BTreeMap::new();
+    for (i, l) in f.links().enumerate() {
+        let b = f.device_of(&l.b);
+        let loc = match (&b.rack, racks) {
+            (Some(r), true) => r.clone(),
+            _ => b.name.clone(),
+        };
+        groups.entry(loc).or_default().push((
+            natural_key(&b.name),
+            natural_key(&names.b_port[i]),
+            i,
+        ));
+    }
+    let links: Vec<_> = f.links().collect();
+    let groups: Vec<(String, Vec<Key>)> = groups.into_iter().collect();
+    // QR encoding dominates: the groups are split over two threads (the order of the output
+    // does not depend on which finishes first).
+    let half = groups.len().div_ceil(2);
+    let (first, second) = groups.split_at(half);
+    let render = |part: &[(String, Vec<Key>)]| -> Vec<OutputFile> {
+        part.iter()
+            .map(|(loc, keys)| sheet(f, names, &links, racks, loc, keys))
+            .collect()
+    };
+    let (mut out, rest) = std::thread::scope(|s| {
+        let t = s.spawn(|| render(second));
+        (render(first), t.join().unwrap_or_default())
+    });
+    out.extend(rest);
+    out
+}
+
+/// One location's label file.
+fn sheet(
+    f: &Fabric,
+    names: &LinkNames,
+    links: &[&crate::topology::Link],
+    racks: bool,
+    loc: &str,
+    keys: &[Key],
+) -> OutputFile {
+    let mut m = Markup::with_capacity(keys.len() * 2600);
+    m.trusted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    m.trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
+    m.element(
+        "title",
+        &[],
+        &format!(
+            "Cable labels — {} {loc}",
+            if racks { "rack" } else { "switch" }
+        ),
+    );
+    m.open("style", &[]).trusted(CSS).close("style");
+    m.trusted("\n</head>\n<body>\n");
+    m.open("header", &[("class", &"info")]);
+    m.element(
+        "h1",
+        &[],
+        &format!(
+            "{} — cable labels, {} {loc}",
+            f.name,
+            if racks { "rack" } else { "switch" }
+        ),
+    );
+    m.element(
+        "p",
+        &[],
+        &format!(
+            "{} cables, {} labels (A end and B end of each). Stock: {STOCK}.",
+            keys.len(),
+            keys.len() * 2
+        ),
+    );
+    m.element(
+        "p",
+        &[],
+        "Print at 100 % scale with no margins on a printer loaded with that stock: one label per page. The QR code holds the cable id; the marked line is the end the label goes on.",
+    );
+    m.close("header").newline();
+    m.open("div", &[("class", &"sheet")]).newline();
+    for (k, (_, _, i)) in keys.iter().enumerate() {
+        let l = links[*i];
+        let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
+        let ends = [
+            label_end(a, &names.a_port[*i]),
+            label_end(b, &names.b_port[*i]),
+        ];
+        let first_line = format!("{}/", ends[0]);
+        let longest = [
+            l.cable_id.len() + 4,
+            first_line.chars().count(),
+            ends[1].chars().count(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(1);
+        let style = format!("font-size:{}pt", font_pt(longest));
+        let qr = qr_path(&l.cable_id);
+        let qid = format!("q{k}");
+        for (end, here) in [("A", 0usize), ("B", 1)] {
+            m.open(
+                "div",
+                &[
+                    ("class", &"label"),
+                    ("data-cable", &l.cable_id),
+                    ("data-end", &end),
+                ],
+            );
+            m.open("div", &[("class", &"print")]);
+            if let Some((d, n)) = &qr {
+                let view = format!("-2 -2 {} {}", n + 4, n + 4);
+                m.open("svg", &[("class", &"qr"), ("viewBox", &view)]);
+                if here == 0 {
+                    m.empty("path", &[("id", &qid), ("d", d)]);
+                } else {
+                    m.empty("use", &[("href", &format!("#{qid}"))]);
+                }
+                m.close("svg");
+            }
+            m.open("div", &[("class", &"txt"), ("style", &style)]);
+            m.open("div", &[("class", &"id")])
+                .text(&l.cable_id)
+                .element("span", &[("class", &"end")], end)
+                .close("div");
+            let class = |line: usize| if line == here { "line here" } else { "line" };
+            m.element("div", &[("class", &class(0))], &first_line);
+            m.element("div", &[("class", &class(1))], &ends[1]);
+            m.close("div").close("div");
+            m.open("div", &[("class", &"tail")]).close("div");
+            m.close("div").newline();
+        }
+    }
+    m.close("div").trusted("\n</body>\n</html>\n");
+    OutputFile::new(format!("labels/{loc}.html"), m.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qr_code_of_a_cable_id() {
+        let (d, n) = qr_path("c1-su12-n32-r8").unwrap_or_default();
+        // 14 bytes fit version 1 at level M (14 bytes): 21 modules.
+        assert_eq!(n, 21);
+        assert!(d.starts_with("M0 0h7"), "finder pattern first: {d}");
+    }
+
+    #[test]
+    fn text_fits_the_print_area() {
+        assert_eq!(font_pt(10), 7.0);
+        assert!(font_pt(40) < 4.4 && font_pt(40) >= 4.0);
+        assert_eq!(font_pt(200), 4.0);
+    }
+}

@@ -1,0 +1,156 @@
+//! The deliverables people look at: `report.html` (summary, fabric diagram, rack elevations,
+//! cabling and port-map tables, BOM, tenants, print sheets per rack), `cabling.xlsx` and the cable
+//! label sheets `labels/<location>.html`.
+//!
+//! Pure functions of the fabric and the already rendered CSV artifacts (`inputs → bytes`): the
+//! tables in the page and the workbook are read back from `cabling.csv`, `portmaps/*.csv`,
+//! `bom.csv` and `addresses.csv`, so every view shows exactly what the CSV files say.
+//! Self-contained: the page carries its CSS, script, SVG and data inline and loads nothing.
+
+mod diagram;
+mod labels;
+mod markup;
+mod page;
+mod racks;
+mod svg;
+mod xlsx;
+
+use std::collections::BTreeMap;
+
+use super::{Inputs, LinkNames, OutputFile, metres};
+use crate::topology::{Device, Fabric};
+
+/// Natural order of names (`gpu2` before `gpu10`, `su9` before `su10`).
+pub(crate) fn natural_key(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut digits = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if !digits.is_empty() {
+                out.push((std::mem::take(&mut text), digits.parse().unwrap_or(0)));
+                digits.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, digits.parse().unwrap_or(0)));
+    out
+}
+
+/// One end of a cable as printed on its label: `[rack.]device:port` (the same rule as the
+/// `label` column of `cabling.csv`, which joins the two ends with `/`).
+pub(crate) fn label_end(d: &Device, port: &str) -> String {
+    match &d.rack {
+        Some(r) => format!("{r}.{}:{port}", d.name),
+        None => format!("{}:{port}", d.name),
+    }
+}
+
+/// A CSV artifact parsed back into rows (header first).
+pub(crate) struct Csv {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+pub(crate) fn read_csv(bytes: &[u8]) -> Csv {
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(bytes);
+    let header = r
+        .headers()
+        .map(|h| h.iter().map(str::to_string).collect())
+        .unwrap_or_default();
+    let rows = r
+        .records()
+        .filter_map(Result::ok)
+        .map(|rec| rec.iter().map(str::to_string).collect())
+        .collect();
+    Csv { header, rows }
+}
+
+/// Where an installer works: a rack when the spec has racks, else a switch.
+pub(crate) fn sheet_locations(f: &Fabric, names: &LinkNames) -> (bool, Vec<(String, Vec<usize>)>) {
+    let racks = f.devices().any(|d| d.rack.is_some());
+    // location → (device, port, cable) with names in natural order.
+    type Row = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
+    let mut by_loc: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    for (i, l) in f.links().enumerate() {
+        let ends = [
+            (f.device_of(&l.a), &names.a_port[i]),
+            (f.device_of(&l.b), &names.b_port[i]),
+        ];
+        let mut seen: Vec<String> = Vec::new();
+        for (d, port) in ends {
+            let loc = if racks {
+                d.rack.clone()
+            } else {
+                d.role.is_switch().then(|| d.name.clone())
+            };
+            let Some(loc) = loc else { continue };
+            if seen.contains(&loc) {
+                continue;
+            }
+            seen.push(loc.clone());
+            by_loc
+                .entry(loc)
+                .or_default()
+                .push((natural_key(&d.name), natural_key(port), i));
+        }
+    }
+    let mut out: Vec<(String, Vec<usize>)> = by_loc
+        .into_iter()
+        .map(|(loc, mut v)| {
+            v.sort();
+            (loc, v.into_iter().map(|(_, _, i)| i).collect())
+        })
+        .collect();
+    out.sort_by_key(|(loc, _)| natural_key(loc));
+    (racks, out)
+}
+
+fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
+    files.iter().find(|f| f.path == path)
+}
+
+/// `report.html`, `cabling.xlsx` and `labels/*.html` from the fabric and the CSV artifacts in
+/// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`).
+pub fn files(inputs: &Inputs<'_>, names: &LinkNames, files: &[OutputFile]) -> Vec<OutputFile> {
+    let f = inputs.fabric;
+    let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
+    let cabling = find(files, "cabling.csv").map(|c| read_csv(&c.bytes));
+    let bom = find(files, "bom.csv").map(|c| read_csv(&c.bytes));
+    let portmaps: Vec<(&str, Csv)> = files
+        .iter()
+        .filter_map(|o| {
+            let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
+            Some((name, read_csv(&o.bytes)))
+        })
+        .collect();
+    let (html, workbook) = std::thread::scope(|s| {
+        let html = s.spawn(|| page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps));
+        let workbook = xlsx::workbook(
+            &summary,
+            cabling.as_ref(),
+            &portmaps,
+            bom.as_ref(),
+            find(files, "addresses.csv")
+                .map(|c| read_csv(&c.bytes))
+                .as_ref(),
+        );
+        (html.join().unwrap_or_default(), workbook)
+    });
+    let mut out = vec![
+        OutputFile::new("report.html", html),
+        OutputFile::new("cabling.xlsx", workbook),
+    ];
+    out.extend(labels::sheets(f, names));
+    out
+}
+
+/// Metres as the CSV prints them (shared with the page data).
+pub(crate) fn length_text(m: f64) -> String {
+    metres(m)
+}

@@ -1,0 +1,846 @@
+//! The deliverables people look at, checked by the programs that consume them:
+//! - `report.html` opened in real headless Chromium over the DevTools protocol: no console
+//!   error, no request leaves the file, the diagram draws every switch (or aggregate) once and
+//!   one bundle per group of cables as `cabling.csv` groups them, and the print sheets paginate
+//!   by rack. Screenshots and the printed PDF are kept under `target/report-artifacts/`.
+//! - `cabling.xlsx` read back with calamine (an independent reader) and compared row by row
+//!   with `cabling.csv`.
+//! - `labels/*.html`: two labels per cable with the text of `cabling.csv`.
+
+mod common;
+mod prereq;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Cursor};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use calamine::{Data, Reader, Xlsx};
+use serde_json::{Value, json};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+fn artifacts_dir() -> PathBuf {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-artifacts");
+    std::fs::create_dir_all(&d).expect("artifact dir");
+    d
+}
+
+/// Build a spec and write every output under `target/report-artifacts/<name>/`.
+fn build(name: &str, spec: &str) -> (PathBuf, Vec<railyard::OutputFile>) {
+    let files = common::outputs(spec);
+    let dir = artifacts_dir().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for f in &files {
+        let p = dir.join(&f.path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&p, &f.bytes).expect("write");
+    }
+    (dir, files)
+}
+
+fn csv_rows(
+    files: &[railyard::OutputFile],
+    path: &str,
+) -> (Vec<String>, Vec<BTreeMap<String, String>>) {
+    let text = common::file(files, path);
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = r
+        .headers()
+        .expect("header")
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = r
+        .records()
+        .map(|rec| {
+            let rec = rec.expect("record");
+            header
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(str::to_string))
+                .collect()
+        })
+        .collect();
+    (header, rows)
+}
+
+// ---- Chromium over the DevTools protocol ---------------------------------------------------
+
+struct Browser {
+    child: Child,
+    ws: WebSocket<MaybeTlsStream<TcpStream>>,
+    id: u64,
+    session: Option<String>,
+    events: Vec<Value>,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.ws.close(None);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Browser {
+    fn launch(bin: &Path) -> Browser {
+        let profile = tempfile::tempdir().expect("profile dir");
+        let mut child = Command::new(bin)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                "--hide-scrollbars",
+                "--remote-debugging-port=0",
+                "--remote-allow-origins=*",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("chromium starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(url) = line.split("DevTools listening on ").nth(1) {
+                    let _ = tx.send(url.trim().to_string());
+                }
+            }
+        });
+        let url = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("chromium prints its DevTools address");
+        let (ws, _) = tungstenite::connect(url.as_str()).expect("DevTools WebSocket");
+        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(120)))
+                .expect("read timeout");
+        }
+        let mut b = Browser {
+            child,
+            ws,
+            id: 0,
+            session: None,
+            events: Vec::new(),
+            _profile: profile,
+        };
+        let target = b.call("Target.createTarget", json!({"url": "about:blank"}));
+        let target_id = target["targetId"].as_str().expect("target id").to_string();
+        let attached = b.call(
+            "Target.attachToTarget",
+            json!({"targetId": target_id, "flatten": true}),
+        );
+        b.session = Some(attached["sessionId"].as_str().expect("session").to_string());
+        for domain in [
+            "Runtime.enable",
+            "Log.enable",
+            "Network.enable",
+            "Page.enable",
+        ] {
+            b.call(domain, json!({}));
+        }
+        b.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": false}),
+        );
+        b
+    }
+
+    fn read(&mut self) -> Value {
+        loop {
+            match self.ws.read().expect("DevTools message") {
+                Message::Text(t) => return serde_json::from_str(t.as_str()).expect("json"),
+                Message::Close(_) => panic!("DevTools closed the connection"),
+                _ => {}
+            }
+        }
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.id += 1;
+        let mut msg = json!({"id": self.id, "method": method, "params": params});
+        if let Some(s) = &self.session {
+            msg["sessionId"] = json!(s);
+        }
+        self.ws
+            .send(Message::text(msg.to_string()))
+            .expect("send to DevTools");
+        loop {
+            let v = self.read();
+            if v["id"] == json!(self.id) {
+                if let Some(e) = v.get("error") {
+                    panic!("{method} failed: {e}");
+                }
+                return v["result"].clone();
+            }
+            if v.get("method").is_some() {
+                self.events.push(v);
+            }
+        }
+    }
+
+    fn wait_event(&mut self, method: &str) {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while !self.events.iter().any(|e| e["method"] == method) {
+            assert!(Instant::now() < deadline, "no {method} within 120 s");
+            let v = self.read();
+            if v.get("method").is_some() {
+                self.events.push(v);
+            }
+        }
+    }
+
+    fn eval(&mut self, expr: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expr, "returnByValue": true, "awaitPromise": true}),
+        );
+        assert!(
+            r.get("exceptionDetails").is_none(),
+            "{expr} threw: {}",
+            r["exceptionDetails"]
+        );
+        r["result"]["value"].clone()
+    }
+
+    fn open(&mut self, path: &Path) {
+        let url = format!("file://{}", path.display());
+        self.events.clear();
+        self.call("Page.navigate", json!({"url": url}));
+        self.wait_event("Page.loadEventFired");
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while self.eval("!!(window.railyardReport && window.railyardReport.ready)") != json!(true) {
+            assert!(
+                Instant::now() < deadline,
+                "the report's script never finished"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Console errors, uncaught exceptions and failed loads seen so far.
+    fn errors(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| match e["method"].as_str()? {
+                "Runtime.exceptionThrown" => Some(e["params"]["exceptionDetails"].to_string()),
+                "Runtime.consoleAPICalled"
+                    if matches!(e["params"]["type"].as_str(), Some("error" | "assert")) =>
+                {
+                    Some(e["params"]["args"].to_string())
+                }
+                "Log.entryAdded" if e["params"]["entry"]["level"] == "error" => {
+                    Some(e["params"]["entry"].to_string())
+                }
+                "Network.loadingFailed" => Some(e["params"].to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every URL the page requested.
+    fn requests(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter(|e| e["method"] == "Network.requestWillBeSent")
+            .filter_map(|e| e["params"]["request"]["url"].as_str().map(str::to_string))
+            .collect()
+    }
+}
+
+fn decode_base64(s: &str) -> Vec<u8> {
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in s.bytes().filter_map(val) {
+        acc = (acc << 6) | c;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    out
+}
+
+/// Pages of a PDF written by Chromium (Skia writes one `/Type /Page` dictionary per page).
+fn pdf_pages(pdf: &[u8]) -> usize {
+    let needle = b"/Type /Page";
+    pdf.windows(needle.len() + 1)
+        .filter(|w| &w[..needle.len()] == needle && w[needle.len()] != b's')
+        .count()
+}
+
+fn chromium(test: &str) -> Option<PathBuf> {
+    prereq::program(test, "chromium", "chromium")
+}
+
+/// The diagram's contract (see `src/artifacts/report/diagram.rs`), restated independently: the
+/// bundle key of every `cabling.csv` row from the placement of its two devices.
+fn expected_bundles(
+    cables: &[BTreeMap<String, String>],
+    placement: &BTreeMap<String, (String, String, String)>,
+) -> BTreeMap<(String, String, String), usize> {
+    let mut out = BTreeMap::new();
+    for c in cables {
+        let (a, b) = (&placement[&c["a_device"]], &placement[&c["b_device"]]);
+        let lower_is_switch = !a.1.is_empty();
+        let key = match (c["tier"].as_str(), c["network"].as_str()) {
+            ("node-leaf", "compute") if !lower_is_switch => {
+                (a.0.clone(), b.0.clone(), c["rail"].clone())
+            }
+            ("node-leaf", net) if !lower_is_switch => {
+                (format!("s-{net}-{}", a.2), b.0.clone(), String::new())
+            }
+            ("mgmt", net) => (format!("s-{net}-{}", a.2), b.0.clone(), String::new()),
+            _ => {
+                let end = |p: &(String, String, String)| {
+                    if p.1.is_empty() {
+                        p.0.clone()
+                    } else {
+                        p.1.clone()
+                    }
+                };
+                (end(a), end(b), String::new())
+            }
+        };
+        *out.entry(key).or_insert(0) += 1;
+    }
+    out
+}
+
+/// Open `report.html` of `inventory` in Chromium and check it; returns the browser for more.
+fn check_report(inventory: &str, mode: &str) {
+    let test = format!("report_in_chromium[{inventory}]");
+    let Some(bin) = chromium(&test) else { return };
+    let name = inventory.trim_end_matches(".yaml");
+    let (dir, files) = build(name, &common::inventory(inventory));
+    let mut browser = Browser::launch(&bin);
+    browser.open(&dir.join("report.html"));
+
+    let page: Value = serde_json::from_str(
+        browser
+            .eval(
+                r#"JSON.stringify({
+                mode: document.getElementById('fabric').dataset.mode,
+                nodes: Array.from(document.querySelectorAll('#fabric g.node')).map(g => [g.id, g.dataset.kind, Number(g.dataset.switches), g.dataset.device]),
+                bundles: Array.from(document.querySelectorAll('#fabric g.bundle')).map(g => [g.dataset.from, g.dataset.to, g.dataset.rail, Number(g.dataset.count)]),
+                devices: JSON.parse(document.getElementById('report-data').textContent).devices,
+                cablingRows: document.querySelector('#cabling-table .pager span').textContent,
+                sheets: document.querySelectorAll('#sheet-pages .sheet').length,
+                racks: document.querySelectorAll('figure.rack').length,
+            })"#,
+            )
+            .as_str()
+            .expect("string"),
+    )
+    .expect("page facts");
+    assert_eq!(page["mode"], mode, "{inventory}: diagram mode");
+
+    // One node per switch, or aggregates that together stand for every switch exactly once.
+    let (_, plan_devices) = {
+        let plan: Value = serde_json::from_str(&common::file(&files, "plan.json")).expect("plan");
+        ((), plan["devices"].as_array().expect("devices").clone())
+    };
+    let switches: Vec<&str> = plan_devices
+        .iter()
+        .filter(|d| !matches!(d["role"].as_str(), Some("node" | "appliance")))
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    let nodes = page["nodes"].as_array().expect("nodes");
+    let drawn: usize = nodes
+        .iter()
+        .map(|n| n[2].as_u64().unwrap_or(0) as usize)
+        .sum();
+    assert_eq!(drawn, switches.len(), "{inventory}: switches drawn");
+    let ids: std::collections::BTreeSet<&str> =
+        nodes.iter().filter_map(|n| n[0].as_str()).collect();
+    assert_eq!(ids.len(), nodes.len(), "{inventory}: node ids unique");
+    if mode == "detail" {
+        let mut named: Vec<&str> = nodes
+            .iter()
+            .filter(|n| n[1] == "switch")
+            .filter_map(|n| n[3].as_str())
+            .collect();
+        named.sort_unstable();
+        let mut want = switches.clone();
+        want.sort_unstable();
+        assert_eq!(named, want, "{inventory}: one box per switch");
+    } else {
+        assert!(
+            nodes.iter().any(|n| n[1] == "aggregate"),
+            "{inventory}: aggregated boxes at scale"
+        );
+    }
+
+    // One bundle per group of cables, the groups computed from cabling.csv.
+    let placement: BTreeMap<String, (String, String, String)> = page["devices"]
+        .as_array()
+        .expect("devices")
+        .iter()
+        .map(|d| {
+            let s = |i: usize| d[i].as_str().unwrap_or("").to_string();
+            (s(0), (s(4), s(5), s(6)))
+        })
+        .collect();
+    let (_, cables) = csv_rows(&files, "cabling.csv");
+    let want = expected_bundles(&cables, &placement);
+    let mut got: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+    for b in page["bundles"].as_array().expect("bundles") {
+        let s = |i: usize| b[i].as_str().unwrap_or("").to_string();
+        let prev = got.insert((s(0), s(1), s(2)), b[3].as_u64().unwrap_or(0) as usize);
+        assert!(
+            prev.is_none(),
+            "{inventory}: bundle {:?} drawn twice",
+            (s(0), s(1))
+        );
+    }
+    assert_eq!(got, want, "{inventory}: bundles = cabling.csv grouped");
+    assert!(
+        page["cablingRows"]
+            .as_str()
+            .unwrap_or("")
+            .ends_with(&format!("of {}", cables.len())),
+        "{inventory}: cabling table holds every cable: {}",
+        page["cablingRows"]
+    );
+
+    // Interaction: click the biggest bundle; its cable list appears.
+    let detail = browser.eval(
+        "(() => { const b = Array.from(document.querySelectorAll('#fabric g.bundle')).sort((x, y) => y.dataset.count - x.dataset.count)[0];
+          b.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+          return document.querySelector('#bundle-detail .pager span').textContent; })()",
+    );
+    assert!(
+        detail.as_str().unwrap_or("").contains("of "),
+        "{inventory}: bundle detail lists cables: {detail}"
+    );
+
+    // Screenshot of the diagram as shown, and of the whole diagram at full size.
+    let area = clip(&mut browser, "#diagram-view");
+    let shot = browser.call(
+        "Page.captureScreenshot",
+        json!({"format": "png", "captureBeyondViewport": true, "clip": area}),
+    );
+    let png = decode_base64(shot["data"].as_str().expect("png"));
+    assert!(
+        png.starts_with(b"\x89PNG"),
+        "{inventory}: screenshot is a PNG"
+    );
+    std::fs::write(artifacts_dir().join(format!("{name}-diagram.png")), png).expect("write png");
+
+    // The printed sheets: A4 landscape, one rack (or switch) per sheet.
+    let pdf = browser.call(
+        "Page.printToPDF",
+        json!({"preferCSSPageSize": true, "printBackground": true}),
+    );
+    let pdf = decode_base64(pdf["data"].as_str().expect("pdf"));
+    assert!(
+        pdf.starts_with(b"%PDF"),
+        "{inventory}: printToPDF gives a PDF"
+    );
+    std::fs::write(artifacts_dir().join(format!("{name}-sheets.pdf")), &pdf).expect("write pdf");
+    let sheets = page["sheets"].as_u64().unwrap_or(0) as usize;
+    if sheets > 0 {
+        assert_eq!(
+            pdf_pages(&pdf),
+            sheets,
+            "{inventory}: one PDF page per sheet"
+        );
+        // Independently: every rack (or switch) gets ceil(cables touching it / 30) pages.
+        let racks = cables.iter().any(|c| !c["a_rack"].is_empty());
+        let mut per_loc: BTreeMap<String, usize> = BTreeMap::new();
+        for c in &cables {
+            let mut locs = if racks {
+                vec![c["a_rack"].clone(), c["b_rack"].clone()]
+            } else {
+                let is_switch = |d: &str| switches.contains(&d);
+                [c["a_device"].clone(), c["b_device"].clone()]
+                    .into_iter()
+                    .filter(|d| is_switch(d))
+                    .collect()
+            };
+            locs.dedup();
+            for l in locs.into_iter().filter(|l| !l.is_empty()) {
+                *per_loc.entry(l).or_default() += 1;
+            }
+        }
+        let want: usize = per_loc.values().map(|n| n.div_ceil(30)).sum();
+        assert_eq!(sheets, want, "{inventory}: sheets per location");
+        // A screenshot of the first printed page as the printer lays it out.
+        browser.call("Emulation.setEmulatedMedia", json!({"media": "print"}));
+        let area = clip(&mut browser, "#sheet-pages .sheet");
+        let first = browser.call(
+            "Page.captureScreenshot",
+            json!({"format": "png", "captureBeyondViewport": true, "clip": area}),
+        );
+        std::fs::write(
+            artifacts_dir().join(format!("{name}-sheet-page1.png")),
+            decode_base64(first["data"].as_str().expect("png")),
+        )
+        .expect("write png");
+        browser.call("Emulation.setEmulatedMedia", json!({"media": ""}));
+    }
+    if cables.iter().any(|c| !c["a_rack"].is_empty()) {
+        assert!(
+            page["racks"].as_u64().unwrap_or(0) > 0,
+            "{inventory}: rack elevations"
+        );
+    }
+
+    let errors = browser.errors();
+    assert!(
+        errors.is_empty(),
+        "{inventory}: console errors: {errors:#?}"
+    );
+    let outside: Vec<String> = browser
+        .requests()
+        .into_iter()
+        .filter(|u| !u.starts_with("file://") && !u.starts_with("data:"))
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "{inventory}: the page needed the network: {outside:?}"
+    );
+    let own = format!("file://{}", dir.join("report.html").display());
+    let others: Vec<String> = browser
+        .requests()
+        .into_iter()
+        .filter(|u| *u != own)
+        .collect();
+    assert!(
+        others.is_empty(),
+        "{inventory}: the page loaded other files: {others:?}"
+    );
+}
+
+/// The CSS-pixel box of the first element matching `selector` (page coordinates).
+fn clip(b: &mut Browser, selector: &str) -> Value {
+    let r = b.eval(&format!(
+        "(() => {{ const r = document.querySelector({selector:?}).getBoundingClientRect();
+            return {{x: r.left + window.scrollX, y: r.top + window.scrollY, width: Math.max(1, r.width), height: Math.max(1, r.height), scale: 1}}; }})()"
+    ));
+    assert!(r.is_object(), "no element {selector}");
+    r
+}
+
+#[test]
+fn superpod_report_in_chromium() {
+    check_report("dgx-superpod-h100.yaml", "detail");
+}
+
+#[test]
+fn spectrum_x_report_with_racks_and_print_sheets_in_chromium() {
+    check_report("spectrum-x-cloud.yaml", "detail");
+}
+
+#[test]
+fn twin_planar_report_in_chromium() {
+    check_report("spectrum-x-twin-planar.yaml", "detail");
+}
+
+#[test]
+fn aggregated_report_in_chromium() {
+    check_report("dgx-b200-16su.yaml", "per-su");
+}
+
+// ---- the workbook --------------------------------------------------------------------------
+
+fn cell_text(d: &Data) -> String {
+    match d {
+        Data::Empty => String::new(),
+        Data::String(s) => s.clone(),
+        Data::Float(f) if f.fract() == 0.0 => format!("{}", *f as i64),
+        Data::Float(f) => format!("{f}"),
+        Data::Int(i) => i.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn sheet(wb: &mut Xlsx<Cursor<Vec<u8>>>, name: &str) -> Vec<Vec<String>> {
+    let range = wb
+        .worksheet_range(name)
+        .unwrap_or_else(|e| panic!("sheet {name}: {e}"));
+    range
+        .rows()
+        .map(|r| r.iter().map(cell_text).collect())
+        .collect()
+}
+
+fn csv_table(files: &[railyard::OutputFile], path: &str) -> Vec<Vec<String>> {
+    let text = common::file(files, path);
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    r.records()
+        .map(|rec| rec.expect("record").iter().map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn workbook_rows_equal_the_csv_files() {
+    let files = common::outputs(&common::inventory("spectrum-x-cloud.yaml"));
+    let bytes = files
+        .iter()
+        .find(|f| f.path == "cabling.xlsx")
+        .expect("cabling.xlsx")
+        .bytes
+        .clone();
+    let mut wb: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes)).expect("xlsx opens");
+    let names = wb.sheet_names();
+    for want in [
+        "Summary",
+        "Cabling",
+        "Port maps",
+        "Node ports",
+        "BOM",
+        "Addresses",
+    ] {
+        assert!(names.iter().any(|n| n == want), "sheet {want} in {names:?}");
+    }
+    let csv = csv_table(&files, "cabling.csv");
+    let xl = sheet(&mut wb, "Cabling");
+    assert_eq!(xl.len(), csv.len(), "one row per cable plus the header");
+    for (i, (x, c)) in xl.iter().zip(&csv).enumerate() {
+        assert_eq!(x, c, "Cabling row {i}");
+    }
+    // Every rack has its sheet with exactly the cables that touch it.
+    let header = &csv[0];
+    let (ar, br) = (
+        header.iter().position(|h| h == "a_rack").expect("a_rack"),
+        header.iter().position(|h| h == "b_rack").expect("b_rack"),
+    );
+    let racks: std::collections::BTreeSet<&String> = csv[1..]
+        .iter()
+        .flat_map(|r| [&r[ar], &r[br]])
+        .filter(|r| !r.is_empty())
+        .collect();
+    assert!(racks.len() > 3, "the spec has racks");
+    for rack in racks {
+        let want: Vec<&Vec<String>> = csv[1..]
+            .iter()
+            .filter(|r| &r[ar] == rack || &r[br] == rack)
+            .collect();
+        let got = sheet(&mut wb, &format!("Rack {rack}"));
+        assert_eq!(got[0], *header, "rack {rack} header");
+        assert_eq!(got.len() - 1, want.len(), "rack {rack} rows");
+        for (g, w) in got[1..].iter().zip(want) {
+            assert_eq!(g, w, "rack {rack}");
+        }
+    }
+    for (sheet_name, path) in [
+        ("BOM", "bom.csv"),
+        ("Addresses", "addresses.csv"),
+        ("Node ports", "portmaps/nodes.csv"),
+    ] {
+        assert_eq!(
+            sheet(&mut wb, sheet_name),
+            csv_table(&files, path),
+            "{sheet_name}"
+        );
+    }
+    // Port maps: every switch's CSV, prefixed with the switch name.
+    let ports = sheet(&mut wb, "Port maps");
+    let mut n = 1;
+    let mut maps: Vec<&railyard::OutputFile> = files
+        .iter()
+        .filter(|f| {
+            f.path.starts_with("portmaps/")
+                && f.path.ends_with(".csv")
+                && f.path != "portmaps/nodes.csv"
+        })
+        .collect();
+    maps.sort_by_key(|f| f.path.clone());
+    let total: usize = maps
+        .iter()
+        .map(|f| csv_table(&files, &f.path).len() - 1)
+        .sum();
+    assert_eq!(ports.len() - 1, total, "every port of every switch");
+    for row in &ports[1..] {
+        let switch = &row[0];
+        let map = csv_table(&files, &format!("portmaps/{switch}.csv"));
+        assert!(
+            map[1..].contains(&row[1..].to_vec()),
+            "port row {row:?} is in portmaps/{switch}.csv"
+        );
+        n += 1;
+    }
+    assert_eq!(n, ports.len());
+}
+
+// ---- determinism and labels ------------------------------------------------------------------
+
+#[test]
+fn deliverables_are_byte_identical_on_rebuild() {
+    let spec = common::inventory("spectrum-x-cloud.yaml");
+    let src = railyard::diag::SourceFile::new("spec.yaml", spec);
+    let first = railyard::compile(&src).report_outputs().expect("compiles");
+    // A clock-dependent field (the workbook's creation time) would differ after a second.
+    std::thread::sleep(Duration::from_millis(1100));
+    let second = railyard::compile(&src).report_outputs().expect("compiles");
+    assert_eq!(first.len(), second.len());
+    for (a, b) in first.iter().zip(&second) {
+        assert_eq!(a.path, b.path);
+        assert!(a.bytes == b.bytes, "{} differs between two builds", a.path);
+    }
+    let paths: Vec<&str> = first.iter().map(|f| f.path.as_str()).collect();
+    for want in ["report.html", "cabling.xlsx", "manifest.json"] {
+        assert!(paths.contains(&want), "{want} in {paths:?}");
+    }
+    assert!(paths.iter().any(|p| p.starts_with("labels/")));
+}
+
+/// The text content of every `<div class="line…">` inside one label's markup.
+fn label_lines(label: &str) -> Vec<String> {
+    label
+        .split("<div class=\"line")
+        .skip(1)
+        .map(|s| {
+            let body = &s[s.find('>').map_or(0, |i| i + 1)..];
+            let text = &body[..body.find("</div>").unwrap_or(body.len())];
+            text.replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&amp;", "&")
+        })
+        .collect()
+}
+
+#[test]
+fn two_labels_per_cable_with_the_csv_label_text() {
+    for inventory in ["spectrum-x-cloud.yaml", "lab-small.yaml"] {
+        let files = common::outputs(&common::inventory(inventory));
+        let (_, cables) = csv_rows(&files, "cabling.csv");
+        let by_id: BTreeMap<&str, &str> = cables
+            .iter()
+            .map(|c| (c["cable_id"].as_str(), c["label"].as_str()))
+            .collect();
+        let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for f in files.iter().filter(|f| f.path.starts_with("labels/")) {
+            let html = String::from_utf8(f.bytes.clone()).expect("utf-8");
+            assert!(
+                html.contains("size: 2in 1.5in"),
+                "{}: page = label stock",
+                f.path
+            );
+            for label in html.split("<div class=\"label\"").skip(1) {
+                let attr = |name: &str| {
+                    let s =
+                        &label[label.find(&format!("{name}=\"")).expect(name) + name.len() + 2..];
+                    s[..s.find('"').expect("quote")].to_string()
+                };
+                let (id, end) = (attr("data-cable"), attr("data-end"));
+                let lines = label_lines(label);
+                assert_eq!(lines.len(), 2, "{id} {end}: two text lines");
+                assert_eq!(
+                    lines.concat(),
+                    by_id[id.as_str()],
+                    "{id} {end}: label text as in cabling.csv"
+                );
+                assert!(label.contains("class=\"qr\""), "{id} {end}: QR code");
+                seen.entry(id).or_default().push(end);
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            cables.len(),
+            "{inventory}: every cable labelled"
+        );
+        for (id, ends) in &seen {
+            assert_eq!(
+                ends,
+                &["A", "B"],
+                "{inventory}: {id} has an A and a B label"
+            );
+        }
+    }
+}
+
+#[test]
+fn label_sheet_prints_one_label_per_page_in_chromium() {
+    let Some(bin) = chromium("label_sheet_prints_one_label_per_page_in_chromium") else {
+        return;
+    };
+    let (dir, files) = build("labels-lab-small", &common::inventory("lab-small.yaml"));
+    let file = files
+        .iter()
+        .find(|f| f.path.starts_with("labels/leaf"))
+        .expect("a leaf's labels");
+    let labels = String::from_utf8_lossy(&file.bytes)
+        .matches("class=\"label\"")
+        .count();
+    let mut browser = Browser::launch(&bin);
+    let url = dir.join(&file.path);
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("file://{}", url.display())}),
+    );
+    browser.wait_event("Page.loadEventFired");
+    let pdf = browser.call("Page.printToPDF", json!({"preferCSSPageSize": true}));
+    let pdf = decode_base64(pdf["data"].as_str().expect("pdf"));
+    std::fs::write(artifacts_dir().join("labels-lab-small.pdf"), &pdf).expect("write");
+    assert_eq!(pdf_pages(&pdf), labels, "one page per label");
+    // 2.00 in × 1.50 in = 144 pt × 108 pt.
+    let text = String::from_utf8_lossy(&pdf);
+    assert!(
+        text.contains("/MediaBox [0 0 144 108]"),
+        "label-sized pages"
+    );
+    let errors = browser.errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+}
+
+#[test]
+fn report_command_writes_the_deliverables_and_no_progress_when_not_a_terminal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("rep");
+    let run = Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .arg("report")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("inventories/spectrum-x-cloud.yaml"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("railyard runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "exit {:?}: {stderr}", run.status);
+    for f in [
+        "report.html",
+        "cabling.xlsx",
+        "manifest.json",
+        "labels/A09.html",
+    ] {
+        assert!(out.join(f).is_file(), "{f} written");
+    }
+    assert!(
+        !out.join("cabling.csv").exists(),
+        "report writes only the deliverables"
+    );
+    // stderr is a pipe here: the progress spinner and bar must not draw.
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("compiling") && !stderr.contains("files ["),
+        "progress drawn on a non-terminal: {stderr:?}"
+    );
+    assert!(stderr.contains("wrote"), "{stderr}");
+}
