@@ -50,6 +50,9 @@ trap report_skips EXIT
 
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
+# Includes tests/fuzz_corpora.rs (every fuzz corpus file and former finding, replayed on stable)
+# and tests/spec_generator.rs (generated specs; PROPTEST_CASES raises its case count). The fuzz/
+# crate itself needs nightly and is run by hand (fuzz/README.md).
 cargo test --locked --all-targets
 # The benchmark must at least build and run its smallest size.
 cargo bench --bench scale --locked -- 8
