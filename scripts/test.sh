@@ -64,6 +64,9 @@ cargo fmt --all -- --check
 # test-hooks: the push tests kill railyard at chosen points (src/push/hooks.rs); a release
 # build never has them.
 cargo clippy --all-targets --locked --features test-hooks -- -D warnings
+# Includes tests/fuzz_corpora.rs (every fuzz corpus file and former finding, replayed on stable)
+# and tests/spec_generator.rs (generated specs; PROPTEST_CASES raises its case count). The fuzz/
+# crate itself needs nightly and is run by hand (fuzz/README.md).
 cargo test --locked --all-targets --features test-hooks
 # The benchmark must at least build and run its smallest size.
 cargo bench --bench scale --locked -- 8

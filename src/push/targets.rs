@@ -249,13 +249,21 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Target>, TargetsError> {
         let msg = e.to_string();
         let first = msg.lines().next().unwrap_or("invalid YAML");
         let first = first.strip_prefix("error: ").unwrap_or(first).to_string();
+        let lower = first.to_ascii_lowercase();
         if ["password", "passphrase", "secret"]
             .iter()
-            .any(|k| first.contains(&format!("`{k}`")))
+            .any(|k| lower.contains(k))
         {
+            // The quoted key may hold the secret itself (`password:hunter2`, without a space, is
+            // one plain scalar): say where, quote nothing.
+            let place = e
+                .location()
+                .map(|l| format!("line {} column {}: ", l.line(), l.column()))
+                .unwrap_or_default();
             err(format!(
-                "{first} — secrets never go into the targets file: use auth.password_env \
-                 (the name of an environment variable) or a key file"
+                "{place}a key names a password, passphrase or secret — secrets never go into the \
+                 targets file: use auth.password_env (the name of an environment variable) or a \
+                 key file"
             ))
         } else {
             err(first)

@@ -160,7 +160,14 @@ fn error_diagnostic(text: &str, e: &serde_saphyr::Error, syntax: bool) -> Diagno
             .take(col.saturating_sub(1))
             .map(char::len_utf8)
             .sum();
-        Some(Span::new(start + off, 1))
+        // One character wide, however many bytes it takes; empty at the end of the text (a
+        // byte-wide span there would point past the input or into a UTF-8 sequence).
+        let at = (start + off).min(text.len());
+        let width = text
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+            .map_or(0, char::len_utf8);
+        Some(Span::new(at, width))
     });
     let message = first_line(&e.to_string());
     let (code, label, help) = if syntax {

@@ -18,6 +18,9 @@ use quick_xml::writer::Writer;
 /// The NETCONF base namespace (RFC 6241).
 pub const NS_BASE: &str = "urn:ietf:params:xml:ns:netconf:base:1.0";
 
+/// The namespace of the `xml` prefix (`xml:lang`), bound in every document.
+const NS_XML: &str = "http://www.w3.org/XML/1998/namespace";
+
 /// One XML element, namespace resolved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Element {
@@ -102,7 +105,7 @@ pub fn parse(bytes: &[u8]) -> Result<Element, XmlError> {
             Err(e) => return Err(XmlError(e.to_string())),
         };
         let ns = match res {
-            ResolveResult::Bound(n) => String::from_utf8_lossy(n.as_ref()).into_owned(),
+            ResolveResult::Bound(n) => namespace_name(n.as_ref()),
             ResolveResult::Unbound => String::new(),
             ResolveResult::Unknown(p) => {
                 return Err(XmlError(format!(
@@ -197,8 +200,15 @@ fn start_element(
         }
         let (res, local) = reader.resolver().resolve_attribute(a.key);
         let ans = match res {
-            ResolveResult::Bound(n) => String::from_utf8_lossy(n.as_ref()).into_owned(),
-            _ => String::new(),
+            ResolveResult::Bound(n) => namespace_name(n.as_ref()),
+            ResolveResult::Unbound => String::new(),
+            // As for elements: dropping the prefix would silently rename the attribute.
+            ResolveResult::Unknown(p) => {
+                return Err(XmlError(format!(
+                    "unbound namespace prefix `{}`",
+                    String::from_utf8_lossy(&p)
+                )));
+            }
         };
         let value = a
             .unescape_value()
@@ -211,6 +221,17 @@ fn start_element(
         ));
     }
     Ok(el)
+}
+
+/// A namespace name from the raw value of its `xmlns` attribute: quick-xml hands namespace
+/// values over unexpanded, but `xmlns="a&amp;b"` names the namespace `a&b` (an attribute value
+/// like any other), and the writer escapes it again.
+fn namespace_name(raw: &[u8]) -> String {
+    let s = String::from_utf8_lossy(raw);
+    match quick_xml::escape::unescape(&s) {
+        Ok(u) => u.into_owned(),
+        Err(_) => s.into_owned(),
+    }
 }
 
 /// If `text` is `prefix:local` with `prefix` bound in the current scope, that namespace.
@@ -227,7 +248,7 @@ fn qname_text_ns(reader: &NsReader<&[u8]>, text: &str) -> Option<String> {
     }
     let q = QName(t.as_bytes());
     match reader.resolver().resolve_prefix(q.prefix(), false) {
-        ResolveResult::Bound(n) => Some(String::from_utf8_lossy(n.as_ref()).into_owned()),
+        ResolveResult::Bound(n) => Some(namespace_name(n.as_ref())),
         _ => None,
     }
 }
@@ -251,6 +272,10 @@ fn write_into(w: &mut Writer<Vec<u8>>, el: &Element, parent_ns: &str) {
     for (ans, local, value) in &el.attrs {
         if ans.is_empty() {
             start.push_attribute((local.as_str(), value.as_str()));
+        } else if ans == NS_XML {
+            // `xml:lang`, `xml:space`: the `xml` prefix is bound by definition and its namespace
+            // may not be bound to any other prefix (Namespaces in XML 1.0, §3).
+            prefixed.push((format!("xml:{local}"), value.clone()));
         } else {
             let p = format!("a{n}");
             n += 1;

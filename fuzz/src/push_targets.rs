@@ -1,0 +1,95 @@
+//! The push targets file (`railyard push --targets FILE`): YAML naming each device's address,
+//! driver, user and files, never a secret.
+//!
+//! Invariants checked:
+//! - every accepted target has a plain device name and a file that stays under
+//!   `configs/<device>/` (push reads exactly that path), and absolute key, agent socket and
+//!   known_hosts paths (the file's directory and `$HOME` being absolute);
+//! - an error is one line and never repeats the value given to a `password`, `passphrase` or
+//!   `secret` key (the file may wrongly hold one; the error goes to a terminal or a CI log).
+
+use std::path::{Component, Path};
+
+use railyard::push::targets;
+
+const BASE: &str = "/fuzz/base";
+
+pub fn run(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    match targets::parse(&text, Path::new(BASE)) {
+        Ok(ts) => {
+            // Relative paths are resolved against the file's directory, `~/` against $HOME.
+            let home_is_absolute =
+                std::env::var_os("HOME").is_some_and(|h| Path::new(&h).is_absolute());
+            for t in &ts {
+                assert!(
+                    !t.name.is_empty() && !t.name.contains(['/', '\0']) && !t.name.starts_with('.'),
+                    "device name {:?} accepted",
+                    t.name
+                );
+                let file = Path::new(&t.file);
+                assert!(
+                    file.components()
+                        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir)),
+                    "file {:?} of {} leaves configs/{}/",
+                    t.file,
+                    t.name,
+                    t.name
+                );
+                if home_is_absolute {
+                    let paths = [Some(&t.endpoint.known_hosts), t.auth.key_file.as_ref()];
+                    for p in paths
+                        .into_iter()
+                        .chain([t.auth.agent_socket.as_ref()])
+                        .flatten()
+                    {
+                        assert!(p.is_absolute(), "path {p:?} of {} is relative", t.name);
+                    }
+                }
+            }
+        }
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(!msg.contains('\n'), "multi-line error: {msg}");
+            for secret in secrets(&text).into_iter().filter(|s| msg.contains(s)) {
+                // Fixed wording that happens to equal the value is no leak: the same file with
+                // another value in its place must still give an error showing it.
+                let other = text.replacen(secret, &"Q".repeat(secret.len()), 1);
+                let again = targets::parse(&other, Path::new(BASE))
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default();
+                assert!(
+                    again.contains(secret),
+                    "the error repeats the secret {secret:?}: {msg}"
+                );
+            }
+        }
+    }
+}
+
+/// Values written after a secret-looking key (`password: X`, `{passphrase: X}`, and the
+/// typo `password:X`, which YAML reads as one key), when long enough and found only once in the
+/// text.
+fn secrets(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for key in ["password", "passphrase", "secret"] {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(key) {
+            let after = &text[from + i + key.len()..];
+            from += i + key.len();
+            let Some(v) = after.trim_start_matches([' ', '\t']).strip_prefix(':') else {
+                continue;
+            };
+            let v = v.trim_start_matches([' ', '\t']);
+            let end = v
+                .find(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | ']' | '#'))
+                .unwrap_or(v.len());
+            let v = v[..end].trim_matches(['"', '\'']);
+            if v.len() >= 6 && text.matches(v).count() == 1 {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
