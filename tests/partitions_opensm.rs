@@ -256,6 +256,18 @@ fn bad_captures_get_located_diagnostics() {
         "{}",
         e.message
     );
+    // Two HCA ports with one port GUID (gpu002's replaced by gpu001's): port GUIDs are unique.
+    let twin = good.replace("b8cef60300000113", "b8cef60300000103");
+    let (_, d) = imported(&twin);
+    let e = d.iter().find(|x| x.code.id == "RY0905").expect("RY0905");
+    assert!(
+        e.message.contains("b8cef60300000103")
+            && e.message.contains("gpu001")
+            && e.message.contains("gpu002"),
+        "{}",
+        e.message
+    );
+    assert!(e.span.is_some(), "located");
     // Not a capture at all.
     let (_, d) = imported("hello\n");
     assert!(d.iter().any(|x| x.code.id == "RY0903" && x.span.is_some()));

@@ -980,7 +980,14 @@ fn the_eos_example_runs_eos_on_arista_models_only() {
         .expect("compiles");
     let catalog = railyard::catalog::builtin();
     assert!(i.devices.len() >= 18);
-    for d in i.devices.values() {
+    // Every fabric switch is an Arista box running EOS; the OOB network is SN2201 switches
+    // running their own OS (NVUE), which an EOS fabric commonly sits beside.
+    let oob = |d: &railyard::intent::DeviceIntent| {
+        use railyard::model::Role;
+        matches!(d.role, Role::OobLeaf | Role::OobCore | Role::OobGateway)
+    };
+    assert!(i.devices.values().any(oob), "the example has OOB switches");
+    for d in i.devices.values().filter(|d| !oob(d)) {
         assert_eq!(d.platform, railyard::model::Platform::Eos, "{}", d.hostname);
         assert_eq!(
             catalog.switches[&d.model].vendor, "Arista",
@@ -989,8 +996,17 @@ fn the_eos_example_runs_eos_on_arista_models_only() {
         );
     }
     let files = outputs(&spec);
-    for d in i.devices.values() {
+    for d in i.devices.values().filter(|d| !oob(d)) {
         file(&files, &format!("configs/{}/startup-config", d.hostname));
+    }
+    for d in i.devices.values().filter(|d| oob(d)) {
+        assert_eq!(
+            d.platform,
+            railyard::model::Platform::Nvue,
+            "{}",
+            d.hostname
+        );
+        file(&files, &format!("configs/{}/startup.yaml", d.hostname));
     }
 }
 

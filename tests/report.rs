@@ -322,7 +322,12 @@ fn expected_bundles(
                         p.1.clone()
                     }
                 };
-                (end(a), end(b), String::new())
+                if end(a) == end(b) {
+                    // Links inside one frame join the two switches.
+                    (a.0.clone(), b.0.clone(), String::new())
+                } else {
+                    (end(a), end(b), String::new())
+                }
             }
         };
         *out.entry(key).or_insert(0) += 1;

@@ -683,7 +683,18 @@ pub fn build(f: &Fabric) -> Diagram {
                         p.frame.clone()
                     }
                 };
-                (end(ai), end(bi), None)
+                let (a, b_) = (end(ai), end(bi));
+                if a == b_ {
+                    // Links inside one frame (a storage leaf pair's peer links) join the two
+                    // switches, not the frame to itself.
+                    (
+                        b.placements[ai].unit.clone(),
+                        b.placements[bi].unit.clone(),
+                        None,
+                    )
+                } else {
+                    (a, b_, None)
+                }
             }
         };
         let key = (from, to, rail);

@@ -92,12 +92,14 @@ fn endpoints(dg: &Diagram, rects: &BTreeMap<&str, Rect>) -> Vec<Option<(Point, P
             continue;
         };
         let up_above = up.cy() < lo.cy();
+        // Two boxes of one row (a leaf pair's peer links) are joined below both.
+        let same_row = (up.cy() - lo.cy()).abs() < 1.0;
         sides
             .entry((b.from.as_str(), up_above))
             .or_default()
             .push((i, up.cx()));
         sides
-            .entry((b.to.as_str(), !up_above))
+            .entry((b.to.as_str(), !up_above && !same_row))
             .or_default()
             .push((i, lo.cx()));
     }
