@@ -1,7 +1,7 @@
 //! Storage, in-band and out-of-band networks. Expected numbers come from the published port
-//! counts (FACTS §1.5, §1.8, §11.1: SN5600 64 × 800G OSFP split to 2×400G or 4×200G; SN4600C
+//! counts (NVIDIA QM9700 and SN5000 user manuals, Interfaces; NVIDIA Enterprise RA for HGX AI factories, Network Logical Architecture; a Spectrum-X GPU cloud as its operator describes it publicly (Dell XE9680 with H200, SN5600, 2024): SN5600 64 × 800G OSFP split to 2×400G or 4×200G; SN4600C
 //! 64 × 100G; SN2201 48 × 1G RJ45 + 4 × 100G QSFP28), RFC 7938/6996 (one ASN per leaf and per
-//! spine group, one for the cores, private ranges) and FACTS §2.1 (RoCE DSCP 26 → priority 3 with
+//! spine group, one for the cores, private ranges) and NVIDIA Cumulus Linux RoCE documentation (RoCE DSCP 26 → priority 3 with
 //! PFC, CNP DSCP 48 → priority 6), never from railyard's own output.
 
 mod common;
@@ -12,7 +12,7 @@ use common::*;
 use railyard::intent::{DeviceIntent, InterfaceKind, QosMode};
 use railyard::model::{Network, Role, Tier};
 
-/// The Spectrum-X cloud with its converged storage/in-band pair (FACTS §11.1).
+/// The Spectrum-X cloud with its converged storage/in-band pair (a Spectrum-X GPU cloud as its operator describes it publicly (Dell XE9680 with H200, SN5600, 2024)).
 fn spx() -> String {
     inventory("spectrum-x-cloud.yaml")
 }
@@ -227,7 +227,7 @@ fn storage_over_rdma_runs_the_roce_class_on_every_port() {
         {
             match (&d.qos, want) {
                 (Some(q), true) => {
-                    // FACTS §2.1: RoCE DSCP 26 on priority 3 with PFC, CNP DSCP 48 strict on 6.
+                    // NVIDIA Cumulus Linux RoCE documentation: RoCE DSCP 26 on priority 3 with PFC, CNP DSCP 48 strict on 6.
                     assert_eq!(q.mode, QosMode::Lossless);
                     assert_eq!((q.roce.dscp, q.roce.priority), (26, 3));
                     assert_eq!((q.cnp.dscp, q.cnp.priority), (48, 6));

@@ -1,4 +1,4 @@
-//! Addressing, intent and switch configs, checked against the reference facts (FACTS.md §1.8,
+//! Addressing, intent and switch configs, checked against the reference facts (NVIDIA Enterprise RA for HGX AI factories, Network Logical Architecture,
 //! §2, §3, §4) — the expected values are the published ones, not the program's output — plus the
 //! real FRR parser on every generated FRR configuration.
 
@@ -31,7 +31,11 @@ fn spectrum_x_leaf_peers_with_every_spine_and_ecmp_spans_all_uplinks() {
         .iter()
         .map(|d| d.hostname.as_str())
         .collect();
-    assert_eq!(spines.len(), 8, "FACTS §1.8: 8 SN5600 spines");
+    assert_eq!(
+        spines.len(),
+        8,
+        "NVIDIA Enterprise RA for HGX AI factories, Network Logical Architecture: 8 SN5600 spines"
+    );
     for leaf in role(&i, Role::Leaf) {
         let bgp = leaf.bgp.as_ref().expect("leaf runs BGP");
         let peers: BTreeSet<&str> = bgp
@@ -44,7 +48,7 @@ fn spectrum_x_leaf_peers_with_every_spine_and_ecmp_spans_all_uplinks() {
             "{} must peer with every spine",
             leaf.hostname
         );
-        // FACTS §1.8: 32 cages split 2×400G = 64 uplinks per leaf, 8 per spine, one session each.
+        // NVIDIA Enterprise RA for HGX AI factories, Network Logical Architecture: 32 cages split 2×400G = 64 uplinks per leaf, 8 per spine, one session each.
         assert_eq!(bgp.neighbors.len(), 64, "{}", leaf.hostname);
         assert_eq!(
             bgp.maximum_paths, 64,
@@ -123,7 +127,7 @@ fn roce_qos_is_the_nvidia_lossless_profile() {
         assert_eq!(
             (q.roce.dscp, q.roce.priority, q.roce.traffic_class),
             (26, 3, 3),
-            "FACTS §2.1"
+            "NVIDIA Cumulus Linux RoCE documentation"
         );
         assert_eq!((q.cnp.dscp, q.cnp.priority), (48, 6));
         assert_eq!(q.pfc_priorities, vec![3], "PFC on priority 3 only");
@@ -168,7 +172,7 @@ fn adaptive_routing_on_spectrum4_fabric_ports_only() {
     let i = intents(&spx(3));
     for d in i.devices.values().filter(|d| d.network == Network::Compute) {
         for x in &d.interfaces {
-            // FACTS §3.1: Spectrum-4, 400G, routed fabric ports; not host ports.
+            // NVUE reference, Adaptive Routing: Spectrum-4, 400G, routed fabric ports; not host ports.
             assert_eq!(
                 x.adaptive_routing,
                 x.kind == InterfaceKind::Fabric,
@@ -205,7 +209,11 @@ fn host_ports_are_routed_31s_nic_even_switch_odd_inside_the_leaf_block() {
             assert_eq!(p.prefix_len(), 31);
             assert!(block.contains(&p.addr()));
             let IpAddr::V4(a) = p.addr() else { panic!() };
-            assert_eq!(u32::from(a) % 2, 1, "FACTS §1.7: switch .1, NIC .0");
+            assert_eq!(
+                u32::from(a) % 2,
+                1,
+                "NVIDIA's DGX H100 BasePOD Ethernet fabric demo (NVIDIA Air; github.com/berkinkartal/cumulus_ansible_modules): switch .1, NIC .0"
+            );
             assert!(seen.insert(a), "address {a} used twice");
         }
         // Unnumbered by default: no IPv4 on fabric links (RFC 5549).
@@ -318,7 +326,7 @@ fn infiniband_fabrics_get_the_subnet_manager_side() {
     let conf = file(&files, "configs/subnet-manager-compute/opensm.conf");
     assert!(
         conf.lines().any(|l| l == "routing_engine ar_updn"),
-        "FACTS §3.2\n{conf}"
+        "NVIDIA InfiniBand cluster bring-up procedure, Adaptive Routing\n{conf}"
     );
     let roots = file(&files, "configs/subnet-manager-compute/root-switches.txt");
     let names: Vec<&str> = roots.lines().filter(|l| !l.starts_with('#')).collect();
@@ -542,7 +550,7 @@ fn every_switch_of_every_example_has_a_config_for_its_platform() {
 
 #[test]
 fn max_prefix_is_the_full_build_out_with_the_margin() {
-    // Spectrum-X (FACTS §1.5, §1.8): 8 SN5600 spines × 64 cages split 2×400G = 1,024 spine
+    // Spectrum-X (NVIDIA QM9700 and SN5000 user manuals, Interfaces; NVIDIA Enterprise RA for HGX AI factories, Network Logical Architecture): 8 SN5600 spines × 64 cages split 2×400G = 1,024 spine
     // ports; a leaf has 64 uplinks, so the spines hold 16 leaves at full build-out. A leaf
     // originates its loopback and its host aggregate, a spine its loopback: 16 × 2 + 8 = 40.
     let full = 16 * 2 + 8;

@@ -1,4 +1,4 @@
-//! Figures from the reference architectures (FACTS.md §1, §9, §11), asserted against the
+//! Figures from the reference architectures (the NVIDIA DGX SuperPOD reference architectures; arithmetic on the reference architectures' tables; public descriptions of the systems they model), asserted against the
 //! expanded fabric. The expected numbers are the published ones, not the program's output.
 
 mod common;
@@ -15,7 +15,7 @@ fn superpod_h100(sus: u32) -> String {
     )
 }
 
-/// FACTS §1.1 Table 4 (DGX H100 SuperPOD, QM9700): SUs → (nodes, GPUs, leaves, spines,
+/// NVIDIA DGX SuperPOD H100 RA (RA-11333-001), Network Fabrics Table 4 (DGX H100 SuperPOD, QM9700): SUs → (nodes, GPUs, leaves, spines,
 /// node-leaf cables incl. 4 UFM, spine-leaf cables).
 const H100_TABLE: [(u32, usize, u64, usize, usize, usize, usize); 4] = [
     (1, 31, 248, 8, 4, 252, 256),
@@ -49,7 +49,7 @@ fn superpod_h100_matches_table_4() {
 
 #[test]
 fn superpod_h100_links_per_leaf_spine_pair_are_equal() {
-    // FACTS §9: 32 uplinks per leaf over 4, 8, 16 spines → 8, 4, 2 links per pair.
+    // arithmetic on the reference architectures' tables: 32 uplinks per leaf over 4, 8, 16 spines → 8, 4, 2 links per pair.
     for (sus, per_pair) in [(1, 8), (2, 4), (4, 2)] {
         let f = compile_text("h100", &superpod_h100(sus));
         let pairs = links_per_pair(&f);
@@ -68,7 +68,7 @@ fn superpod_h100_links_per_leaf_spine_pair_are_equal() {
     }
 }
 
-/// FACTS §1.2 larger-scale table (DGX B200, QM9700): SUs → (nodes, GPUs, leaf, spine, core,
+/// NVIDIA DGX SuperPOD B200 RA, Network Fabrics larger-scale table (DGX B200, QM9700): SUs → (nodes, GPUs, leaf, spine, core,
 /// node-leaf, leaf-spine, spine-core).
 /// (SUs, nodes, GPUs, leaf, spine, core, node-leaf, leaf-spine, spine-core)
 type B200Row = (u32, usize, u64, usize, usize, usize, usize, usize, usize);
@@ -122,7 +122,7 @@ fn superpod_b200_matches_larger_scale_table() {
 
 #[test]
 fn spectrum_x_cloud_three_sus() {
-    // FACTS §11.1: 256 node uplinks per SU on 4 SN5600 leaves, 8 spines, 768 leaf-spine cables.
+    // a Spectrum-X GPU cloud as its operator describes it publicly (Dell XE9680 with H200, SN5600, 2024): 256 node uplinks per SU on 4 SN5600 leaves, 8 spines, 768 leaf-spine cables.
     let f = compile_inventory("spectrum-x-cloud.yaml");
     assert_eq!(count_role(&f, Role::Leaf), 12);
     assert_eq!(count_role(&f, Role::Spine), 8);
@@ -144,7 +144,7 @@ fn spectrum_x_cloud_three_sus() {
             .filter(|d| d.role == Role::Leaf)
             .all(|d| d.rails.len() == 2)
     );
-    // Optics per FACTS §11.1: switch side OSFP 2x400G twin-port SR4, NIC side QSFP112 SR4.
+    // Optics per a Spectrum-X GPU cloud as its operator describes it publicly (Dell XE9680 with H200, SN5600, 2024): switch side OSFP 2x400G twin-port SR4, NIC side QSFP112 SR4.
     let bom = file(&outputs(&inventory("spectrum-x-cloud.yaml")), "bom.csv");
     assert!(
         bom.contains("MMA4Z00-NS,"),
@@ -267,7 +267,7 @@ fn oob_reaches_every_switch_and_node() {
 #[test]
 fn twin_planar_nics_reach_both_planes() {
     let f = compile_inventory("spectrum-x-twin-planar.yaml");
-    // FACTS §1.3 B300 Table 3, 1 SU: 16 leaves and 8 spines (here: 8 + 4 per plane).
+    // NVIDIA DGX SuperPOD B300 RA B300 Table 3, 1 SU: 16 leaves and 8 spines (here: 8 + 4 per plane).
     assert_eq!(count_role(&f, Role::Leaf), 16);
     assert_eq!(count_role(&f, Role::Spine), 8);
     let mut planes: BTreeMap<(String, u32), BTreeSet<u32>> = BTreeMap::new();

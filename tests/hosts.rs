@@ -81,7 +81,7 @@ fn parse_line(line: &str) -> (El, bool) {
     )
 }
 
-/// Parse the XML and assert FACTS §6.2: no prolog, one element per line, ≤ 16 attributes,
+/// Parse the XML and assert NCCL src/graph/xml.cc (NVIDIA/nccl): no prolog, one element per line, ≤ 16 attributes,
 /// values ≤ 255 characters, no tabs.
 fn parse_topo(xml: &str) -> El {
     assert!(!xml.contains("<?xml"), "NCCL rejects an XML declaration");

@@ -1,4 +1,4 @@
-//! The Arista EOS renderer, checked against the domain facts (FACTS §2.1, §2.4, §4) rather than
+//! The Arista EOS renderer, checked against the domain facts (NVIDIA Cumulus Linux RoCE documentation; Arista AVD eos_cli_config_gen schema and the ROCm gpu-cluster-networking RoCE guide; RFC 7938 and RFC 6996) rather than
 //! against its own output: routed `EthernetN/M` ports at the EOS lossless MTU, one eBGP session
 //! per uplink with ECMP over all of them, PFC on the RoCE priority only, the DSCP map and ECN
 //! thresholds taken from the spec.
@@ -147,7 +147,7 @@ fn leaf_has_one_bgp_session_per_uplink_and_ecmp_over_all_of_them() {
 
 #[test]
 fn spectrum_x_leaf_runs_ecmp_over_its_64_uplinks() {
-    // FACTS §9: a non-blocking SN5600 leaf has 128 x 400G ports, half of them up.
+    // arithmetic on the reference architectures' tables: a non-blocking SN5600 leaf has 128 x 400G ports, half of them up.
     let cfg = config(&eos_spec("spectrum-x-cloud.yaml", ""), "leaf-su01-01");
     let up = uplinks(&cfg);
     assert_eq!(up.len(), 64);
@@ -160,7 +160,7 @@ fn spectrum_x_leaf_runs_ecmp_over_its_64_uplinks() {
 
 #[test]
 fn spectrum_x_split_cages_run_two_400g_ports_over_four_lanes_each() {
-    // FACTS §1.5 / §8.1: SN5600 800G cages split 2x400G; EOS numbers sub-ports by first lane.
+    // NVIDIA QM9700 and SN5000 user manuals, Interfaces / §8.1: SN5600 800G cages split 2x400G; EOS numbers sub-ports by first lane.
     let cfg = config(&eos_spec("spectrum-x-cloud.yaml", ""), "leaf-su01-01");
     let ports = ethernet(&cfg);
     assert_eq!(ports.len(), 128);
@@ -178,7 +178,7 @@ fn unsplit_ports_carry_no_speed_override() {
 
 #[test]
 fn unnumbered_sessions_use_ipv6_link_local_and_ipv6_next_hops() {
-    // FACTS §4.3: unnumbered = no IPv4 on fabric links, IPv4 routes over IPv6 next hops.
+    // RFC 8950 (formerly RFC 5549): unnumbered = no IPv4 on fabric links, IPv4 routes over IPv6 next hops.
     let cfg = lab("", "leaf-su01-01");
     for (name, body) in uplinks(&cfg) {
         assert!(has(&body, "ipv6 enable"), "{name}");
@@ -229,7 +229,7 @@ fn numbered_fabric_peers_on_the_far_end_of_each_uplink() {
 
 #[test]
 fn pfc_is_no_drop_on_priority_3_only() {
-    // FACTS §2.1: PFC on priority 3 (RoCE) only.
+    // NVIDIA Cumulus Linux RoCE documentation: PFC on priority 3 (RoCE) only.
     for device in ["leaf-su01-01", "spine01"] {
         let cfg = lab("", device);
         assert_eq!(
@@ -286,7 +286,7 @@ fn ecn_of_queue(cfg: &str, tc: u8) -> Vec<String> {
 
 #[test]
 fn ecn_marks_the_roce_queue_between_the_spec_thresholds() {
-    // FACTS §2.1: NVIDIA default ECN 150,000-1,500,000 bytes, probability 100, on TC 3.
+    // NVIDIA Cumulus Linux RoCE documentation: NVIDIA default ECN 150,000-1,500,000 bytes, probability 100, on TC 3.
     let cfg = lab("", "leaf-su01-01");
     assert_eq!(
         ecn_of_queue(&cfg, 3),
@@ -308,7 +308,7 @@ fn ecn_marks_the_roce_queue_between_the_spec_thresholds() {
 
 #[test]
 fn cnp_is_strict_and_roce_shares_the_rest_by_weight() {
-    // FACTS §2.1: TC3 DWRR 50 %, TC0 50 %, TC6 (CNP) strict.
+    // NVIDIA Cumulus Linux RoCE documentation: TC3 DWRR 50 %, TC0 50 %, TC6 (CNP) strict.
     let cfg = lab("", "leaf-su01-01");
     let profile: String = cfg
         .split("\n!\n")
@@ -335,7 +335,7 @@ fn cnp_is_strict_and_roce_shares_the_rest_by_weight() {
 
 #[test]
 fn pfc_watchdog_timers_are_in_seconds() {
-    // FACTS §2.3: 200 ms detection and restoration, action drop.
+    // SONiC's qos_config.j2 and Configuration.md (sonic-net/sonic-buildimage): 200 ms detection and restoration, action drop.
     let cfg = lab("", "leaf-su01-01");
     assert_eq!(
         lines_with(&cfg, "priority-flow-control pause watchdog"),
@@ -444,7 +444,7 @@ fn vtep_gets_its_own_loopback() {
 
 #[test]
 fn reused_leaf_asns_accept_their_own_asn_back() {
-    // FACTS §4.1: leaf ASN reuse needs allowas-in on the leaves.
+    // RFC 7938 §5.2 and RFC 6996: leaf ASN reuse needs allowas-in on the leaves.
     let cfg = lab("bgp: {reuse_leaf_asns: true}\n", "leaf-su01-01");
     assert_eq!(
         lines_with(&cfg, "neighbor fabric allowas-in"),
@@ -456,7 +456,7 @@ fn reused_leaf_asns_accept_their_own_asn_back() {
 
 #[test]
 fn bfd_runs_on_every_fabric_session() {
-    // FACTS §1.7: BFD 3 x 300 ms on the underlay.
+    // NVIDIA's DGX H100 BasePOD Ethernet fabric demo (NVIDIA Air; github.com/berkinkartal/cumulus_ansible_modules): BFD 3 x 300 ms on the underlay.
     let cfg = lab("", "leaf-su01-01");
     assert_eq!(
         lines_with(&cfg, "neighbor fabric bfd"),
@@ -509,7 +509,7 @@ fn adaptive_routing_never_reaches_an_eos_config() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// EVPN-VXLAN tenancy (FACTS §5): checked against the saved intent of each switch, which is the
+// EVPN-VXLAN tenancy (Cumulus Linux EVPN documentation): checked against the saved intent of each switch, which is the
 // tenancy plan's word on which VRFs, VNIs, RTs and RDs a switch carries.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -871,7 +871,7 @@ fn vxlan1_only_on_leaves_sourced_from_the_vtep_loopback() {
 
 #[test]
 fn vteps_copy_roce_dscp_and_ecn_into_the_outer_header() {
-    // Issue 4 / FACTS §5.3: RoCE QoS must survive VXLAN encapsulation (EOS manual, VXLAN DSCP
+    // Issue 4 / Juniper JVD for AI data centers with EVPN multitenancy (RoCE over VXLAN): RoCE QoS must survive VXLAN encapsulation (EOS manual, VXLAN DSCP
     // Mapping; AVD vxlan_interface.vxlan1.vxlan.qos).
     for inv in TENANT_INVENTORIES {
         let mut with_qos = 0;

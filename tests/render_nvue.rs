@@ -1,5 +1,5 @@
 //! The NVIDIA Cumulus Linux (NVUE) renderer: `configs/<device>/nv-set.sh` and `startup.yaml`,
-//! checked against the published facts (FACTS.md §1.8, §2.1–2.2, §3.1, §4.2–4.4), not against the
+//! checked against the published facts (NVIDIA Enterprise RA for HGX AI factories, Network Logical Architecture; NVIDIA Cumulus Linux RoCE documentation; Cumulus Linux RoCE documentation; NVUE reference, Adaptive Routing; RFC 7938 §6; Cumulus Linux BGP documentation), not against the
 //! program's own output; and the two files checked against each other, setting by setting.
 
 mod common;
@@ -221,7 +221,7 @@ fn scripts_parse_as_bash() {
     }
 }
 
-/// FACTS §4.2–4.3: one eBGP session per uplink, unnumbered over the interface, and ECMP as wide
+/// RFC 7938 §6; RFC 8950 (formerly RFC 5549): one eBGP session per uplink, unnumbered over the interface, and ECMP as wide
 /// as the uplinks. lab-small: 4 nodes on a 1:1 leaf → 4 uplinks, 2 to each of 2 spines.
 #[test]
 fn lab_leaf_has_one_unnumbered_neighbour_per_uplink_and_ecmp_across_all() {
@@ -264,8 +264,8 @@ fn lab_leaf_has_one_unnumbered_neighbour_per_uplink_and_ecmp_across_all() {
     }
 }
 
-/// FACTS §1.8: a Spectrum-X leaf has 32 cages split 2×400G as uplinks = 64 sessions, ECMP 64,
-/// and every remote AS is the spines' shared ASN (FACTS §4.1).
+/// NVIDIA Enterprise RA for HGX AI factories, Network Logical Architecture: a Spectrum-X leaf has 32 cages split 2×400G as uplinks = 64 sessions, ECMP 64,
+/// and every remote AS is the spines' shared ASN (RFC 7938 §5.2 and RFC 6996).
 #[test]
 fn spectrum_x_leaf_peers_on_all_64_uplinks_with_the_spine_asn() {
     let files = outputs(&spx());
@@ -289,7 +289,7 @@ fn spectrum_x_leaf_peers_on_all_64_uplinks_with_the_spine_asn() {
         ),
         vec!["64".to_string()]
     );
-    // FACTS §4.4: BFD 3 × 300 ms through a profile on the peer group.
+    // Cumulus Linux BGP documentation: BFD 3 × 300 ms through a profile on the peer group.
     for l in [
         "nv set router bfd profile fabric detect-multiplier 3",
         "nv set router bfd profile fabric min-rx-interval 300",
@@ -300,7 +300,7 @@ fn spectrum_x_leaf_peers_on_all_64_uplinks_with_the_spine_asn() {
     }
 }
 
-/// FACTS §2.1–2.2: DSCP 26 → switch priority 3 → TC 3 with PFC and ECN 150000/1500000 B;
+/// NVIDIA Cumulus Linux RoCE documentation; Cumulus Linux RoCE documentation: DSCP 26 → switch priority 3 → TC 3 with PFC and ECN 150000/1500000 B;
 /// CNP DSCP 48 → priority 6 → TC 6 strict; TC 0 and TC 3 DWRR 50 % each.
 #[test]
 fn roce_qos_is_the_nvidia_lossless_profile() {
@@ -339,7 +339,7 @@ fn roce_qos_is_the_nvidia_lossless_profile() {
         .is_empty(),
         "a strict class has no weight"
     );
-    // FACTS §2.2: the watchdog runs on every lossless (PFC) port, and only on physical ports.
+    // Cumulus Linux RoCE documentation: the watchdog runs on every lossless (PFC) port, and only on physical ports.
     let wd: BTreeSet<String> = nv_set(&s)
         .into_iter()
         .filter(|w| {
@@ -372,7 +372,7 @@ fn a_non_default_dscp_is_really_configured() {
     assert!(values(&s, "qos mapping default-global dscp 26 switch-priority").is_empty());
 }
 
-/// FACTS §2.2: lossy RoCE is ECN without PFC; the watchdog only exists on PFC ports.
+/// Cumulus Linux RoCE documentation: lossy RoCE is ECN without PFC; the watchdog only exists on PFC ports.
 #[test]
 fn lossy_mode_keeps_ecn_and_drops_pfc_and_the_watchdog() {
     let files = outputs(&with(&lab(), "roce: {mode: lossy}"));
@@ -388,7 +388,7 @@ fn lossy_mode_keeps_ecn_and_drops_pfc_and_the_watchdog() {
     assert!(!y.contains("pfc"), "{y}");
 }
 
-/// FACTS §3.1: adaptive routing on Spectrum-4 (SN5600) layer-3 fabric ports at 400G/200G; never
+/// NVUE reference, Adaptive Routing: adaptive routing on Spectrum-4 (SN5600) layer-3 fabric ports at 400G/200G; never
 /// on host ports; enabled globally too. The lab's Spectrum-2-era SN4600C gets none.
 #[test]
 fn adaptive_routing_on_spectrum_x_fabric_ports_only() {
@@ -443,7 +443,7 @@ fn adaptive_routing_on_spectrum_x_fabric_ports_only() {
     }
 }
 
-/// FACTS §1.5, §8.1: an SN5600 cage carrying 400G links is split 2x; the split ports are the
+/// NVIDIA QM9700 and SN5000 user manuals, Interfaces; NVIDIA LinkX cable and transceiver data sheets: an SN5600 cage carrying 400G links is split 2x; the split ports are the
 /// swpNs0/swpNs1 the interfaces use.
 #[test]
 fn spectrum_x_cages_are_split_2x_for_the_400g_ports() {
@@ -467,7 +467,7 @@ fn spectrum_x_cages_are_split_2x_for_the_400g_ports() {
     }
 }
 
-/// FACTS §4.3 counter-practice: numbered /31 fabric links. Sessions go to the peer's address on
+/// RFC 8950 (formerly RFC 5549) counter-practice: numbered /31 fabric links. Sessions go to the peer's address on
 /// each link, and that address shares the local /31.
 #[test]
 fn numbered_fabric_peers_by_address() {
@@ -671,7 +671,7 @@ fn dual_stack_adds_the_ipv6_family_only_when_ipv6_is_redistributed() {
     );
 }
 
-/// FACTS §4.1: with leaf ASN reuse the leaves accept their own ASN once (allowas-in).
+/// RFC 7938 §5.2 and RFC 6996: with leaf ASN reuse the leaves accept their own ASN once (allowas-in).
 #[test]
 fn leaf_asn_reuse_allows_the_own_asn_once() {
     let files = outputs(&with(&spx(), "bgp: {reuse_leaf_asns: true}"));
@@ -730,7 +730,7 @@ fn redistribution_is_gated_by_the_plan_prefix_list() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// EVPN-VXLAN tenancy (FACTS §5.1–5.3), checked against `tenants/plan.yaml` and the intent.
+// EVPN-VXLAN tenancy (Cumulus Linux EVPN documentation, Inter-subnet Routing; Juniper JVD for AI data centers with EVPN multitenancy (RoCE over VXLAN)), checked against `tenants/plan.yaml` and the intent.
 // ---------------------------------------------------------------------------------------------
 
 fn spx_tenants() -> String {
@@ -793,7 +793,7 @@ fn port_vrfs(script: &str, mgmt: &str) -> BTreeMap<String, Vec<String>> {
     m
 }
 
-/// FACTS §5.2: a tenant VRF with its L3VNI exists exactly on the leaves carrying the tenant's
+/// NVIDIA's DGX H100 BasePOD Ethernet fabric demo: a tenant VRF with its L3VNI exists exactly on the leaves carrying the tenant's
 /// ports, with the plan's L3VNI, VLAN, per-leaf RD and import/export RTs, in a BGP instance with
 /// the leaf's own ASN and router-id.
 #[test]
@@ -934,7 +934,7 @@ fn every_tenant_port_is_in_its_vrf_and_no_other() {
     }
 }
 
-/// FACTS §5.2: every EVPN switch activates l2vpn-evpn on the default VRF and the fabric peer
+/// NVIDIA's DGX H100 BasePOD Ethernet fabric demo: every EVPN switch activates l2vpn-evpn on the default VRF and the fabric peer
 /// group; spines only relay (no VTEP, no `evpn state`, no VRF); leaves are VTEPs sourcing VXLAN
 /// from the planned VTEP address on the loopback. Switches outside EVPN get none of it.
 #[test]
@@ -996,7 +996,7 @@ fn spines_relay_evpn_without_vrfs_and_leaves_source_vxlan_from_their_vtep() {
     }
 }
 
-/// Issue 4 / FACTS §5.3: RoCE QoS still applies inside VXLAN — the VTEP copies the inner DSCP to
+/// Issue 4 / Juniper JVD for AI data centers with EVPN multitenancy (RoCE over VXLAN): RoCE QoS still applies inside VXLAN — the VTEP copies the inner DSCP to
 /// the outer header (NVUE's default `derive` would take it from the switch priority) and keeps
 /// the inner DSCP on decapsulation, so the spines classify RoCE and CNPs by the same DSCP.
 #[test]

@@ -1,4 +1,4 @@
-//! Scheduler topology outputs (FACTS §7): Slurm topology.conf / topology.yaml and Kueue TAS,
+//! Scheduler topology outputs (Slurm topology documentation): Slurm topology.conf / topology.yaml and Kueue TAS,
 //! checked against the fabric graph they are derived from, and topology.conf against a real
 //! Slurm 22.05 `slurmctld` (LAB-NOTES "Slurm 22.05").
 //!
@@ -343,7 +343,7 @@ fn topology_conf_is_one_tree_of_the_right_depth() {
 
 #[test]
 fn rail_optimized_sus_hold_their_nodes() {
-    // FACTS §7.1: the SU is the leaf level; its nodes are the nodes whose SU it is.
+    // Slurm topology.conf documentation: the SU is the leaf level; its nodes are the nodes whose SU it is.
     for inv in [
         "spectrum-x-cloud.yaml",
         "dgx-superpod-h100.yaml",
@@ -376,7 +376,7 @@ fn rail_optimized_sus_hold_their_nodes() {
         conf.contains("\nSwitchName=spine Switches=su[01-03]\n"),
         "{conf}"
     );
-    // One position of SU 1 is the UFM appliances' (FACTS §1.1): 31 nodes there.
+    // One position of SU 1 is the UFM appliances' (NVIDIA DGX SuperPOD H100 RA (RA-11333-001), Network Fabrics): 31 nodes there.
     let conf = &scheduler_files(&inventory("dgx-superpod-h100.yaml"))[CONF];
     assert!(
         conf.contains("\nSwitchName=su01 Nodes=gpu[001-031]\n"),
@@ -506,7 +506,7 @@ fn twin_planar_lists_each_node_once() {
 
 #[test]
 fn top_of_rack_leaves_are_the_leaf_level() {
-    // Not rail-optimized (FACTS §11.4): a node's NICs all land on its rack's leaf, so that leaf
+    // Not rail-optimized (a ToR-based hyperscaler training cluster): a node's NICs all land on its rack's leaf, so that leaf
     // (not the SU) is the leaf switch.
     let inv = "tor-cluster.yaml";
     let f = compile_inventory(inv);
@@ -629,7 +629,7 @@ fn topology_yaml_tree_equals_topology_conf() {
 #[test]
 fn block_sizes_are_valid() {
     // topology.yaml(5) / block_record.c: every block holds at least the base size; each larger
-    // size is the base times a power of two; FACTS §7.1: base = the SU, larger sizes as far as
+    // size is the base times a power of two; Slurm topology.conf documentation: base = the SU, larger sizes as far as
     // the cluster has blocks to join.
     let expected: [(&str, &[usize]); 4] = [
         ("spectrum-x-cloud.yaml", &[32, 64]),

@@ -101,8 +101,7 @@ fn sonic_configs(name: &str, text: &str) -> Vec<(String, Map<String, Value>)> {
             s.platforms.spine = sonic.clone();
             s.platforms.core = sonic.clone();
         }
-        if s
-            .storage
+        if s.storage
             .as_ref()
             .is_some_and(|a| a.transport == Transport::Ethernet)
         {

@@ -1,6 +1,6 @@
 //! Tenant plans: selection, values derived from stable ids, the isolation proof and stability
 //! under adding a tenant (issue 4). Expected values come from the spec's declared ids and the
-//! documented derivations (VNI = 100000 + id, RT = 65000:VNI, PKey = 0x0100 + id, FACTS §3.3,
+//! documented derivations (VNI = 100000 + id, RT = 65000:VNI, PKey = 0x0100 + id, OpenSM doc/partition-config.txt (linux-rdma/opensm),
 //! §5.1), not from the program's output.
 
 mod common;
@@ -24,7 +24,7 @@ fn research_cloud_projects_get_a_vrf_each_on_the_leaves_of_their_nodes() {
     let i = intents(&inventory("mdx-research-cloud.yaml"));
     assert_eq!(i.tenants.tenants.len(), 4);
     let llm = tenant(&i, "llm-pretrain");
-    // FACTS §11.2: the LLM project used 16 nodes (128 A100s).
+    // the mdx research cloud (mdx.jp) as its operators describe it: the LLM project used 16 nodes (128 A100s).
     assert_eq!(llm.nodes.len(), 16);
     assert_eq!((llm.l3vni, llm.vlan), (100_001, 101));
     assert_eq!(llm.route_target, "65000:100001");
@@ -155,7 +155,7 @@ fn infiniband_tenants_get_partition_keys_and_a_limited_default_partition() {
     assert!(!files.iter().any(|f| f.path == "tenants/partitions.conf"));
     let conf = file(&files, "tenants/partitions.conf.template");
     assert!(conf.starts_with("# TEMPLATE, NOT LOADABLE"), "{conf}");
-    // FACTS §3.3: the default partition limited for everyone, the SM port full.
+    // OpenSM doc/partition-config.txt (linux-rdma/opensm): the default partition limited for everyone, the SM port full.
     assert!(
         conf.lines()
             .any(|l| l == "Default=0x7fff : ALL=limited, SELF=full ;"),

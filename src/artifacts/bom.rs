@@ -1,7 +1,7 @@
 //! Bill of materials: switches and nodes by model, transceivers per cage (a twin-port module
 //! serves both lanes of a cage), cables by type and length class.
 //!
-//! Part numbers are given only where FACTS §8.1 sources them; other items carry a description.
+//! Part numbers are given only where NVIDIA LinkX cable and transceiver data sheets sources them; other items carry a description.
 
 use std::collections::BTreeMap;
 

@@ -1,5 +1,5 @@
 //! The cabling plan: one row per cable, both ends named, TIA-606-style labels; and the same
-//! plan in NetBox's cable bulk-import columns (FACTS §8.3).
+//! plan in NetBox's cable bulk-import columns (NetBox CableImportForm (netbox-community/netbox)).
 
 use super::{LinkNames, OutputFile, metres};
 use crate::topology::Fabric;

@@ -1,9 +1,9 @@
-//! Scheduler topology: the compute fabric as Slurm and Kubernetes/Kueue see it (FACTS §7).
+//! Scheduler topology: the compute fabric as Slurm and Kubernetes/Kueue see it (Slurm topology documentation).
 //!
 //! The fabric graph is reduced once to a tree of at most three levels — leaf domain, spine group
 //! (3-tier only), one root — and every file is written from that one tree, so topology.conf,
 //! topology.yaml and the Kueue labels cannot disagree. Outputs:
-//! - `scheduler/slurm/topology.conf` — topology/tree (FACTS §7.1);
+//! - `scheduler/slurm/topology.conf` — topology/tree (Slurm topology.conf documentation);
 //! - `scheduler/slurm/topology.yaml` — Slurm ≥ 25.05: the same tree plus a block topology (§7.2);
 //! - `scheduler/kueue/topology.yaml`, `node-labels.yaml`, `label-nodes.sh` — Kueue TAS (§7.3).
 //!

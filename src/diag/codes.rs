@@ -252,7 +252,7 @@ codes! {
          RoCE would lose its lossless class on one hop.";
     AR_UNSUPPORTED = "RY0705", "adaptive routing unsupported here",
         "`roce.adaptive_routing: enabled` was asked for switches whose ASIC, OS or port speed cannot \
-         run it (FACTS: Spectrum-4 with Cumulus NVUE, 200G and 400G routed ports). Those switches \
+         run it (NVUE reference, Adaptive Routing: Spectrum-4 with Cumulus NVUE, 200G and 400G routed ports). Those switches \
          are rendered without it.";
     NIC_SWITCH_QOS_MISMATCH = "RY0706", "NIC and switch QoS disagree",
         "The GPU nodes' NICs (`hosts.nic_*`) would mark or treat RoCE differently from the leaves they \

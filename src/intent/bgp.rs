@@ -1,4 +1,4 @@
-//! The eBGP underlay (RFC 7938, FACTS §4): one session per fabric link, ECMP over every uplink,
+//! The eBGP underlay (RFC 7938, RFC 7938 and RFC 6996): one session per fabric link, ECMP over every uplink,
 //! multipath-relax, BFD; leaves announce their loopback and their host block as one aggregate.
 //!
 //! Hardening: graceful restart (helper-only by default), a maximum-prefix limit on every fabric

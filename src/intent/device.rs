@@ -311,7 +311,7 @@ pub enum QosMode {
     Lossy,
 }
 
-/// The RoCE class plan (FACTS §2): trust DSCP, RoCE on one PFC priority with ECN, CNPs strict.
+/// The RoCE class plan (NVIDIA Cumulus Linux RoCE documentation): trust DSCP, RoCE on one PFC priority with ECN, CNPs strict.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Qos {
     pub mode: QosMode,
@@ -361,7 +361,7 @@ pub struct AdaptiveRouting {
     pub ports: Vec<String>,
 }
 
-/// The InfiniBand side: what the subnet manager needs (FACTS §3.2). InfiniBand switches take no
+/// The InfiniBand side: what the subnet manager needs (NVIDIA InfiniBand cluster bring-up procedure, Adaptive Routing). InfiniBand switches take no
 /// per-switch configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SubnetManager {

@@ -11,7 +11,7 @@ use crate::model::{Network, Platform, Tier, adaptive_routing_support};
 use crate::spec::{ClusterSpec, RoceMode, Toggle};
 use crate::topology::{Device, Fabric, PortId};
 
-/// EOS caps L3 MTU at 9214 (FACTS §2.1); the others take 9216.
+/// EOS caps L3 MTU at 9214 (NVIDIA Cumulus Linux RoCE documentation); the others take 9216.
 fn platform_max_mtu(p: Platform) -> u32 {
     match p {
         Platform::Eos => 9214,

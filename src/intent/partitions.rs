@@ -1,4 +1,4 @@
-//! InfiniBand tenancy on the compute fabric: one OpenSM partition per tenant (FACTS §3.3), its
+//! InfiniBand tenancy on the compute fabric: one OpenSM partition per tenant (OpenSM doc/partition-config.txt (linux-rdma/opensm)), its
 //! members the tenant nodes' compute ports by port GUID, and the PKey *index* every member port
 //! ends up with — the number `NCCL_IB_PKEY` takes.
 //!

@@ -1,4 +1,4 @@
-//! The RoCE class (FACTS §2): trust DSCP; RoCE DSCP → its priority and traffic class with PFC
+//! The RoCE class (NVIDIA Cumulus Linux RoCE documentation): trust DSCP; RoCE DSCP → its priority and traffic class with PFC
 //! (lossless) and ECN; CNP DSCP → strict priority; DWRR between RoCE and the default class.
 
 use super::device::{Ecn, EtsWeight, Interface, PfcWatchdog, Qos, QosMode, TrafficClass};

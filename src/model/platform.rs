@@ -39,7 +39,7 @@ impl Platform {
         }
     }
 
-    /// Adaptive routing is configured through NVUE only (FACTS §3.1).
+    /// Adaptive routing is configured through NVUE only (NVUE reference, Adaptive Routing).
     pub fn has_adaptive_routing(self) -> bool {
         self == Platform::Nvue
     }
@@ -101,7 +101,7 @@ impl Form {
     }
 }
 
-/// Whether a switch ASIC runs adaptive routing at a port speed (FACTS §3.1: Spectrum-4 at 400G
+/// Whether a switch ASIC runs adaptive routing at a port speed (NVUE reference, Adaptive Routing: Spectrum-4 at 400G
 /// and 200G, not 800G). `Err` carries the reason, for the warning.
 pub fn adaptive_routing_support(asic: Option<&str>, speed: Speed) -> Result<(), String> {
     match asic {

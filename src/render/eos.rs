@@ -7,7 +7,7 @@
 //! sequence numbers, the loopback and QoS profile names, the VXLAN source loopback and the
 //! tenant VRFs in running-config (name) order. Nothing in the templates computes.
 //!
-//! Tenancy (EVPN-VXLAN, FACTS §5): pure type-5 routing with one L3VNI per tenant VRF, no L2VNIs.
+//! Tenancy (EVPN-VXLAN, Cumulus Linux EVPN documentation): pure type-5 routing with one L3VNI per tenant VRF, no L2VNIs.
 //! Every compute switch with `DeviceIntent::evpn` activates the EVPN address family on its fabric
 //! peer group; spines relay with the EVPN next hop unchanged; leaves also originate from
 //! `interface Vxlan1` and carry one `vrf` block per tenant with ports on them.
@@ -36,7 +36,7 @@ const SNMP_COMMUNITY: &str = "${SNMP_COMMUNITY}";
 /// `uc_tx_queues[].random_detect.ecn.threshold.units`). Bytes keep the spec's figures exact
 /// and do not depend on the ASIC's segment size.
 const ECN_UNIT: &str = "bytes";
-/// The VXLAN UDP destination port (FACTS §5.1), set explicitly as in AVD's generated configs.
+/// The VXLAN UDP destination port (Cumulus Linux EVPN documentation, Inter-subnet Routing), set explicitly as in AVD's generated configs.
 const VXLAN_UDP_PORT: u16 = 4789;
 /// EVPN route targets are extended communities; AVD sets `send-community` on its EVPN peer
 /// groups.
@@ -381,7 +381,7 @@ fn bgp_vrfs(d: &DeviceIntent) -> Result<Vec<BgpVrf>, RenderError> {
     tenant_vrfs(d)
         .into_iter()
         .map(|v| {
-            // An EVPN VRF needs its own RD (FACTS §5.1); an empty one is an intent bug.
+            // An EVPN VRF needs its own RD (Cumulus Linux EVPN documentation, Inter-subnet Routing); an empty one is an intent bug.
             if v.rd.is_empty() {
                 return Err(RenderError {
                     device: d.hostname.clone(),

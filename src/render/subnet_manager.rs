@@ -1,4 +1,4 @@
-//! The InfiniBand side (FACTS §3.2): an `opensm.conf` fragment selecting `ar_updn` with adaptive
+//! The InfiniBand side (NVIDIA InfiniBand cluster bring-up procedure, Adaptive Routing): an `opensm.conf` fragment selecting `ar_updn` with adaptive
 //! routing, and the root-switch list by name for the operator to resolve to GUIDs.
 
 use minijinja::{Environment, Value};

@@ -1,5 +1,5 @@
 //! Tenant outputs: `tenants/plan.yaml` (per tenant: nodes, ports, leaves, VRF, VNI, RT/RD, PKey)
-//! and, on InfiniBand compute fabrics, the OpenSM partitions (FACTS §3.3; `intent/partitions.rs`)
+//! and, on InfiniBand compute fabrics, the OpenSM partitions (OpenSM doc/partition-config.txt (linux-rdma/opensm); `intent/partitions.rs`)
 //! with the default partition limited so tenants cannot meet there. The partitions file is
 //! `partitions.conf` once every member has an imported port GUID, and `partitions.conf.template`
 //! (placeholders, not loadable) until then.

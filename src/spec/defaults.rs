@@ -42,11 +42,11 @@ pub fn row_pitch() -> f64 {
 pub fn slack() -> f64 {
     3.0
 }
-/// Row-level node-to-leaf runs in a SuperPOD network rack (FACTS §8.1: SR4 multimode ≤ 50 m).
+/// Row-level node-to-leaf runs in a SuperPOD network rack (NVIDIA LinkX cable and transceiver data sheets: SR4 multimode ≤ 50 m).
 pub fn len_node_leaf() -> f64 {
     10.0
 }
-/// Leaf-to-spine runs across rows (FACTS §8.1: DR4 single-mode ≤ 100 m).
+/// Leaf-to-spine runs across rows (NVIDIA LinkX cable and transceiver data sheets: DR4 single-mode ≤ 100 m).
 pub fn len_leaf_spine() -> f64 {
     30.0
 }
@@ -141,14 +141,14 @@ pub fn oob_pool() -> Sp<String> {
 pub fn oob_subnet() -> Sp<u8> {
     Sp::new(23)
 }
-/// FACTS §1.7: BFD 3 × 300 ms on the underlay.
+/// NVIDIA's DGX H100 BasePOD Ethernet fabric demo (NVIDIA Air; github.com/berkinkartal/cumulus_ansible_modules): BFD 3 × 300 ms on the underlay.
 pub fn bfd_interval() -> Sp<u32> {
     Sp::new(300)
 }
 pub fn bfd_multiplier() -> Sp<u32> {
     Sp::new(3)
 }
-/// FACTS §2.1: RoCE DSCP 26 → priority 3 (PFC); CNP DSCP 48 → priority 6 strict.
+/// NVIDIA Cumulus Linux RoCE documentation: RoCE DSCP 26 → priority 3 (PFC); CNP DSCP 48 → priority 6 strict.
 pub fn roce_dscp() -> Sp<u8> {
     Sp::new(26)
 }
@@ -161,7 +161,7 @@ pub fn cnp_dscp() -> Sp<u8> {
 pub fn cnp_priority() -> Sp<u8> {
     Sp::new(6)
 }
-/// FACTS §2.1/§2.2: NVIDIA default ECN 150,000–1,500,000 bytes, probability 100.
+/// NVIDIA Cumulus Linux RoCE documentation; Cumulus Linux RoCE documentation: NVIDIA default ECN 150,000–1,500,000 bytes, probability 100.
 pub fn ecn_min() -> Sp<u32> {
     Sp::new(150_000)
 }
@@ -171,19 +171,19 @@ pub fn ecn_max() -> Sp<u32> {
 pub fn ecn_probability() -> Sp<u8> {
     Sp::new(100)
 }
-/// FACTS §2.1: ETS TC3 (RoCE) DWRR 50 %, TC0 50 %.
+/// NVIDIA Cumulus Linux RoCE documentation: ETS TC3 (RoCE) DWRR 50 %, TC0 50 %.
 pub fn roce_weight() -> Sp<u8> {
     Sp::new(50)
 }
-/// FACTS §2.3: PFC watchdog 200/200 ms, action drop.
+/// SONiC's qos_config.j2 and Configuration.md (sonic-net/sonic-buildimage): PFC watchdog 200/200 ms, action drop.
 pub fn pfcwd_ms() -> Sp<u32> {
     Sp::new(200)
 }
-/// FACTS §2.1: lossless switch MTU 9216 (Cumulus).
+/// NVIDIA Cumulus Linux RoCE documentation: lossless switch MTU 9216 (Cumulus).
 pub fn mtu() -> Sp<u32> {
     Sp::new(9216)
 }
-/// FACTS §2.1: host MTU 9000 (RoCE path MTU is 4096 within it).
+/// NVIDIA Cumulus Linux RoCE documentation: host MTU 9000 (RoCE path MTU is 4096 within it).
 pub fn host_mtu() -> Sp<u32> {
     Sp::new(9000)
 }
@@ -191,7 +191,7 @@ pub fn host_mtu() -> Sp<u32> {
 pub fn label_prefix() -> Sp<String> {
     Sp::new("topology.railyard.dev".into())
 }
-/// `NCCL_IB_GID_INDEX` on RoCE: 3 = the RoCEv2 IPv4 GID on ConnectX (FACTS §2.5).
+/// `NCCL_IB_GID_INDEX` on RoCE: 3 = the RoCEv2 IPv4 GID on ConnectX (NVIDIA MLNX_OFED/DOCA QoS documentation).
 pub fn gid_index() -> Sp<i32> {
     Sp::new(3)
 }
@@ -216,7 +216,7 @@ pub fn vlan_base() -> Sp<u32> {
 pub fn rt_asn() -> Sp<u32> {
     Sp::new(65_000)
 }
-/// PKey = 0x0100 + id (FACTS §3.3 example shape `0x0101`).
+/// PKey = 0x0100 + id (OpenSM doc/partition-config.txt (linux-rdma/opensm) example shape `0x0101`).
 pub fn pkey_base() -> Sp<u32> {
     Sp::new(0x0100)
 }

@@ -710,7 +710,7 @@ pub enum Toggle {
     Disabled,
 }
 
-/// RoCEv2 QoS of the Ethernet compute fabric (FACTS §2), and the fabric MTU.
+/// RoCEv2 QoS of the Ethernet compute fabric (NVIDIA Cumulus Linux RoCE documentation), and the fabric MTU.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
@@ -818,7 +818,7 @@ impl Default for SchedulerSpec {
     }
 }
 
-/// The GPU nodes' side of the compute fabric (FACTS §2.5, §6.6). The NIC QoS values default to
+/// The GPU nodes' side of the compute fabric (NVIDIA MLNX_OFED/DOCA QoS documentation; NCCL environment variable documentation). The NIC QoS values default to
 /// the fabric's `roce` settings; an override describes NICs that really are set differently, and
 /// railyard reports every disagreement with the switches instead of silently falling back to a
 /// lossy class.

@@ -1,5 +1,5 @@
 //! Where devices stand and what cable joins them: rack positions, run lengths rounded up to the
-//! lengths cables are sold in, and media by rate and reach (FACTS §8.1).
+//! lengths cables are sold in, and media by rate and reach (NVIDIA LinkX cable and transceiver data sheets).
 
 use super::Device;
 use super::builder::Identity;

@@ -1,4 +1,4 @@
-//! Kubernetes Kueue topology-aware scheduling (FACTS §7.3; kueue `apis/kueue/v1beta1`): a
+//! Kubernetes Kueue topology-aware scheduling (Kueue Topology Aware Scheduling documentation; kueue `apis/kueue/v1beta1`): a
 //! `Topology` with levels broadest → narrowest and a `ResourceFlavor` pointing at it, plus the
 //! node labels those levels read, as data and as a `kubectl label` script.
 
