@@ -56,27 +56,36 @@ fn peak_rss_mib() -> f64 {
 }
 
 fn main() {
-    let sizes: Vec<u32> = match std::env::args().nth(1).filter(|a| !a.starts_with('-')) {
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this binary without it (and
+    // unoptimized), where only the smallest size is worth its time.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let benching = args.iter().any(|a| a == "--bench");
+    let json = args.iter().any(|a| a == "--json");
+    let sizes: Vec<u32> = match args.iter().find(|a| !a.starts_with('-')) {
         Some(s) => s.split(',').filter_map(|x| x.parse().ok()).collect(),
-        None => vec![8, 64, 512],
+        None if benching => vec![8, 64, 512],
+        None => vec![8],
     };
-    println!(
-        "{:>8} {:>5} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
-        "GPUs",
-        "SUs",
-        "devices",
-        "stor+inb",
-        "cables",
-        "compile_s",
-        "configs",
-        "config_s",
-        "cfg/s",
-        "cfg_MB/s",
-        "artifact_s",
-        "write_s",
-        "total_s",
-        "peak_MiB"
-    );
+    let mut records = Vec::new();
+    if !json {
+        println!(
+            "{:>8} {:>5} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
+            "GPUs",
+            "SUs",
+            "devices",
+            "stor+inb",
+            "cables",
+            "compile_s",
+            "configs",
+            "config_s",
+            "cfg/s",
+            "cfg_MB/s",
+            "artifact_s",
+            "write_s",
+            "total_s",
+            "peak_MiB"
+        );
+    }
     let mut report_lines = Vec::new();
     for sus in sizes {
         let src = SourceFile::new("bench.yaml", spec(sus));
@@ -153,6 +162,25 @@ fn main() {
                 ) && d.role.is_switch()
             })
             .count();
+        records.push(serde_json::json!({
+            "gpus": gpus,
+            "sus": sus,
+            "devices": fabric.device_count(),
+            "storage_inband_switches": access,
+            "cables": fabric.link_count(),
+            "compile_s": (t1 - t0).as_secs_f64(),
+            "configs": n_cfg,
+            "config_s": cfg_s,
+            "config_mb": cfg_bytes as f64 / 1e6,
+            "artifact_s": (t2 - t_cfg).as_secs_f64(),
+            "write_s": (t3 - t2).as_secs_f64(),
+            "total_s": (t3 - t0).as_secs_f64(),
+            "report_s": report_s,
+            "peak_mib": peak_rss_mib(),
+        }));
+        if json {
+            continue;
+        }
         println!(
             "{gpus:>8} {sus:>5} {:>8} {access:>8} {:>8} {:>9.3} {:>8} {:>9.3} {:>8.0} {:>8.1} {:>9.3} {:>8.3} {:>8.3} {:>8.0}",
             fabric.device_count(),
@@ -167,6 +195,14 @@ fn main() {
             (t3 - t0).as_secs_f64(),
             peak_rss_mib()
         );
+    }
+    if json {
+        // One JSON document per run, for comparing figures across commits.
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&records).expect("figures are JSON")
+        );
+        return;
     }
     println!(
         "\n{:>8} {:>9} {:>9} {:>9} {:>10} {:>8}",
