@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use qrcodegen::{QrCode, QrCodeEcc};
+use qrcodegen::{Mask, QrCode, QrCodeEcc, QrSegment, Version};
 
 use super::markup::Markup;
 use super::{label_end, natural_key};
@@ -51,7 +51,20 @@ body { margin: 0; font-family: \"DejaVu Sans Mono\", ui-monospace, monospace; co
 
 /// The QR code of `text` as one SVG path of dark modules (row runs), with its size in modules.
 fn qr_path(text: &str) -> Option<(String, i32)> {
-    let qr = QrCode::encode_text(text, QrCodeEcc::Medium).ok()?;
+    // One fixed mask instead of trying all eight: scoring every mask was most of the time of a
+    // 131k-GPU build (a million labels). Any of the eight masks is a valid symbol that every
+    // reader decodes (ISO/IEC 18004 §7.8); the score only steers away from patterns that are
+    // harder to scan on large symbols, and a cable id fits version 1-2.
+    let segs = QrSegment::make_segments(text);
+    let qr = QrCode::encode_segments_advanced(
+        &segs,
+        QrCodeEcc::Medium,
+        Version::MIN,
+        Version::MAX,
+        Some(Mask::new(0)),
+        true,
+    )
+    .ok()?;
     let n = qr.size();
     let mut d = String::new();
     for y in 0..n {
