@@ -97,7 +97,10 @@ pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFi
                 summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
             ),
         ];
-        (files, maps.join().unwrap_or_default())
+        (
+            files,
+            maps.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+        )
     });
     files.extend(maps);
     // The report, workbook and labels read the CSV files back, so they show exactly those rows.

@@ -122,7 +122,10 @@ pub fn sheets(f: &Fabric, names: &LinkNames) -> Vec<OutputFile> {
     };
     let (mut out, rest) = std::thread::scope(|s| {
         let t = s.spawn(|| render(second));
-        (render(first), t.join().unwrap_or_default())
+        (
+            render(first),
+            t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+        )
     });
     out.extend(rest);
     out

@@ -140,7 +140,10 @@ pub fn files(inputs: &Inputs<'_>, names: &LinkNames, files: &[OutputFile]) -> Ve
                 .map(|c| read_csv(&c.bytes))
                 .as_ref(),
         );
-        (html.join().unwrap_or_default(), workbook)
+        (
+            html.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            workbook,
+        )
     });
     let mut out = vec![
         OutputFile::new("report.html", html),
