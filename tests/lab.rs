@@ -600,8 +600,15 @@ fn tenants_reach_only_themselves() {
         say(&format!(
             "\n*** NOT TESTED tenant matrix: {why}; verify must say so ***\n"
         ));
-        assert_eq!(iso.status, Status::Skip);
+        assert_eq!(iso.status, Status::Untested);
         assert!(iso.summary.contains("NOT TESTED"), "{}", iso.summary);
+        // An untested applicable check never reads as a pass.
+        assert!(!r.passed && !r.complete, "{}", r.to_text());
+        assert!(
+            r.to_text().contains("result: INCOMPLETE"),
+            "{}",
+            r.to_text()
+        );
     } else {
         assert!(s.converged, "not converged: {:?}", s.pending);
         assert!(r.passed, "{}", r.to_text());
@@ -769,7 +776,8 @@ fn storage_and_inband_fabrics_route_between_leaves() {
         say(&format!(
             "\n*** NOT TESTED storage tenant routes: {why} ***\n"
         ));
-        assert_eq!(routes.status, Status::Skip);
+        assert_eq!(routes.status, Status::Untested);
+        assert!(!r.passed);
     } else {
         assert_eq!(routes.status, Status::Pass, "{}", routes.summary);
         assert!(

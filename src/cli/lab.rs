@@ -1,7 +1,9 @@
 //! `railyard lab up|verify|down`: the virtual lab from the command line. Progress lines go to
 //! stderr with the elapsed time; the verify report goes to stdout (text or JSON).
-//! Exit codes: 0 done (verify: every check passed or was skipped), 1 verify found a failure or
-//! `down` left something behind, 2 the lab could not run (not root, missing tools, …).
+//! Exit codes: 0 done (verify: every applicable check passed), 1 verify found a failure or
+//! `down` left something behind, 2 the lab could not run (not root, missing tools, …), 3 verify
+//! found no failure but could not test something that applies (INCOMPLETE, e.g. a kernel without
+//! VXLAN leaves the tenant checks untested).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -128,10 +130,11 @@ pub fn run(cmd: LabCommand) -> anyhow::Result<ExitCode> {
                 ReportFormat::Text => print!("{}", r.to_text()),
                 ReportFormat::Json => print!("{}", r.to_json()),
             }
-            Ok(if r.passed {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
+            let failed = r.checks.iter().any(|c| c.status == lab::Status::Fail);
+            Ok(match (r.passed, failed) {
+                (true, _) => ExitCode::SUCCESS,
+                (false, true) => ExitCode::from(1),
+                (false, false) => ExitCode::from(3),
             })
         }
         LabCommand::Down { state } => {

@@ -8,8 +8,11 @@ use serde::Serialize;
 pub enum Status {
     Pass,
     Fail,
-    /// Not tested, with the reason in the detail: never counted as a pass.
+    /// Not applicable to this lab (no tenants, no second leaf), with the reason in the detail.
     Skip,
+    /// Applicable but could not be tested here (the kernel lacks a feature the check needs):
+    /// never counted as a pass, and it makes the whole verify incomplete.
+    Untested,
 }
 
 impl Status {
@@ -18,6 +21,7 @@ impl Status {
             Status::Pass => "PASS",
             Status::Fail => "FAIL",
             Status::Skip => "SKIP",
+            Status::Untested => "UNTESTED",
         }
     }
 }
@@ -51,11 +55,13 @@ pub struct Check {
 }
 
 impl Check {
-    /// A check whose status follows its items: any failure fails it; no item, or only skipped
-    /// ones, skips it.
+    /// A check whose status follows its items: any failure fails it; else an untested item
+    /// leaves it untested; no item, or only skipped ones, skips it.
     pub fn from_items(name: &str, summary: String, items: Vec<Item>) -> Self {
         let status = if items.iter().any(|i| i.status == Status::Fail) {
             Status::Fail
+        } else if items.iter().any(|i| i.status == Status::Untested) {
+            Status::Untested
         } else if items.iter().any(|i| i.status == Status::Pass) {
             Status::Pass
         } else {
@@ -78,6 +84,18 @@ impl Check {
             status: Status::Skip,
             summary: why.clone(),
             items: vec![Item::new(name, Status::Skip, why)],
+            matrix: None,
+        }
+    }
+
+    /// A check that applies to the lab but could not run here, and why.
+    pub fn untested(name: &str, why: impl Into<String>) -> Self {
+        let why = why.into();
+        Self {
+            name: name.into(),
+            status: Status::Untested,
+            summary: why.clone(),
+            items: vec![Item::new(name, Status::Untested, why)],
             matrix: None,
         }
     }
@@ -119,7 +137,10 @@ impl Cell {
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub lab: String,
+    /// Every check passed or did not apply: nothing failed and nothing went untested.
     pub passed: bool,
+    /// No applicable check went untested (false: the result says INCOMPLETE, never PASS).
+    pub complete: bool,
     pub checks: Vec<Check>,
     pub elapsed_ms: u64,
     /// What `--scale-down` kept and dropped, and what the lab does not model.
@@ -128,10 +149,12 @@ pub struct Report {
 
 impl Report {
     pub fn new(lab: String, checks: Vec<Check>, elapsed_ms: u64, scope: Vec<String>) -> Self {
-        let passed = checks.iter().all(|c| c.status != Status::Fail);
+        let complete = checks.iter().all(|c| c.status != Status::Untested);
+        let passed = complete && checks.iter().all(|c| c.status != Status::Fail);
         Self {
             lab,
             passed,
+            complete,
             checks,
             elapsed_ms,
             scope,
@@ -178,11 +201,17 @@ impl Report {
             }
         }
         let n = |s: Status| self.checks.iter().filter(|c| c.status == s).count();
+        let failed = n(Status::Fail) > 0;
         out.push_str(&format!(
-            "result: {} ({} passed, {} failed, {} skipped) in {:.1} s\n",
-            if self.passed { "PASS" } else { "FAIL" },
+            "result: {} ({} passed, {} failed, {} untested, {} not applicable) in {:.1} s\n",
+            match (self.passed, failed) {
+                (true, _) => "PASS",
+                (false, true) => "FAIL",
+                (false, false) => "INCOMPLETE",
+            },
             n(Status::Pass),
             n(Status::Fail),
+            n(Status::Untested),
             n(Status::Skip),
             self.elapsed_ms as f64 / 1000.0
         ));
@@ -246,6 +275,23 @@ mod tests {
         assert!(!r.passed);
         let text = r.to_text();
         assert!(text.contains("fail b: down"), "{text}");
+        // Nothing failed but a check that applies could not run: INCOMPLETE, never PASS.
+        let r = Report::new(
+            "lab".into(),
+            vec![
+                Check::from_items("ok", String::new(), vec![Item::new("a", Status::Pass, "")]),
+                Check::untested("tenant-isolation", "NOT TESTED: no VXLAN in this kernel"),
+            ],
+            10,
+            vec![],
+        );
+        assert!(!r.passed && !r.complete);
+        assert!(
+            r.to_text().contains("result: INCOMPLETE"),
+            "{}",
+            r.to_text()
+        );
+        assert!(r.to_json().contains("\"complete\": false"));
         assert!(text.contains("SKIP  t  no tenants"), "{text}");
         assert!(
             text.contains("result: FAIL (0 passed, 1 failed, 1 skipped) in 1.2 s"),

@@ -99,7 +99,7 @@ pub fn control_plane(
         .collect();
     let tenant = (!plan.tenant_routes.is_empty()).then(|| {
         if let Some(why) = tenant_gap {
-            return Check::skipped(
+            return Check::untested(
                 "tenant-routes",
                 format!("NOT TESTED: {why}; the tenant VRFs were not built"),
             );
@@ -774,7 +774,7 @@ fn isolation(st: &LabState) -> Check {
     if plan.has_vrfs()
         && let Some(why) = tenants::unsupported(&st.features)
     {
-        return Check::skipped(
+        return Check::untested(
             "tenant-isolation",
             format!("NOT TESTED: {why}; the tenant VRFs were not built"),
         );
