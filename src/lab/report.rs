@@ -294,7 +294,9 @@ mod tests {
         assert!(r.to_json().contains("\"complete\": false"));
         assert!(text.contains("SKIP  t  no tenants"), "{text}");
         assert!(
-            text.contains("result: FAIL (0 passed, 1 failed, 1 skipped) in 1.2 s"),
+            text.contains(
+                "result: FAIL (0 passed, 1 failed, 0 untested, 1 not applicable) in 1.2 s"
+            ),
             "{text}"
         );
     }
