@@ -44,20 +44,43 @@ pub fn resolve(
         out: &mut BTreeMap<u32, Vec<String>>,
         diags: &mut Diagnostics,
     ) {
+        // One diagnostic per tenant already holding some of these nodes, naming them all: one
+        // overlapping range is one mistake, not one per node.
+        let mut clashes: BTreeMap<String, Vec<&str>> = BTreeMap::new();
         for n in &picked {
             if let Some(other) = taken.insert(n.clone(), t.name.value.clone()) {
-                diags.push(
-                    Diagnostic::error(
-                        codes::TENANT_OVERLAP,
-                        format!(
-                            "node `{n}` is in tenant `{other}` and in tenant `{}`",
-                            t.name.value
-                        ),
-                    )
-                    .at(t.name.span, "second claim")
-                    .help("a node's ports belong to one tenant; remove it from one selection"),
-                );
+                clashes.entry(other).or_default().push(n);
             }
+        }
+        for (other, names) in clashes {
+            let what = match names.as_slice() {
+                [one] => format!("node `{one}` is"),
+                [first, .., last] if names.len() > 3 => {
+                    format!("{} nodes (`{first}` … `{last}`) are", names.len())
+                }
+                _ => format!(
+                    "nodes {} are",
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            diags.push(
+                Diagnostic::error(
+                    codes::TENANT_OVERLAP,
+                    format!(
+                        "{what} in tenant `{other}` and in tenant `{}`",
+                        t.name.value
+                    ),
+                )
+                .at(t.name.span, "second claim")
+                .help(format!(
+                    "a node's ports belong to one tenant; remove {} from one selection",
+                    if names.len() == 1 { "it" } else { "them" }
+                )),
+            );
         }
         out.insert(t.id.value, picked);
     }
