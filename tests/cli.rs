@@ -192,3 +192,34 @@ fn two_cli_builds_are_byte_identical() {
     let b = std::fs::read(dir.path().join("b/manifest.json")).unwrap();
     assert_eq!(a, b);
 }
+
+/// `build --help` names every top-level output of a build (of an example with every network,
+/// tenants and racks), so a user learns from it what the directory will hold.
+#[test]
+fn build_help_names_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = railyard(dir.path(), &["build", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    for spec in [
+        "spectrum-x-cloud-tenants.yaml",
+        "dgx-superpod-h100-tenants.yaml",
+    ] {
+        let out = railyard(dir.path(), &["build", &inv(spec), "-o", "o"]);
+        assert!(out.status.success(), "{spec}");
+        for e in std::fs::read_dir(dir.path().join("o")).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(
+                help.contains(&name),
+                "`build --help` does not mention {name} ({spec}):\n{help}"
+            );
+        }
+        // Per-switch config files of each OS.
+        for file in std::fs::read_dir(dir.path().join("o/configs"))
+            .unwrap()
+            .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        {
+            let name = file.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(help.contains(&name), "`build --help` lacks {name} ({spec})");
+        }
+    }
+}

@@ -41,7 +41,15 @@ pub enum Format {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Expand a spec and write cabling plan, port maps, BOM, plan and manifest.
+    /// Expand a spec and write everything its networks need into one directory:
+    ///
+    /// configs/<switch>/ (NVUE nv-set.sh + startup.yaml, SONiC config_db.json + frr.conf +
+    /// snmp_trap.json, FRR frr.conf, EOS startup-config, openconfig.xml), configs/subnet-manager-*/
+    /// (OpenSM opensm.conf, root-switches.txt), intent/<switch>.yaml, cabling.csv, netbox-cables.csv, portmaps/, addresses.csv,
+    /// bom.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
+    /// and env, netplan, RoCE NIC script, per-tenant files), scheduler/ (Slurm topology.conf and
+    /// topology.yaml, Kueue), report.html, cabling.xlsx, labels/, and manifest.json (SHA-256 of
+    /// every file). A failed run leaves an earlier output directory as it was.
     Build {
         /// Spec file; the built-in `lab-small` example when omitted.
         spec: Option<PathBuf>,
