@@ -44,9 +44,9 @@ enum Command {
     /// Expand a spec and write everything its networks need into one directory:
     ///
     /// configs/<switch>/ (NVUE nv-set.sh + startup.yaml, SONiC config_db.json + frr.conf +
-    /// snmp_trap.json, FRR frr.conf, EOS startup-config, openconfig.xml), configs/subnet-manager-*/
-    /// (OpenSM opensm.conf, root-switches.txt), intent/<switch>.yaml, cabling.csv, netbox-cables.csv, portmaps/, addresses.csv,
-    /// bom.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
+    /// snmp_trap.json, FRR frr.conf, EOS startup-config, openconfig.xml),
+    /// configs/subnet-manager-*/ (OpenSM opensm.conf, root-switches.txt), intent/<switch>.yaml,
+    /// cabling.csv, netbox-cables.csv, portmaps/, addresses.csv, bom.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
     /// and env, netplan, RoCE NIC script, per-tenant files), scheduler/ (Slurm topology.conf and
     /// topology.yaml, Kueue), report.html, cabling.xlsx, labels/, and manifest.json (SHA-256 of
     /// every file). A failed run leaves an earlier output directory as it was.
