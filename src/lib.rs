@@ -1,9 +1,12 @@
 //! railyard: one declarative GPU-cluster spec in; every network artifact of that cluster out.
 //!
-//! The pipeline is a chain of pure stages (see `ARCHITECTURE.md`):
-//! [`spec`] (YAML → typed spec) → [`topology`] (graph of devices, ports, cables) →
-//! [`artifacts`] (cabling plan, port maps, BOM, plan, summary). Every stage reports problems into
-//! [`diag::Diagnostics`] and keeps going, so a user sees every problem of a stage at once.
+//! The pipeline is a chain of pure stages (see `ARCHITECTURE.md`): [`spec`] (YAML → typed spec)
+//! → [`topology`] (graph of devices, ports, cables) → [`addressing`] (IPs, ASNs by identity) →
+//! [`tenancy`] (tenant plan) → [`intent`] (vendor-neutral per-switch and per-host intent) →
+//! [`render`] (switch configs from intent only) and [`artifacts`] (cabling plan, port maps, BOM,
+//! hosts, scheduler, report). At the edges: [`push`], [`lab`], [`cabling`], [`capture`]. Every
+//! stage reports problems into [`diag::Diagnostics`] and keeps going, so a user sees every
+//! problem of a stage at once.
 
 pub mod addressing;
 pub mod artifacts;
