@@ -47,11 +47,7 @@ const UNTRIGGERABLE: &[(&str, &str)] = &[
 
 /// Errors that are known to come without a span although they concern something the user wrote,
 /// as (spec file, code). Each one is a reported defect; remove the entry once it is fixed.
-const SPANLESS_ERRORS: &[(&str, &str)] = &[
-    // Errors about the spec's own `catalog:` entries never point at the entry.
-    ("09-bad-catalog-switch.yaml", "RY0103"),
-    ("10-bad-catalog-node.yaml", "RY0103"),
-];
+const SPANLESS_ERRORS: &[(&str, &str)] = &[];
 
 fn spec_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics")

@@ -32,13 +32,14 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
         }
     };
     keys::check_unknown(&tree, &schema(), diags);
-    let spec: ClusterSpec = match yaml::parse_typed(&src.text) {
+    let mut spec: ClusterSpec = match yaml::parse_typed(&src.text) {
         Ok(s) => s,
         Err(d) => {
             diags.push(*d);
             return None;
         }
     };
+    spec.catalog_spans = catalog_spans(&tree);
     if *spec.version != 1 {
         diags.push(
             Diagnostic::error(
@@ -53,6 +54,33 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
     validate::roce(&spec, diags);
     validate::bgp(&spec, diags);
     Some(spec)
+}
+
+/// The span of every model key under `catalog.switches` and `catalog.nodes`, keyed
+/// `switches.<name>` / `nodes.<name>`.
+fn catalog_spans(
+    tree: &yaml::Sp<yaml::Node>,
+) -> std::collections::BTreeMap<String, crate::diag::Span> {
+    fn entries(n: &yaml::Sp<yaml::Node>) -> &[(yaml::Sp<String>, yaml::Sp<yaml::Node>)] {
+        match &n.value {
+            yaml::Node::Map(e) => e,
+            _ => &[],
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for (k, catalog) in entries(tree) {
+        if k.value != "catalog" {
+            continue;
+        }
+        for (kind, models) in entries(catalog) {
+            for (name, _) in entries(models) {
+                if let Some(span) = name.span {
+                    out.insert(format!("{}.{}", kind.value, name.value), span);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A value of railyard's own types as YAML (the artifacts' Slurm, Kueue and netplan files; render

@@ -45,6 +45,11 @@ pub struct ClusterSpec {
     /// Extra or replacement hardware models.
     #[serde(default)]
     pub catalog: Catalog,
+    /// Where each model of `catalog` is written (`switches.<name>` / `nodes.<name>` → the key's
+    /// span), for diagnostics about the entries; filled by `spec::parse` from the YAML tree.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub catalog_spans: std::collections::BTreeMap<String, crate::diag::Span>,
     /// Network OS per switch role.
     #[serde(default)]
     pub platforms: PlatformSpec,

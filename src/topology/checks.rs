@@ -119,7 +119,8 @@ pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) ->
 }
 
 /// Sanity of the spec's own catalog entries (the built-ins are tested).
-pub fn catalog(own: &Catalog, diags: &mut Diagnostics) {
+pub fn catalog(own: &Catalog, spans: &BTreeMap<String, Span>, diags: &mut Diagnostics) {
+    let at = |kind: &str, name: &str| spans.get(&format!("{kind}.{name}")).copied();
     for (name, m) in &own.switches {
         let mut next = 1;
         for g in &m.port_groups {
@@ -148,6 +149,7 @@ pub fn catalog(own: &Catalog, diags: &mut Diagnostics) {
                         codes::BAD_CATALOG_ENTRY,
                         format!("switch model `{name}`: {p}"),
                     )
+                    .at(at("switches", name), "this model")
                     .help("fix the entry under `catalog.switches`"),
                 );
             }
@@ -159,6 +161,7 @@ pub fn catalog(own: &Catalog, diags: &mut Diagnostics) {
                     codes::BAD_CATALOG_ENTRY,
                     format!("switch model `{name}` has no port groups"),
                 )
+                .at(at("switches", name), "this model")
                 .help("list its cages under `port_groups`"),
             );
         }
@@ -175,6 +178,7 @@ pub fn catalog(own: &Catalog, diags: &mut Diagnostics) {
                     codes::BAD_CATALOG_ENTRY,
                     format!("node model `{name}` has a NIC without port names"),
                 )
+                .at(at("nodes", name), "this model")
                 .help("give every NIC at least one entry under `ports`"),
             );
         }

@@ -298,7 +298,7 @@ pub fn flat_node_ports(m: &NodeModel) -> Vec<String> {
 /// is in `diags`.
 pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> Option<Fabric> {
     let catalog = builtin.extended_with(&spec.catalog);
-    checks::catalog(&spec.catalog, diags);
+    checks::catalog(&spec.catalog, &spec.catalog_spans, diags);
     platforms::check(spec, diags);
     let sizing = sizing::plan(spec, &catalog, diags)?;
     let names = checks::patterns(spec, &sizing, diags)?;
