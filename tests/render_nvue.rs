@@ -1068,3 +1068,105 @@ fn tenant_specs_keep_nv_set_and_startup_yaml_equal() {
         );
     }
 }
+
+/// Issue 12, OOB switches on NVUE (the SN2201's own OS): every management and BMC cable lands on
+/// an access port in the VLAN that addresses.csv gives the device at its other end; each OOB
+/// switch's VLAN interface holds its own address from addresses.csv with a default route to that
+/// subnet's gateway; its uplink is a trunk tagged in every VLAN it carries; the gateway holds the
+/// first address of every management subnet. Checked on the cabling plan and the address plan,
+/// not on the intent.
+#[test]
+fn oob_switches_bridge_the_management_vlans() {
+    let files = outputs(&lab());
+    let csv = |path: &str| -> Vec<Vec<String>> {
+        file(&files, path)
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect()
+    };
+    // (device, interface) → (address, gateway, vlan) from `gateway <ip> vlan <id>`.
+    let mut mgmt: BTreeMap<(String, String), (String, String, String)> = BTreeMap::new();
+    let mut gateway_addrs = BTreeSet::new();
+    for r in csv("addresses.csv") {
+        let words: Vec<&str> = r[6].split_whitespace().collect();
+        match (r[4].as_str(), words.as_slice()) {
+            ("mgmt" | "bmc", ["gateway", gw, "vlan", vlan]) => {
+                mgmt.insert(
+                    (r[0].clone(), r[1].clone()),
+                    (r[2].clone(), gw.to_string(), vlan.to_string()),
+                );
+            }
+            ("mgmt-gateway", _) => {
+                gateway_addrs.insert(r[2].clone());
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        !gateway_addrs.is_empty(),
+        "the gateway's addresses are in the plan"
+    );
+    let set = |dev: &str| -> BTreeSet<String> {
+        nv_set(&script(&files, dev))
+            .into_iter()
+            .map(|w| format!("nv set {}", w.join(" ")))
+            .collect()
+    };
+    let mut access_ports = 0;
+    for r in csv("cabling.csv") {
+        let (a, ap, b, bp, tier) = (&r[2], &r[3], &r[4], &r[5], &r[10]);
+        let lines = set(b);
+        match tier.as_str() {
+            "mgmt" => {
+                let (_, _, vlan) = &mgmt[&(a.clone(), ap.clone())];
+                let want = format!("nv set interface {bp} bridge domain br_default access {vlan}");
+                assert!(lines.contains(&want), "{b}: {want}");
+                access_ports += 1;
+            }
+            "oob-uplink" => {
+                // The OOB switch's trunk carries every VLAN it has an access port in.
+                let own = set(a);
+                let vlans: BTreeSet<&str> = own
+                    .iter()
+                    .filter_map(|l| l.split(" bridge domain br_default access ").nth(1))
+                    .collect();
+                assert!(!vlans.is_empty(), "{a}");
+                for v in vlans {
+                    for (dev, port) in [(a, ap), (b, bp)] {
+                        let want =
+                            format!("nv set interface {port} bridge domain br_default vlan {v}");
+                        assert!(set(dev).contains(&want), "{dev}: {want}");
+                    }
+                }
+                // Its own management address on the VLAN interface, and its default route.
+                let (own_if, (addr, gw, vlan)) = mgmt
+                    .iter()
+                    .find(|((d, _), _)| d == a)
+                    .map(|((_, i), v)| (i.clone(), v.clone()))
+                    .unwrap_or_else(|| panic!("{a} has a management address"));
+                assert_eq!(own_if, format!("vlan{vlan}"));
+                for want in [
+                    format!("nv set interface {own_if} type svi"),
+                    format!("nv set interface {own_if} vlan {vlan}"),
+                    format!("nv set interface {own_if} ipv4 address {addr}"),
+                    format!("nv set vrf default router static 0.0.0.0/0 via {gw}"),
+                ] {
+                    assert!(own.contains(&want), "{a}: {want}");
+                }
+                // The gateway holds each subnet's first address on that VLAN's interface.
+                let gw_lines = set(b);
+                for g in &gateway_addrs {
+                    assert!(
+                        gw_lines
+                            .iter()
+                            .any(|l| l.ends_with(&format!("ipv4 address {g}"))),
+                        "{b}: {g}"
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(access_ports >= 6, "{access_ports} management cables");
+}

@@ -57,6 +57,7 @@ pub(super) fn tree(d: &DeviceIntent) -> (Tree, Notes) {
     let mut notes = Notes::default();
     system(&mut t, d, &mut notes);
     interfaces(&mut t, d);
+    switching(&mut t, d);
     if let Some(b) = &d.bgp {
         bgp(&mut t, b, d.evpn.is_some());
         policy(&mut t, b);
@@ -216,6 +217,57 @@ fn interfaces(t: &mut Tree, d: &DeviceIntent) {
             ..IpFamily::default()
         });
         e.vrf.clone_from(&i.vrf);
+    }
+}
+
+/// Cumulus Linux's one VLAN-aware bridge.
+const BRIDGE: &str = "br_default";
+
+/// OOB switches and the OOB gateway: the management VLANs on the bridge, access ports untagged
+/// in their VLAN, the uplink trunk tagged in every VLAN, a VLAN interface per subnet the switch
+/// has an address in (the gateway: every subnet's first address), and the switch's default route
+/// to its subnet's gateway.
+fn switching(t: &mut Tree, d: &DeviceIntent) {
+    let Some(l2) = &d.l2 else { return };
+    t.bridge = Some(Bridge {
+        domain: BTreeMap::from([(
+            BRIDGE.to_string(),
+            BridgeDomain {
+                vlan: keys(l2.vlans.iter().map(|v| v.id)),
+            },
+        )]),
+    });
+    for i in &d.interfaces {
+        if i.access_vlan.is_none() && i.trunk_vlans.is_empty() {
+            continue;
+        }
+        iface(t, &i.name).bridge = Some(IfBridge {
+            domain: BTreeMap::from([(
+                BRIDGE.to_string(),
+                IfBridgeDomain {
+                    access: i.access_vlan,
+                    vlan: keys(&i.trunk_vlans),
+                },
+            )]),
+        });
+    }
+    for s in &l2.svis {
+        let e = iface(t, &s.name);
+        e.kind = Some("svi");
+        e.vlan = Some(s.vlan);
+        e.description = Some(s.vlan_name.clone());
+        e.ipv4 = Some(IpFamily {
+            address: keys([s.address]),
+            ..IpFamily::default()
+        });
+    }
+    if let Some(gw) = l2.default_gateway {
+        t.vrf
+            .entry("default".to_string())
+            .or_default()
+            .router
+            .static_routes
+            .insert("0.0.0.0/0".to_string(), StaticRoute { via: keys([gw]) });
     }
 }
 

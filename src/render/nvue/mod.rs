@@ -33,7 +33,16 @@ const API_VERSION: &str = "nvue_v1";
 const REV_ID: f64 = 1.0;
 
 /// Top-level NVUE objects in the order the script configures them; anything else follows, sorted.
-const SECTION_ORDER: [&str; 7] = ["system", "interface", "router", "vrf", "evpn", "nve", "qos"];
+const SECTION_ORDER: [&str; 8] = [
+    "system",
+    "bridge",
+    "interface",
+    "router",
+    "vrf",
+    "evpn",
+    "nve",
+    "qos",
+];
 
 pub fn render(
     env: &Environment<'_>,

@@ -43,6 +43,8 @@ pub(super) const DISABLED: State = State { state: "disabled" };
 #[derive(Debug, Default, Serialize)]
 pub(super) struct Tree {
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub bridge: Option<Bridge>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub evpn: Option<State>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub interface: BTreeMap<String, Iface>,
@@ -64,6 +66,8 @@ pub(super) struct Tree {
 #[serde(rename_all = "kebab-case")]
 pub(super) struct Iface {
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub bridge: Option<IfBridge>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ipv4: Option<IpFamily>,
@@ -77,9 +81,41 @@ pub(super) struct Iface {
     pub router: Option<IfRouter>,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<&'static str>,
+    /// `interface vlan<id> vlan <id>`: the VLAN of a VLAN interface (`type svi`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vlan: Option<u16>,
     /// `interface <if> vrf <name>` (CL 5.15; formerly `ip vrf`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vrf: Option<String>,
+}
+
+// ---- Layer 2: Layer-2/Ethernet-Bridging/VLAN-aware-Bridge-Mode/ (bridge domain br_default,
+// access and trunk ports) and Layer-2/Ethernet-Bridging/VLAN-aware-Bridge-Mode/ "VLAN Layer 3
+// Addressing" (interface vlan<id> as an SVI) ----
+
+/// `bridge domain <name> vlan <id>`: the VLANs of the switch's VLAN-aware bridge.
+#[derive(Debug, Serialize)]
+pub(super) struct Bridge {
+    pub domain: BTreeMap<String, BridgeDomain>,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct BridgeDomain {
+    pub vlan: Keys,
+}
+
+/// `interface <swp> bridge domain <name> access <id>` (untagged) or `… vlan <id>` (tagged).
+#[derive(Debug, Serialize)]
+pub(super) struct IfBridge {
+    pub domain: BTreeMap<String, IfBridgeDomain>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub(super) struct IfBridgeDomain {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub access: Option<u16>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub vlan: Keys,
 }
 
 #[derive(Debug, Default, Serialize)]
