@@ -28,8 +28,8 @@ use crate::addressing::Allocation;
 use crate::diag::Diagnostics;
 use crate::model::{Network, Platform, PortGuids, Role, Transport};
 use crate::spec::ClusterSpec;
-use crate::tenancy::TenantPlan;
 use crate::topology::{Device, Fabric, Link, PortId};
+use tenant_plan::TenantPlan;
 
 /// Everything the renderers get.
 #[derive(Clone, Debug, Default)]
@@ -38,10 +38,8 @@ pub struct Intents {
     pub subnet_managers: Vec<SubnetManager>,
     /// The GPU nodes' side: NIC ports, addresses, NIC QoS (`host.rs`).
     pub hosts: host::HostIntents,
-    /// The tenant plan the VRFs come from.
+    /// The tenant plan the VRFs come from; `render` writes it as `tenants/plan.yaml`.
     pub tenants: TenantPlan,
-    /// The same plan as `render` writes it (`tenants/plan.yaml`).
-    pub tenant_plan: tenant_plan::TenantPlanView,
     /// OpenSM partitions of an InfiniBand compute fabric with tenants.
     pub partitions: Option<partitions::Partitions>,
 }
@@ -184,7 +182,6 @@ pub fn build(
         devices,
         subnet_managers: subnet_managers(f),
         hosts,
-        tenant_plan: tenant_plan::TenantPlanView::from(&plan),
         partitions,
         tenants: plan,
     }

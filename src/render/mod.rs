@@ -141,7 +141,7 @@ pub fn render_all(
     }
     out.extend(tenants::render(
         &env,
-        &intents.tenant_plan,
+        &intents.tenants,
         intents.partitions.as_ref(),
     )?);
     out.sort_by(|a, b| a.path.cmp(&b.path));

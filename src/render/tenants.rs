@@ -9,11 +9,11 @@ use minijinja::{Environment, Value, context};
 use super::{RenderError, template};
 use crate::OutputFile;
 use crate::intent::partitions::{Partitions, TENANT_PKEY_INDEX};
-use crate::intent::tenant_plan::TenantPlanView;
+use crate::intent::tenant_plan::TenantPlan;
 
 pub fn render(
     env: &Environment<'_>,
-    plan: &TenantPlanView,
+    plan: &TenantPlan,
     partitions: Option<&Partitions>,
 ) -> Result<Vec<OutputFile>, RenderError> {
     if plan.tenants.is_empty() {
