@@ -81,6 +81,15 @@ fn specs() -> Vec<(String, String)> {
         "lab-lossy".into(),
         format!("{lab}\nroce: {{mode: lossy, dscp: 24}}\n"),
     ));
+    // Every BGP hardening option off its default: password placeholder, GTSM, full graceful
+    // restart, a warning-only prefix limit.
+    out.push((
+        "spx-tenants-hardened".into(),
+        format!(
+            "{}\nbgp: {{auth_env: BGP_FABRIC_PASSWORD, gtsm: true, graceful_restart: full, max_prefix: {{action: warning-only, margin_percent: 50}}}}\n",
+            inventory("spectrum-x-cloud-tenants.yaml")
+        ),
+    ));
     out.push((
         "spx-tenants-asn-reuse".into(),
         format!(

@@ -725,7 +725,17 @@ fn vnis_route_targets_and_distinguishers_equal_the_intent() {
                         .map(|rt| format!("route-target export evpn {rt}")),
                 );
                 expect.push(format!("router-id {}", b.router_id));
-                expect.push("redistribute connected".into());
+                // The VRF announces its own ports' aggregate and lets in only its host links.
+                expect.extend(
+                    v.aggregates
+                        .iter()
+                        .map(|a| format!("aggregate-address {a} summary-only")),
+                );
+                assert!(!v.redistribute.is_empty());
+                expect.push(format!(
+                    "redistribute connected route-map CONNECTED-TO-BGP-{}",
+                    v.name
+                ));
                 assert_eq!(block, &expect, "{inv} {} vrf {}", d.hostname, v.name);
                 checked += 1;
             }
@@ -1121,4 +1131,50 @@ fn growing_the_eos_example_by_one_su_renumbers_nothing() {
         }
     }
     assert_eq!(leaves, 8);
+}
+
+/// docs/bgp.md on EOS: the Spectrum-X cloud's limit is 8 spines × 128 ports ÷ 64 uplinks = 16
+/// leaves × 2 prefixes + 8 spine loopbacks = 40, doubled by the default margin: 80, per family
+/// (EVPN on the same sessions is not counted); the leaf filters what it announces.
+#[test]
+fn eos_sessions_are_hardened_per_family_with_the_plan_limit() {
+    let spec = eos_spec("spectrum-x-cloud.yaml", "");
+    for dev in ["leaf-su01-01", "spine01"] {
+        let cfg = config(&spec, dev);
+        assert_eq!(
+            lines_with(&cfg, "neighbor fabric maximum-accepted-routes"),
+            ["neighbor fabric maximum-accepted-routes 80 warning-limit 80 percent"],
+            "{dev}"
+        );
+        // helper-only is EOS's default: no line either way.
+        assert!(!cfg.contains("graceful-restart"), "{dev}");
+        assert!(!cfg.contains("neighbor fabric password"), "{dev}");
+    }
+    let leaf = config(&spec, "leaf-su01-01");
+    assert!(leaf.contains("\n      neighbor fabric route-map FABRIC-OUT out\n"));
+    assert!(leaf.contains("\nip prefix-list FABRIC-OUT\n"));
+    assert!(!config(&spec, "spine01").contains("FABRIC-OUT"));
+
+    let hard = lab(
+        "bgp: {auth_env: BGP_FABRIC_PASSWORD, gtsm: true, graceful_restart: full, max_prefix: {action: warning-only}}",
+        "leaf-su01-01",
+    );
+    for line in [
+        "   graceful-restart restart-time 120",
+        "   graceful-restart stalepath-time 360",
+        "   graceful-restart",
+        "   neighbor fabric ttl maximum-hops 1",
+        "   neighbor fabric password 0 ${BGP_FABRIC_PASSWORD}",
+    ] {
+        assert!(hard.lines().any(|l| l == line), "{line}");
+    }
+    // Warning only: no limit, a warning at 80 % of the plan's limit. lab-small: 2 SN4600C spines × 64
+    // ports ÷ 4 uplinks = 32 leaves × 2 prefixes + 2 spine loopbacks = 66, doubled = 132; 80 %
+    // of 132 = 105.6 → 106.
+    assert_eq!(
+        lines_with(&hard, "neighbor fabric maximum-accepted-routes"),
+        ["neighbor fabric maximum-accepted-routes 0 warning-limit 106"]
+    );
+    let off = lab("bgp: {graceful_restart: disabled}", "leaf-su01-01");
+    assert!(off.lines().any(|l| l == "   no graceful-restart-helper"));
 }

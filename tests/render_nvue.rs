@@ -1170,3 +1170,194 @@ fn oob_switches_bridge_the_management_vlans() {
     }
     assert!(access_ports >= 6, "{access_ports} management cables");
 }
+
+// ---------------------------------------------------------------------------------------------
+// BGP hardening (docs/bgp.md; RFC 4724, RFC 2385, RFC 5082; Cumulus Linux "Optional BGP
+// Configuration": graceful restart, maximum prefixes, TTL security, MD5 authentication).
+// ---------------------------------------------------------------------------------------------
+
+const PG: &str = "vrf default router bgp peer-group fabric";
+
+/// Spectrum-X cloud: 8 spines × 128 ports ÷ 64 uplinks per leaf = 16 leaves at full build-out,
+/// each announcing 2 prefixes (loopback, host aggregate), plus 8 spine loopbacks = 40 prefixes;
+/// the default 100 % margin makes the limit 80 on every fabric session, leaf and spine alike.
+#[test]
+fn fabric_sessions_are_hardened_with_limits_sized_from_the_build_out() {
+    let spec = spx();
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    for dev in ["leaf-su01-01", "spine01"] {
+        let s = script(&files, dev);
+        let limits = format!("{PG} address-family ipv4-unicast prefix-limits inbound");
+        assert_eq!(values(&s, &format!("{limits} maximum")), ["80"], "{dev}");
+        assert_eq!(values(&s, &format!("{limits} warning-threshold")), ["80"]);
+        assert_eq!(values(&s, &format!("{limits} reestablish-wait")), ["5"]);
+        assert_eq!(
+            values(&s, "router bgp graceful-restart mode"),
+            ["helper-only"]
+        );
+        assert_eq!(
+            values(&s, "router bgp graceful-restart restart-time"),
+            ["120"]
+        );
+        assert_eq!(
+            values(&s, "router bgp graceful-restart stale-routes-time"),
+            ["360"]
+        );
+        assert!(values(&s, &format!("{PG} password")).is_empty());
+    }
+    // A leaf announces only its loopback and host aggregate; a spine is transit and unfiltered.
+    let leaf = script(&files, "leaf-su01-01");
+    assert_eq!(
+        values(
+            &leaf,
+            &format!("{PG} address-family ipv4-unicast policy outbound route-map")
+        ),
+        ["FABRIC-OUT"]
+    );
+    let d = &i.devices["leaf-su01-01"];
+    let mut want = vec![d.loopback.ipv4.unwrap().to_string()];
+    want.extend(
+        d.bgp
+            .as_ref()
+            .unwrap()
+            .aggregates
+            .iter()
+            .map(|a| a.to_string()),
+    );
+    assert_eq!(
+        list_matches(&leaf, "FABRIC-OUT"),
+        want.into_iter().collect::<BTreeSet<_>>()
+    );
+    let spine = script(&files, "spine01");
+    assert!(!spine.contains("FABRIC-OUT"));
+}
+
+/// `bgp.auth_env` puts a placeholder in the config, never a value; the script refuses to run
+/// while the variable is unset and hands NVUE the value when it is set (run under bash with `nv`
+/// replaced by a function that records its arguments).
+#[test]
+fn session_password_is_a_placeholder_the_script_expands_and_gtsm_is_one_hop() {
+    let spec = with(
+        &lab(),
+        "bgp: {auth_env: BGP_FABRIC_PASSWORD, gtsm: true, graceful_restart: full, max_prefix: {action: warning-only}}",
+    );
+    let files = outputs(&spec);
+    let s = script(&files, "leaf-su01-01");
+    assert_eq!(
+        values(&s, &format!("{PG} password")),
+        ["${BGP_FABRIC_PASSWORD}"]
+    );
+    assert!(has(
+        &s,
+        &format!("nv set {PG} password \"${{BGP_FABRIC_PASSWORD}}\"")
+    ));
+    assert_eq!(values(&s, &format!("{PG} ttl-security hops")), ["1"]);
+    assert_eq!(values(&s, &format!("{PG} ttl-security state")), ["enabled"]);
+    assert_eq!(values(&s, "router bgp graceful-restart mode"), ["full"]);
+    let limits = format!("{PG} address-family ipv4-unicast prefix-limits inbound");
+    assert_eq!(values(&s, &format!("{limits} warning-only")), ["enabled"]);
+    assert!(values(&s, &format!("{limits} reestablish-wait")).is_empty());
+    let y = startup(&files, "leaf-su01-01");
+    assert!(y.contains("password: ${BGP_FABRIC_PASSWORD}"), "{y}");
+    assert!(!y.contains("hunter2") && !s.contains("hunter2"));
+
+    if prereq::program(
+        "session_password_is_a_placeholder_the_script_expands_and_gtsm_is_one_hop",
+        "bash",
+        "bash",
+    )
+    .is_none()
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nv-set.sh");
+    std::fs::write(&path, &s).unwrap();
+    let run = |password: Option<&str>| {
+        let mut cmd = std::process::Command::new("bash");
+        cmd.arg("-c")
+            .arg(r#"nv() { printf '%s\n' "$*"; }; export -f nv; bash "$0""#)
+            .arg(&path)
+            .env_remove("BGP_FABRIC_PASSWORD");
+        if let Some(p) = password {
+            cmd.env("BGP_FABRIC_PASSWORD", p);
+        }
+        cmd.output().unwrap()
+    };
+    let unset = run(None);
+    assert!(!unset.status.success());
+    assert!(unset.stdout.is_empty(), "nothing is set before the check");
+    assert!(String::from_utf8_lossy(&unset.stderr).contains("export BGP_FABRIC_PASSWORD"));
+    let set = run(Some("hunter2 with spaces"));
+    assert!(
+        set.status.success(),
+        "{}",
+        String::from_utf8_lossy(&set.stderr)
+    );
+    let out = String::from_utf8(set.stdout).unwrap();
+    assert!(
+        out.lines()
+            .any(|l| l == format!("set {PG} password hunter2 with spaces"))
+    );
+    assert!(out.lines().last() == Some("config apply --assume-yes"));
+}
+
+/// The prefixes a prefix list's rules match (`router policy prefix-list <name> rule <n> match <p>`).
+fn list_matches(script: &str, list: &str) -> BTreeSet<String> {
+    nv_set(script)
+        .into_iter()
+        .filter(|w| {
+            w.len() >= 8 && w[..4] == ["router", "policy", "prefix-list", list] && w[6] == "match"
+        })
+        .map(|w| w[7].clone())
+        .collect()
+}
+
+/// In a tenant build each tenant VRF announces its own ports' aggregate and lets in only its own
+/// host links; the default VRF's lists name none of them (docs/bgp.md, RY0710).
+#[test]
+fn tenant_vrfs_aggregate_and_filter_their_own_prefixes() {
+    let spec = spx_tenants();
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    let mut seen = 0;
+    for d in i.devices.values().filter(|d| !d.vrfs.is_empty()) {
+        let s = script(&files, &d.hostname);
+        for v in &d.vrfs {
+            let base = format!("vrf {} router bgp address-family ipv4-unicast", v.name);
+            let aggs: BTreeSet<String> = nv_set(&s)
+                .into_iter()
+                .filter(|w| w.join(" ").starts_with(&format!("{base} aggregate-route ")))
+                .map(|w| w[7].clone())
+                .collect();
+            let want: BTreeSet<String> = v.aggregates.iter().map(|a| a.to_string()).collect();
+            assert_eq!(aggs, want, "{} {}", d.hostname, v.name);
+            assert!(!want.is_empty());
+            let map = format!("CONNECTED-TO-BGP-{}", v.name);
+            assert_eq!(
+                values(&s, &format!("{base} redistribute connected route-map")),
+                std::slice::from_ref(&map)
+            );
+            let listed = list_matches(&s, &map);
+            let want: BTreeSet<String> = v
+                .redistribute
+                .iter()
+                .map(|r| r.prefix.to_string())
+                .collect();
+            assert_eq!(listed, want);
+            // The default VRF's lists never name a tenant subnet.
+            for agg in &v.aggregates {
+                for list in ["CONNECTED-TO-BGP", "FABRIC-OUT"] {
+                    let hit = list_matches(&s, list)
+                        .iter()
+                        .filter_map(|p| p.parse::<IpNet>().ok())
+                        .any(|n| agg.contains(&n));
+                    assert!(!hit, "{} {list} names {agg}", d.hostname);
+                }
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 4, "tenant VRFs checked: {seen}");
+}

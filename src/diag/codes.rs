@@ -231,12 +231,10 @@ codes! {
          `BGP_FABRIC_PASSWORD`), never hold the password: configs carry `${NAME}` and `railyard \
          push` fills in the value from the environment. `bgp.max_prefix.margin_percent` runs from \
          0 to 1000, `restart_minutes` from 1 to 65535.";
-    BGP_OPTION_NOT_RENDERED = "RY0611", "BGP option not rendered for this platform",
-        "A BGP option that both ends of a session must share (TCP-MD5 `bgp.auth_env`, GTSM \
-         `bgp.gtsm`) is in the intent, but this release renders it only into FRR configs (the `frr` \
-         platform and SONiC's frr.conf). Switches on other platforms would run their sessions \
-         without it, and a session between such a switch and an FRR one would not come up. Run \
-         those roles on `frr` or `sonic`, or leave the option off until the platform renders it.";
+    BGP_OPTION_NOT_RENDERED = "RY0611", "BGP option not rendered for this platform (retired)",
+        "Retired, never reported: it warned that a two-sided BGP option (TCP-MD5 `bgp.auth_env`, \
+         GTSM `bgp.gtsm`) was not rendered for some platform. Every platform (NVUE, EOS, SONiC, \
+         FRR) renders both now. The code stays reserved so it is never reused.";
     BGP_SESSION_MISMATCH = "RY0701", "BGP session ends disagree",
         "The two ends of a planned BGP session do not agree on the peer's ASN, address or interface; \
          the session would not come up. Caused by an `overrides:` entry it is a warning (the configs \

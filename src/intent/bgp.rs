@@ -163,49 +163,6 @@ pub fn limits(spec: &ClusterSpec, f: &Fabric, alloc: &Allocation) -> BTreeMap<Ne
     out
 }
 
-/// Two-sided session options the platform of some BGP switches does not render yet: one
-/// warning per platform (a session with the option on one end only does not come up).
-pub fn unrendered_options(
-    spec: &ClusterSpec,
-    devices: &BTreeMap<String, super::DeviceIntent>,
-    diags: &mut crate::diag::Diagnostics,
-) {
-    let b = &spec.bgp;
-    let mut asked = Vec::new();
-    let mut span = None;
-    if let Some(e) = &b.auth_env {
-        asked.push("TCP-MD5 (`bgp.auth_env`)");
-        span = e.span;
-    }
-    if b.gtsm.value {
-        asked.push("GTSM (`bgp.gtsm`)");
-        span = span.or(b.gtsm.span);
-    }
-    if asked.is_empty() {
-        return;
-    }
-    let mut by_platform: BTreeMap<crate::model::Platform, (u32, &str)> = BTreeMap::new();
-    for d in devices.values() {
-        if d.bgp.is_some() && !d.platform.renders_session_security() {
-            let e = by_platform.entry(d.platform).or_insert((0, &d.hostname));
-            e.0 += 1;
-        }
-    }
-    for (platform, (n, example)) in by_platform {
-        diags.push(
-            crate::diag::Diagnostic::warning(
-                crate::diag::codes::BGP_OPTION_NOT_RENDERED,
-                format!(
-                    "{} not rendered for `{platform}`: {n} switch(es) (e.g. `{example}`) run their sessions without it",
-                    asked.join(" and ")
-                ),
-            )
-            .at(span, "rendered for frr and sonic only")
-            .help("run these roles on `frr` or `sonic` (`platforms:`), or leave the option off until their platform renders it"),
-        );
-    }
-}
-
 /// Exactly this prefix, no longer ones.
 fn exact(p: &IpNet) -> PrefixRule {
     PrefixRule {

@@ -162,7 +162,6 @@ pub fn build(
         devices.insert(d.name.clone(), intent);
     }
     ar.report(spec, diags);
-    bgp::unrendered_options(spec, &devices, diags);
     overrides::apply(spec, &mut devices, diags);
     for d in devices.values() {
         if let Some(h) = d.sonic.as_ref().and_then(|t| {

@@ -44,13 +44,6 @@ impl Platform {
         self == Platform::Nvue
     }
 
-    /// Session options both ends must share (TCP-MD5, GTSM) are rendered into FRR configs (the
-    /// FRR platform, and SONiC's `frr.conf`) only in this release; other platforms' configs would
-    /// run those sessions without them.
-    pub fn renders_session_security(self) -> bool {
-        matches!(self, Platform::Frr | Platform::Sonic)
-    }
-
     /// FRR alone has no data-plane QoS: RoCE classes live in the Linux/NIC layer there.
     pub fn has_qos(self) -> bool {
         self != Platform::Frr

@@ -28,6 +28,8 @@ use crate::intent::{Breakout, DeviceIntent, Evpn, InterfaceKind, Qos};
 /// Route-map and prefix-list names; the same as the FRR renderer's, so configs read alike.
 const CONNECTED_V4: &str = "CONNECTED-TO-BGP";
 const CONNECTED_V6: &str = "CONNECTED-TO-BGP-V6";
+const EXPORT_V4: &str = "FABRIC-OUT";
+const EXPORT_V6: &str = "FABRIC-OUT-V6";
 /// The QoS profile every lossless port is attached to with `service-profile`.
 const QOS_PROFILE: &str = "ROCE";
 /// SNMP communities are secrets and never come from the spec; the push step substitutes this.
@@ -140,6 +142,10 @@ struct BgpVrf {
     import: Vec<String>,
     export: Vec<String>,
     router_id: std::net::Ipv4Addr,
+    /// The tenant's host aggregates on this leaf, summary-only.
+    aggregates: Vec<IpNet>,
+    /// Route map gating `redistribute connected` (the VRF's own host links).
+    redistribute: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -165,7 +171,7 @@ struct Loopback {
 struct PrefixList {
     /// `ip` or `ipv6`, the keyword of both the list and the route-map match.
     family: &'static str,
-    name: &'static str,
+    name: String,
     entries: Vec<PrefixEntry>,
 }
 
@@ -178,16 +184,34 @@ struct PrefixEntry {
 
 #[derive(Serialize)]
 struct RouteMap {
-    name: &'static str,
+    name: String,
     seq: u32,
     family: &'static str,
-    prefix_list: &'static str,
+    prefix_list: String,
 }
 
 #[derive(Serialize)]
 struct BgpNames {
     redistribute_v4: Option<&'static str>,
     redistribute_v6: Option<&'static str>,
+    /// Outbound route maps per family (leaves).
+    export_v4: Option<&'static str>,
+    export_v6: Option<&'static str>,
+    /// `neighbor <group> maximum-accepted-routes` per family.
+    limit_v4: Option<RouteLimit>,
+    limit_v6: Option<RouteLimit>,
+}
+
+/// EOS's per-family route limit (`maximum-accepted-routes <limit> warning-limit …`, AVD
+/// `address_family_ipv4.peer_groups[].maximum_accepted_routes`). Per family because the fabric
+/// peer group also carries EVPN, whose routes the plan's limit does not count; EOS keeps the
+/// session and refuses the routes beyond the limit. `warning-only` is limit 0 (unlimited) with
+/// the warning at the plan's threshold.
+#[derive(Serialize)]
+struct RouteLimit {
+    limit: u32,
+    warning_percent: Option<u8>,
+    warning_count: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -279,6 +303,10 @@ fn plan(d: &DeviceIntent) -> Result<Eos, RenderError> {
         bgp: d.bgp.as_ref().map(|b| BgpNames {
             redistribute_v4: (!b.redistribute.is_empty()).then_some(CONNECTED_V4),
             redistribute_v6: (!b.redistribute_v6.is_empty()).then_some(CONNECTED_V6),
+            export_v4: (!b.export.is_empty()).then_some(EXPORT_V4),
+            export_v6: (!b.export_v6.is_empty()).then_some(EXPORT_V6),
+            limit_v4: route_limit(b, b.max_prefix.as_ref().map(|m| m.ipv4)),
+            limit_v6: route_limit(b, b.max_prefix.as_ref().map(|m| m.ipv6)),
         }),
         qos: d.qos.as_ref().map(|q| qos_plan(d, q)).transpose()?,
         vrf_instances: vrf_instances(d),
@@ -395,6 +423,13 @@ fn bgp_vrfs(d: &DeviceIntent) -> Result<Vec<BgpVrf>, RenderError> {
                 import: v.import.clone(),
                 export: v.export.clone(),
                 router_id: b.router_id,
+                aggregates: v
+                    .aggregates
+                    .iter()
+                    .filter(|a| a.addr().is_ipv4())
+                    .copied()
+                    .collect(),
+                redistribute: (!v.redistribute.is_empty()).then(|| vrf_redistribute(v)),
             })
         })
         .collect()
@@ -485,6 +520,30 @@ fn loopbacks(d: &DeviceIntent) -> Vec<Loopback> {
     out
 }
 
+fn route_limit(b: &crate::intent::Bgp, limit: Option<u32>) -> Option<RouteLimit> {
+    let m = b.max_prefix.as_ref()?;
+    let limit = limit.filter(|&n| n > 0)?;
+    Some(match m.restart_minutes {
+        Some(_) => RouteLimit {
+            limit,
+            warning_percent: Some(m.warning_percent),
+            warning_count: None,
+        },
+        None => RouteLimit {
+            limit: 0,
+            warning_percent: None,
+            warning_count: Some((u64::from(limit) * u64::from(m.warning_percent)).div_ceil(100)),
+        },
+    })
+}
+
+/// The route map (and prefix list) gating a tenant VRF's `redistribute connected`.
+fn vrf_redistribute(v: &crate::intent::Vrf) -> String {
+    format!("{CONNECTED_V4}-{}", v.name)
+}
+
+/// Prefix lists: redistribution (default VRF, then each tenant VRF by name) and the leaf's
+/// outbound policy; rules step by 10 so a hand-added rule fits between two generated ones.
 fn prefix_lists(d: &DeviceIntent) -> Vec<PrefixList> {
     let Some(b) = &d.bgp else {
         return Vec::new();
@@ -500,32 +559,38 @@ fn prefix_lists(d: &DeviceIntent) -> Vec<PrefixList> {
             })
             .collect()
     };
-    let mut out = Vec::new();
-    if !b.redistribute.is_empty() {
-        out.push(PrefixList {
-            family: "ip",
-            name: CONNECTED_V4,
-            entries: entries(&b.redistribute),
-        });
-    }
-    if !b.redistribute_v6.is_empty() {
-        out.push(PrefixList {
-            family: "ipv6",
-            name: CONNECTED_V6,
-            entries: entries(&b.redistribute_v6),
-        });
-    }
-    out
+    let tenant = tenant_vrfs(d)
+        .into_iter()
+        .map(|v| ("ip", vrf_redistribute(v), v.redistribute.as_slice()));
+    [
+        ("ip", CONNECTED_V4.to_string(), b.redistribute.as_slice()),
+        (
+            "ipv6",
+            CONNECTED_V6.to_string(),
+            b.redistribute_v6.as_slice(),
+        ),
+        ("ip", EXPORT_V4.to_string(), b.export.as_slice()),
+        ("ipv6", EXPORT_V6.to_string(), b.export_v6.as_slice()),
+    ]
+    .into_iter()
+    .chain(tenant)
+    .filter(|(_, _, rules)| !rules.is_empty())
+    .map(|(family, name, rules)| PrefixList {
+        family,
+        name,
+        entries: entries(rules),
+    })
+    .collect()
 }
 
 fn route_maps(d: &DeviceIntent) -> Vec<RouteMap> {
     prefix_lists(d)
         .into_iter()
         .map(|p| RouteMap {
+            prefix_list: p.name.clone(),
             name: p.name,
             seq: 10,
             family: p.family,
-            prefix_list: p.name,
         })
         .collect()
 }

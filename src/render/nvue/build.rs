@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use ipnet::IpNet;
 
 use super::tree::*;
-use crate::intent::{self, Bgp, DeviceIntent, QosMode};
+use crate::intent::{self, Bgp, DeviceIntent, GracefulRestartMode, QosMode};
 
 /// Placeholder for the SNMP trap community: secrets never come from the spec. The script expands
 /// it from the environment at run time; `startup.yaml` keeps it for push-time substitution.
@@ -20,6 +20,9 @@ pub(super) const SNMP_COMMUNITY: &str = "${SNMP_TRAP_COMMUNITY}";
 /// Route maps (and their prefix lists) that gate `redistribute connected`; the FRR names.
 const REDIST_V4: &str = "CONNECTED-TO-BGP";
 const REDIST_V6: &str = "CONNECTED-TO-BGP-V6";
+/// Route maps (and their prefix lists) of a leaf's outbound policy; the FRR names.
+const EXPORT_V4: &str = "FABRIC-OUT";
+const EXPORT_V6: &str = "FABRIC-OUT-V6";
 /// The QoS profile NVUE applies to every port unless told otherwise.
 const PROFILE: &str = "default-global";
 
@@ -38,8 +41,14 @@ pub(super) struct Notes {
     pub unsupported_watchdog_action: Option<String>,
     /// The switch is a VTEP: the script explains the tunnel DSCP choice.
     pub vtep: bool,
-    /// Trap destinations exist: the script needs the community from the environment.
-    pub snmp_community_var: Option<&'static str>,
+    /// Environment variables the script needs (secret placeholders in the tree), with what each
+    /// holds: the shell expands them, so the script fails before `nv set` while one is unset.
+    pub secrets: BTreeMap<String, &'static str>,
+}
+
+/// The variable a whole-value `${NAME}` placeholder names.
+pub(super) fn placeholder(value: &str) -> Option<&str> {
+    value.strip_prefix("${")?.strip_suffix('}')
 }
 
 fn state(on: bool) -> &'static str {
@@ -60,7 +69,12 @@ pub(super) fn tree(d: &DeviceIntent) -> (Tree, Notes) {
     switching(&mut t, d);
     if let Some(b) = &d.bgp {
         bgp(&mut t, b, d.evpn.is_some());
-        policy(&mut t, b);
+        if let Some(var) = b.password.as_deref().and_then(placeholder) {
+            notes
+                .secrets
+                .insert(var.to_string(), "the BGP session password");
+        }
+        policy(&mut t, b, &d.vrfs);
     }
     if let Some(e) = &d.evpn {
         evpn(&mut t, e, &mut notes);
@@ -125,7 +139,9 @@ fn system(t: &mut Tree, d: &DeviceIntent, notes: &mut Notes) {
         });
     }
     if !s.snmp_traps.is_empty() {
-        notes.snmp_community_var = Some(SNMP_COMMUNITY_VAR);
+        notes
+            .secrets
+            .insert(SNMP_COMMUNITY_VAR.to_string(), "the SNMP trap community");
         let trap = || TrapDestination {
             vrf: BTreeMap::from([(
                 vrf.clone(),
@@ -274,8 +290,19 @@ fn switching(t: &mut Tree, d: &DeviceIntent) {
 /// The underlay: one instance in the default VRF, one peer group carrying every session, BFD
 /// through a profile on the peer group (CL 5.15 has no per-peer `bfd enable`).
 fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
+    let gr = &b.graceful_restart;
+    let timers = gr.mode != GracefulRestartMode::Disabled;
     t.router.bgp = Some(RouterBgp {
         autonomous_system: b.asn,
+        graceful_restart: Some(GracefulRestart {
+            mode: match gr.mode {
+                GracefulRestartMode::HelperOnly => "helper-only",
+                GracefulRestartMode::Full => "full",
+                GracefulRestartMode::Disabled => "off",
+            },
+            restart_time: timers.then_some(gr.restart_time_s),
+            stale_routes_time: timers.then_some(gr.stale_path_time_s),
+        }),
         router_id: b.router_id.to_string(),
         state: state(true),
     });
@@ -293,19 +320,7 @@ fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
         });
     }
     let unicast = |route_map: &str, rules: &[intent::PrefixRule], v6: bool| Unicast {
-        aggregate_route: b
-            .aggregates
-            .iter()
-            .filter(|a| matches!(a, IpNet::V6(_)) == v6)
-            .map(|a| {
-                (
-                    a.to_string(),
-                    Aggregate {
-                        summary_only: state(true),
-                    },
-                )
-            })
-            .collect(),
+        aggregate_route: aggregates(&b.aggregates, v6),
         multipaths: Some(Multipaths {
             ebgp: b.maximum_paths,
         }),
@@ -319,25 +334,56 @@ fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
         state: state(true),
     };
     // `allowas-in 1`: with leaf ASN reuse a leaf accepts routes carrying its own ASN once.
-    let family = || PeerGroupFamily {
-        aspath: b.allowas_in.then(|| AsPath {
-            allow_my_asn: AllowMyAsn {
-                occurrences: 1,
-                state: state(true),
-            },
-        }),
-        state: state(true),
-    };
+    // Unicast families add the plan's prefix limit and, on leaves, the outbound policy.
+    let family =
+        |limit: Option<u32>, export: Option<&str>| PeerGroupFamily {
+            aspath: b.allowas_in.then(|| AsPath {
+                allow_my_asn: AllowMyAsn {
+                    occurrences: 1,
+                    state: state(true),
+                },
+            }),
+            policy: export.map(|route_map| PeerPolicy {
+                outbound: Outbound {
+                    route_map: route_map.to_string(),
+                },
+            }),
+            prefix_limits: b.max_prefix.as_ref().zip(limit.filter(|&n| n > 0)).map(
+                |(m, maximum)| PrefixLimits {
+                    inbound: PrefixLimitsInbound {
+                        maximum,
+                        reestablish_wait: m.restart_minutes,
+                        warning_only: m.restart_minutes.is_none().then_some(state(true)),
+                        warning_threshold: m.warning_percent,
+                    },
+                },
+            ),
+            state: state(true),
+        };
+    let limit = |f: fn(&intent::MaxPrefix) -> u32| b.max_prefix.as_ref().map(f);
     // The IPv6 family exists only when IPv6 prefixes are redistributed.
     let v6 = !b.redistribute_v6.is_empty();
     let peer_group = PeerGroup {
         address_family: PeerGroupFamilies {
-            ipv4_unicast: family(),
-            ipv6_unicast: v6.then(family),
-            l2vpn_evpn: evpn.then(family),
+            ipv4_unicast: family(
+                limit(|m| m.ipv4),
+                (!b.export.is_empty()).then_some(EXPORT_V4),
+            ),
+            ipv6_unicast: v6.then(|| {
+                family(
+                    limit(|m| m.ipv6),
+                    (!b.export_v6.is_empty()).then_some(EXPORT_V6),
+                )
+            }),
+            l2vpn_evpn: evpn.then(|| family(None, None)),
         },
         bfd: b.bfd.as_ref().map(|f| PeerGroupBfd {
             profile: f.profile.clone(),
+        }),
+        password: b.password.clone(),
+        ttl_security: b.gtsm.then(|| TtlSecurity {
+            hops: 1,
+            state: state(true),
         }),
     };
     let instance = VrfBgp {
@@ -380,14 +426,42 @@ fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
     t.vrf.entry("default".to_string()).or_default().router.bgp = Some(instance);
 }
 
-/// Prefix lists and route maps behind `redistribute connected`: rule numbers step by 10 so a
-/// hand-added rule fits between two generated ones.
-fn policy(t: &mut Tree, b: &Bgp) {
+/// `aggregate-route <prefix> summary-only` for the aggregates of one family.
+fn aggregates(nets: &[IpNet], v6: bool) -> BTreeMap<String, Aggregate> {
+    nets.iter()
+        .filter(|a| matches!(a, IpNet::V6(_)) == v6)
+        .map(|a| {
+            let summary = Aggregate {
+                summary_only: state(true),
+            };
+            (a.to_string(), summary)
+        })
+        .collect()
+}
+
+/// The route map gating a tenant VRF's `redistribute connected` (the FRR name).
+fn vrf_redist(v: &intent::Vrf) -> String {
+    format!("{REDIST_V4}-{}", v.name)
+}
+
+/// Prefix lists and route maps behind `redistribute connected` (default and tenant VRFs) and
+/// behind a leaf's outbound policy: rule numbers step by 10 so a hand-added rule fits between two
+/// generated ones.
+fn policy(t: &mut Tree, b: &Bgp, vrfs: &[intent::Vrf]) {
     let mut p = Policy::default();
-    for (name, family, rules) in [
-        (REDIST_V4, "ipv4", &b.redistribute),
-        (REDIST_V6, "ipv6", &b.redistribute_v6),
-    ] {
+    let tenant: Vec<(String, &[intent::PrefixRule])> = vrfs
+        .iter()
+        .map(|v| (vrf_redist(v), v.redistribute.as_slice()))
+        .collect();
+    let lists = [
+        (REDIST_V4, "ipv4", b.redistribute.as_slice()),
+        (REDIST_V6, "ipv6", b.redistribute_v6.as_slice()),
+        (EXPORT_V4, "ipv4", b.export.as_slice()),
+        (EXPORT_V6, "ipv6", b.export_v6.as_slice()),
+    ]
+    .into_iter()
+    .chain(tenant.iter().map(|(n, r)| (n.as_str(), "ipv4", *r)));
+    for (name, family, rules) in lists {
         if rules.is_empty() {
             continue;
         }
@@ -481,11 +555,11 @@ fn tenant_vrfs(t: &mut Tree, d: &DeviceIntent, notes: &mut Notes) {
         vrf.router.bgp = Some(VrfBgp {
             address_family: AddressFamilies {
                 ipv4_unicast: Unicast {
-                    aggregate_route: BTreeMap::new(),
+                    aggregate_route: aggregates(&v.aggregates, false),
                     multipaths: None,
                     redistribute: Some(Redistribute {
                         connected: Connected {
-                            route_map: None,
+                            route_map: (!v.redistribute.is_empty()).then(|| vrf_redist(v)),
                             state: state(true),
                         },
                     }),

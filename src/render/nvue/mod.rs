@@ -70,7 +70,7 @@ pub fn render(
             SetDoc { set: &set },
         ),
     )?;
-    let sections = sections(&set).map_err(|m| fail("nvue/main.j2", m))?;
+    let sections = sections(&set, &notes).map_err(|m| fail("nvue/main.j2", m))?;
     let script = ScriptView {
         release: RELEASE,
         sections,
@@ -122,7 +122,7 @@ struct Section {
     lines: Vec<Vec<String>>,
 }
 
-fn sections(set: &Json) -> Result<Vec<Section>, String> {
+fn sections(set: &Json, notes: &build::Notes) -> Result<Vec<Section>, String> {
     let Json::Object(top) = set else {
         return Err("the NVUE tree is not an object".into());
     };
@@ -142,7 +142,7 @@ fn sections(set: &Json) -> Result<Vec<Section>, String> {
                 key: k.clone(),
                 lines: paths
                     .iter()
-                    .map(|p| p.iter().map(|w| shell_word(w)).collect())
+                    .map(|p| p.iter().map(|w| shell_word(w, notes)).collect())
                     .collect(),
             })
         })
@@ -170,10 +170,10 @@ fn flatten(v: &Json, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) -> Resu
 }
 
 /// One shell word: left bare when it holds only characters the shell does not interpret, else
-/// single-quoted (names and descriptions come from the spec and may hold anything). The SNMP
-/// community placeholder is the one word the shell must expand.
-fn shell_word(s: &str) -> String {
-    if s == build::SNMP_COMMUNITY {
+/// single-quoted (names and descriptions come from the spec and may hold anything). A secret's
+/// placeholder is the one word the shell must expand.
+fn shell_word(s: &str, notes: &build::Notes) -> String {
+    if build::placeholder(s).is_some_and(|var| notes.secrets.contains_key(var)) {
         return format!("\"{s}\"");
     }
     let plain = !s.is_empty()
@@ -192,15 +192,19 @@ mod tests {
 
     #[test]
     fn words_are_quoted_only_when_the_shell_would_interpret_them() {
-        assert_eq!(shell_word("swp1s0"), "swp1s0");
-        assert_eq!(shell_word("spine01:swp1"), "spine01:swp1");
-        assert_eq!(shell_word("a b"), "'a b'");
-        assert_eq!(shell_word("it's"), r"'it'\''s'");
-        assert_eq!(shell_word(""), "''");
-        assert_eq!(
-            shell_word(build::SNMP_COMMUNITY),
-            "\"${SNMP_TRAP_COMMUNITY}\""
-        );
+        let mut notes = build::Notes::default();
+        notes
+            .secrets
+            .insert("SNMP_TRAP_COMMUNITY".into(), "community");
+        let word = |s| shell_word(s, &notes);
+        assert_eq!(word("swp1s0"), "swp1s0");
+        assert_eq!(word("spine01:swp1"), "spine01:swp1");
+        assert_eq!(word("a b"), "'a b'");
+        assert_eq!(word("it's"), r"'it'\''s'");
+        assert_eq!(word(""), "''");
+        assert_eq!(word(build::SNMP_COMMUNITY), "\"${SNMP_TRAP_COMMUNITY}\"");
+        // A placeholder-looking value that is no secret of this switch stays literal.
+        assert_eq!(word("${HOME}"), "'${HOME}'");
     }
 
     #[test]

@@ -206,8 +206,22 @@ pub(super) struct BfdProfile {
 #[serde(rename_all = "kebab-case")]
 pub(super) struct RouterBgp {
     pub autonomous_system: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graceful_restart: Option<GracefulRestart>,
     pub router_id: String,
     pub state: &'static str,
+}
+
+/// `router bgp graceful-restart mode|restart-time|stale-routes-time`
+/// (Layer-3/Border-Gateway-Protocol-BGP/Optional-BGP-Configuration/, "Graceful BGP Restart").
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct GracefulRestart {
+    pub mode: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restart_time: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale_routes_time: Option<u32>,
 }
 
 /// `router policy prefix-list|route-map` (Layer-3/Routing/Route-Filtering-and-Redistribution/).
@@ -535,6 +549,19 @@ pub(super) struct PeerGroup {
     pub address_family: PeerGroupFamilies,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bfd: Option<PeerGroupBfd>,
+    /// TCP-MD5 (RFC 2385): the `${NAME}` placeholder push fills from the environment
+    /// (Optional-BGP-Configuration/, "BGP Authentication").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub password: Option<String>,
+    /// GTSM (RFC 5082), "BGP TTL Security" on the same page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl_security: Option<TtlSecurity>,
+}
+
+#[derive(Debug, Serialize)]
+pub(super) struct TtlSecurity {
+    pub hops: u8,
+    pub state: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -548,10 +575,45 @@ pub(super) struct PeerGroupFamilies {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub(super) struct PeerGroupFamily {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aspath: Option<AsPath>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PeerPolicy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix_limits: Option<PrefixLimits>,
     pub state: &'static str,
+}
+
+/// `... address-family ipv4-unicast policy outbound route-map` (Route-Filtering-and-Redistribution/).
+#[derive(Debug, Serialize)]
+pub(super) struct PeerPolicy {
+    pub outbound: Outbound,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct Outbound {
+    pub route_map: String,
+}
+
+/// `... address-family ipv4-unicast prefix-limits inbound maximum|warning-threshold|
+/// reestablish-wait|warning-only` (Optional-BGP-Configuration/, "Maximum Prefixes").
+#[derive(Debug, Serialize)]
+pub(super) struct PrefixLimits {
+    pub inbound: PrefixLimitsInbound,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct PrefixLimitsInbound {
+    pub maximum: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reestablish_wait: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning_only: Option<&'static str>,
+    pub warning_threshold: u8,
 }
 
 #[derive(Debug, Serialize)]
