@@ -51,7 +51,10 @@ fn split_speed(d: &DeviceIntent, port: &str) -> Option<String> {
     d.breakouts.iter().find_map(|b| {
         let prefix = b.port.rsplit_once('/')?.0;
         let cage = port.rsplit_once('/')?.0;
-        (prefix == cage).then(|| format!("{}g-{}", b.speed.as_gbps(), b.lanes_per_port))
+        // EOS names lanes only for the rates that come in several lane counts (50G and up);
+        // a 10G or 25G sub-port takes its speed from the transceiver.
+        (prefix == cage && b.speed.as_gbps() >= 50)
+            .then(|| format!("{}g-{}", b.speed.as_gbps(), b.lanes_per_port))
     })
 }
 
@@ -70,7 +73,9 @@ fn structured_config(d: &DeviceIntent) -> Value {
         "service_routing_protocols_model".into(),
         json!("multi-agent"),
     );
-    sc.insert("spanning_tree".into(), json!({"mode": "none"}));
+    // A routed switch runs no spanning tree; an OOB switch bridges its management VLANs (MSTP).
+    let stp = if d.l2.is_some() { "mstp" } else { "none" };
+    sc.insert("spanning_tree".into(), json!({"mode": stp}));
 
     let bgp = d.bgp.as_ref();
     let unnumbered = bgp.is_some_and(|b| b.unnumbered);
@@ -95,6 +100,13 @@ fn structured_config(d: &DeviceIntent) -> Value {
                 "mtu": i.mtu,
                 "switchport": {"enabled": false},
             });
+            // OOB ports bridge the management VLANs: access to a management port, trunk upwards.
+            if let Some(v) = i.access_vlan {
+                p["switchport"] = json!({"enabled": true, "mode": "access", "access_vlan": v});
+            } else if !i.trunk_vlans.is_empty() {
+                let ids: Vec<String> = i.trunk_vlans.iter().map(u16::to_string).collect();
+                p["switchport"] = json!({"enabled": true, "mode": "trunk", "trunk": {"allowed_vlan": ids.join(",")}});
+            }
             if let Some(s) = split_speed(d, &i.name) {
                 p["speed"] = json!(s);
             }
@@ -122,6 +134,28 @@ fn structured_config(d: &DeviceIntent) -> Value {
         .collect();
     sc.insert("ethernet_interfaces".into(), json!(ports));
 
+    // The management VLANs and their interfaces (the gateway's in every subnet).
+    if let Some(l2) = &d.l2 {
+        sc.insert(
+            "vlans".into(),
+            json!(
+                l2.vlans
+                    .iter()
+                    .map(|v| json!({"id": v.id, "name": v.name}))
+                    .collect::<Vec<_>>()
+            ),
+        );
+        sc.insert(
+            "vlan_interfaces".into(),
+            json!(l2.svis.iter().map(|v| json!({
+                "name": format!("Vlan{}", v.vlan),
+                "description": format!("{} {}", v.vlan_name, if v.gateway { "gateway" } else { "management" }),
+                "shutdown": false,
+                "ip_address": v.address.to_string(),
+            })).collect::<Vec<_>>()),
+        );
+    }
+
     let mut loopbacks = Vec::new();
     if d.loopback.ipv4.is_some() || d.loopback.ipv6.is_some() {
         let mut l = json!({"name": "Loopback0", "description": "router-id", "shutdown": false});
@@ -144,16 +178,15 @@ fn structured_config(d: &DeviceIntent) -> Value {
         .iter()
         .map(|v| json!({"name": v.name, "ip_routing": true}))
         .collect();
+    let mut routes = Vec::new();
     if let Some(m) = &d.system.mgmt {
         vrfs.push(json!({"name": m.vrf, "ip_routing": false}));
         sc.insert(
             "management_interfaces".into(),
             json!([{"name": m.interface, "description": "oob management", "shutdown": false, "vrf": m.vrf, "ip_address": m.address.to_string()}]),
         );
-        sc.insert(
-            "static_routes".into(),
-            json!([{"vrf": m.vrf, "prefix": "0.0.0.0/0", "next_hop": m.gateway.to_string()}]),
-        );
+        routes
+            .push(json!({"vrf": m.vrf, "prefix": "0.0.0.0/0", "next_hop": m.gateway.to_string()}));
         sc.insert(
             "management_api_http".into(),
             json!({"enable_https": true, "enable_vrfs": [{"name": m.vrf}]}),
@@ -163,6 +196,14 @@ fn structured_config(d: &DeviceIntent) -> Value {
             json!({"vrfs": [{"name": m.vrf, "enable": true}]}),
         );
     }
+    // An OOB switch's default route points at its management subnet's gateway.
+    if let Some(gw) = d.l2.as_ref().and_then(|l| l.default_gateway) {
+        routes.push(json!({"prefix": "0.0.0.0/0", "next_hop": gw.to_string()}));
+    }
+    if !routes.is_empty() {
+        sc.insert("static_routes".into(), json!(routes));
+    }
+
     sc.insert("vrfs".into(), json!(vrfs));
     let v6_vrfs: Vec<&str> = d
         .vrfs
@@ -598,6 +639,11 @@ fn eos_configs_match_pyavd() {
             vec!["leaf-su01-01", "spine01"],
         ),
         (
+            "oob-on-eos",
+            format!("{example}platforms: {{oob: eos}}\n"),
+            vec!["oob-su01-01", "oob-gw01"],
+        ),
+        (
             "plain-no-graceful-restart",
             format!("{}bgp: {{graceful_restart: disabled}}\n", without_tenants(&example)),
             vec!["leaf-su01-01"],
@@ -642,7 +688,13 @@ fn eos_configs_match_pyavd() {
             "{key}: only in railyard: {only_ours:#?}\nonly in pyavd: {only_avd:#?}"
         );
         // Not vacuous: AVD rendered the sections the structured config carries.
-        for section in ["hostname ", "interface Ethernet", "management ssh"] {
+        // (OOB switches have no management port: they are reached on their VLAN interfaces.)
+        let reach = if key.starts_with("oob-on-eos/") {
+            "interface Vlan"
+        } else {
+            "management ssh"
+        };
+        for section in ["hostname ", "interface Ethernet", reach] {
             assert!(
                 rendered.contains(section),
                 "{key}: pyavd rendered no `{section}`"

@@ -1178,3 +1178,100 @@ fn eos_sessions_are_hardened_per_family_with_the_plan_limit() {
     let off = lab("bgp: {graceful_restart: disabled}", "leaf-su01-01");
     assert!(off.lines().any(|l| l == "   no graceful-restart-helper"));
 }
+
+/// OOB switches on EOS bridge the management VLANs as the plan says (addresses.csv, cabling.csv):
+/// each management or BMC port untagged in its subnet's VLAN, the uplink to the gateway a trunk
+/// of every VLAN the switch has access ports in, the gateway holding the first address of every
+/// management subnet on a VLAN interface, and each OOB switch's default route at its gateway.
+#[test]
+fn oob_switches_on_eos_bridge_the_management_vlans() {
+    let spec = format!(
+        "{}\nplatforms: {{oob: eos}}\n",
+        inventory("eos-ai-fabric.yaml")
+    );
+    let files = outputs(&spec);
+    let csv = |path: &str| -> Vec<Vec<String>> {
+        file(&files, path)
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect()
+    };
+    let mut vlan_of = BTreeMap::new();
+    let mut gateways = BTreeSet::new();
+    for r in csv("addresses.csv") {
+        let words: Vec<&str> = r[6].split_whitespace().collect();
+        match (r[4].as_str(), words.as_slice()) {
+            ("mgmt" | "bmc", ["gateway", _, "vlan", vlan]) => {
+                vlan_of.insert((r[0].clone(), r[1].clone()), vlan.to_string());
+            }
+            ("mgmt-gateway", _) => {
+                // Recorded with its prefix length (`172.16.2.1/23`).
+                gateways.insert(r[2].split('/').next().unwrap_or_default().to_string());
+            }
+            _ => {}
+        }
+    }
+    let block = |dev: &str, port: &str| -> Vec<String> {
+        let cfg = file(&files, &format!("configs/{dev}/startup-config"));
+        interfaces(&cfg)
+            .into_iter()
+            .find(|(n, _)| n == port)
+            .unwrap_or_else(|| panic!("{dev}: no interface {port}"))
+            .1
+    };
+    let (mut access, mut trunks) = (BTreeMap::<String, BTreeSet<String>>::new(), 0);
+    let cabling = csv("cabling.csv");
+    for r in &cabling {
+        let (a, ap, b, bp, tier) = (&r[2], &r[3], &r[4], &r[5], &r[10]);
+        if tier == "mgmt" && b.starts_with("oob-su") {
+            let vlan = &vlan_of[&(a.clone(), ap.clone())];
+            let body = block(b, bp);
+            assert!(
+                has(&body, &format!("switchport access vlan {vlan}")),
+                "{b} {bp}"
+            );
+            assert!(has(&body, "switchport mode access") && !has(&body, "no switchport"));
+            access.entry(b.clone()).or_default().insert(vlan.clone());
+        }
+    }
+    for r in &cabling {
+        let (a, ap, b, bp, tier) = (&r[2], &r[3], &r[4], &r[5], &r[10]);
+        if tier == "oob-uplink" {
+            let want: Vec<&str> = access[a].iter().map(String::as_str).collect();
+            for (dev, port) in [(a, ap), (b, bp)] {
+                let body = block(dev, port);
+                let allowed = body
+                    .iter()
+                    .find_map(|l| l.strip_prefix("switchport trunk allowed vlan "))
+                    .unwrap_or_else(|| panic!("{dev} {port}: no trunk"));
+                let ids: BTreeSet<&str> = allowed.split(',').collect();
+                assert!(
+                    want.iter().all(|v| ids.contains(v)),
+                    "{dev} {port}: {allowed}"
+                );
+                assert!(has(&body, "switchport mode trunk"));
+            }
+            trunks += 1;
+        }
+    }
+    assert!(access.len() >= 2 && trunks >= 2, "{access:?} {trunks}");
+    let gw = file(&files, "configs/oob-gw01/startup-config");
+    let svis: BTreeSet<String> = interfaces(&gw)
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("Vlan"))
+        .filter_map(|(_, body)| {
+            body.iter()
+                .find_map(|l| l.strip_prefix("ip address "))
+                .map(|a| a.split('/').next().unwrap_or_default().to_string())
+        })
+        .collect();
+    assert_eq!(svis, gateways);
+    for dev in access.keys() {
+        let cfg = file(&files, &format!("configs/{dev}/startup-config"));
+        let route = lines_with(&cfg, "ip route 0.0.0.0/0 ");
+        assert_eq!(route.len(), 1, "{dev}");
+        assert!(gateways.contains(route[0].trim_start_matches("ip route 0.0.0.0/0 ")));
+        assert!(cfg.contains("\nspanning-tree mode mstp\n"));
+    }
+}
