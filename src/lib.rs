@@ -130,6 +130,16 @@ impl Compiled {
         &self,
         templates: &render::Templates,
     ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
+        self.outputs_only(templates, &artifacts::Selection::all())
+    }
+
+    /// [`Compiled::outputs`] of the selected groups only: switch configs are rendered only when
+    /// `configs` is selected, the report only when `report` is.
+    pub fn outputs_only(
+        &self,
+        templates: &render::Templates,
+        only: &artifacts::Selection,
+    ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
         let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
         let inputs = artifacts::Inputs {
             fabric,
@@ -138,10 +148,12 @@ impl Compiled {
             intents,
             diagnostics: &self.diagnostics,
         };
-        Some(
+        let configs = if only.has(artifacts::OutputGroup::Configs) {
             render::render_all(intents, templates)
-                .map(|configs| artifacts::render_all(&inputs, configs)),
-        )
+        } else {
+            Ok(Vec::new())
+        };
+        Some(configs.map(|configs| artifacts::render_selected(&inputs, configs, only)))
     }
 }
 

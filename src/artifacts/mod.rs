@@ -4,6 +4,7 @@
 mod addresses;
 mod bom;
 mod cabling;
+mod groups;
 mod hosts;
 mod plan;
 mod portmap;
@@ -20,6 +21,7 @@ use crate::spec::ClusterSpec;
 use crate::topology::Fabric;
 
 pub use crate::OutputFile;
+pub use groups::{OutputGroup, Selection};
 
 /// What the artifacts are derived from: the graph, its allocation and intent, and the spec's
 /// global knobs.
@@ -77,6 +79,16 @@ impl LinkNames {
 /// sorted by path, with `manifest.json` last. The two halves render on two threads; the result
 /// does not depend on which finishes first.
 pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFile> {
+    render_selected(inputs, configs, &Selection::all())
+}
+
+/// [`render_all`] restricted to the selected groups (the report, the costly part, is not drawn
+/// unless selected); the manifest covers what is returned.
+pub fn render_selected(
+    inputs: &Inputs<'_>,
+    configs: Vec<OutputFile>,
+    only: &Selection,
+) -> Vec<OutputFile> {
     let (f, alloc) = (inputs.fabric, inputs.alloc);
     let names = LinkNames::new(f);
     let (mut files, maps) = std::thread::scope(|s| {
@@ -104,9 +116,12 @@ pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFi
     });
     files.extend(maps);
     // The report, workbook and labels read the CSV files back, so they show exactly those rows.
-    let deliverables = report::files(inputs, &names, &files);
-    files.extend(deliverables);
+    if only.has(OutputGroup::Report) {
+        let deliverables = report::files(inputs, &names, &files);
+        files.extend(deliverables);
+    }
     files.extend(configs);
+    files.retain(|f| only.keeps(&f.path));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     files.push(manifest(&files));
     files

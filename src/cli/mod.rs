@@ -66,6 +66,13 @@ enum Command {
         /// tenants' ports (`tenants/partitions.conf`) instead of placeholders.
         #[arg(long, value_name = "CSV")]
         port_guids: Option<PathBuf>,
+        /// Write only these output groups (comma-separated): configs (configs/, intent/,
+        /// tenants/), cabling (cabling.csv, netbox-cables.csv, portmaps/, bom.csv), addresses,
+        /// hosts (hosts/, scheduler/), plan (plan.json, summary.json), report (report.html,
+        /// cabling.xlsx, labels/). The output directory then holds just those, with their
+        /// manifest. Default: everything.
+        #[arg(long, value_name = "GROUPS", value_delimiter = ',')]
+        only: Vec<railyard::artifacts::OutputGroup>,
     },
     /// Write the deliverables people look at: report.html (summary, fabric diagram, rack
     /// elevations, cabling and port-map tables, print sheets), cabling.xlsx and cable labels.
@@ -142,8 +149,14 @@ fn write(dir: &Path, files: &[railyard::OutputFile]) -> anyhow::Result<ExitCode>
     progress.writing(files.len());
     let result = output::write_atomically(dir, files, &|| progress.file_written());
     progress.clear();
-    result.with_context(|| format!("writing `{}`", dir.display()))?;
-    eprintln!("wrote {} files to {}", files.len(), dir.display());
+    let stats = result.with_context(|| format!("writing `{}`", dir.display()))?;
+    eprintln!(
+        "wrote {} files to {}: {} written, {} unchanged",
+        files.len(),
+        dir.display(),
+        stats.written,
+        stats.unchanged
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -155,7 +168,9 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             format,
             templates,
             port_guids,
+            only,
         } => {
+            let only = railyard::artifacts::Selection::of(&only);
             let templates = templates::load(templates.as_deref())?;
             let src = load(spec.as_deref())?;
             let progress = progress::Progress::new();
@@ -175,7 +190,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
                 compiled = railyard::compile_with_guids(&src, &imported.guids);
             }
             progress.stage("rendering configs and documents");
-            let files = compiled.outputs(&templates);
+            let files = compiled.outputs_only(&templates, &only);
             progress.clear();
             report::print(&src, &compiled.diagnostics, format);
             let Some(files) = files else {
