@@ -6,7 +6,7 @@
 //! (cabling plan, port maps, BOM, plan, summary, report, workbook, labels, manifest), and writing
 //! all of it to a temporary directory; plus the process's peak resident memory. A second table
 //! gives the report deliverables alone (`railyard report`): time and size of `report.html`,
-//! `cabling.xlsx` and the label sheets. Run with `cargo bench --bench scale`. Figures are printed, not
+//! `cabling.xlsx` and the label sheets. Run with `cargo bench --bench scale [-- SIZES] [--json]`; `-- 512 --spec` prints the spec of a size (to time `railyard build` on it). Figures are printed, not
 //! asserted: speed is tracked here, never in tests.
 
 use std::time::Instant;
@@ -66,6 +66,13 @@ fn main() {
         None if benching => vec![8, 64, 512],
         None => vec![8],
     };
+    // `--spec` prints the spec of each size instead (to time `railyard build` on the same fabric).
+    if args.iter().any(|a| a == "--spec") {
+        for sus in sizes {
+            print!("{}", spec(sus));
+        }
+        return;
+    }
     let mut records = Vec::new();
     if !json {
         println!(
