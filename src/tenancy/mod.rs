@@ -84,6 +84,17 @@ fn route_target(spec: &ClusterSpec, id_value: u32) -> String {
     format!("{}:{id_value}", spec.tenancy.rt_asn.value)
 }
 
+/// A node's host-facing leaf port on one network: network, leaf, the leaf port's identity
+/// (which orders the ports as the intent lists interfaces), the leaf port's name, the node's
+/// NIC port name.
+type NodePort = (Network, String, PortId, String, String);
+
+/// What every tenant is planned from: the fabric's host ports and which switches are Ethernet.
+struct Hosts<'a> {
+    node_ports: BTreeMap<&'a str, Vec<NodePort>>,
+    ethernet: BTreeMap<&'a str, bool>,
+}
+
 /// Build the plan and prove isolation. Problems go to `diags`.
 pub fn plan(
     spec: &ClusterSpec,
@@ -97,10 +108,31 @@ pub fn plan(
     let mut specs: Vec<&TenantSpec> = spec.tenants.iter().collect();
     specs.sort_by_key(|t| t.id.value);
     checks::identities(spec, diags);
+    let chosen = select::resolve(&specs, &node_refs(f), f.sizing.gpus_per_node, diags);
+    let hosts = Hosts {
+        node_ports: node_ports(f),
+        ethernet: ethernet_switches(f),
+    };
+    let tenants: Vec<Tenant> = specs
+        .iter()
+        .filter_map(|t| {
+            let members = chosen.get(&t.id.value)?;
+            Some(tenant(spec, f, alloc, &hosts, t, members, diags))
+        })
+        .collect();
+    let plan = TenantPlan {
+        shared_services: shared_services(spec, &tenants),
+        tenants,
+    };
+    checks::values(spec, &plan, diags);
+    checks::route_targets(spec, &plan, diags);
+    plan
+}
 
+/// Every node with its SU and its number in the cluster (what tenant selections name).
+fn node_refs(f: &Fabric) -> Vec<select::NodeRef> {
     let nps = f.sizing.nodes_per_su;
-    let nodes: Vec<select::NodeRef> = f
-        .devices()
+    f.devices()
         .filter(|d| d.role == Role::Node)
         .map(|d| {
             let su = d.su.unwrap_or(1);
@@ -110,19 +142,18 @@ pub fn plan(
                 number: (su - 1) * nps + d.index,
             }
         })
-        .collect();
-    let chosen = select::resolve(&specs, &nodes, f.sizing.gpus_per_node, diags);
+        .collect()
+}
 
-    // Node → its host-facing leaf ports, per network (with the leaf port's identity, which
-    // orders the ports as the intent lists interfaces).
-    type NodePort = (Network, String, PortId, String, String);
-    let mut node_ports: BTreeMap<&str, Vec<NodePort>> = BTreeMap::new();
+/// Node → its host-facing leaf ports, on every network.
+fn node_ports(f: &Fabric) -> BTreeMap<&str, Vec<NodePort>> {
+    let mut out: BTreeMap<&str, Vec<NodePort>> = BTreeMap::new();
     for l in f.links().filter(|l| l.tier == Tier::NodeLeaf) {
         let (n, leaf) = (f.device_of(&l.a), f.device_of(&l.b));
         if n.role != Role::Node {
             continue;
         }
-        node_ports.entry(n.name.as_str()).or_default().push((
+        out.entry(n.name.as_str()).or_default().push((
             l.network,
             leaf.name.clone(),
             l.b.port,
@@ -130,9 +161,12 @@ pub fn plan(
             f.port_name(n, l.a.port),
         ));
     }
-    let ib_compute = f.sizing.compute.transport == Transport::Infiniband;
-    let ethernet_leaf: BTreeMap<&str, bool> = f
-        .devices()
+    out
+}
+
+/// Switch → whether it is Ethernet (only Ethernet leaves take VRFs; InfiniBand ones partitions).
+fn ethernet_switches(f: &Fabric) -> BTreeMap<&str, bool> {
+    f.devices()
         .filter(|d| d.role.is_switch())
         .map(|d| {
             (
@@ -140,117 +174,157 @@ pub fn plan(
                 f.transport_of(d.role) == Some(Transport::Ethernet),
             )
         })
+        .collect()
+}
+
+/// One tenant's plan: its identifiers (declared or derived from its id), its leaf ports, RDs,
+/// imports and partition key.
+fn tenant(
+    spec: &ClusterSpec,
+    f: &Fabric,
+    alloc: &Allocation,
+    hosts: &Hosts<'_>,
+    t: &TenantSpec,
+    members: &[String],
+    diags: &mut Diagnostics,
+) -> Tenant {
+    let id = t.id.value;
+    let l3vni = t
+        .vni
+        .as_ref()
+        .map_or(spec.tenancy.l3vni_base.value.saturating_add(id), |v| {
+            v.value
+        });
+    let vlan = t
+        .vlan
+        .as_ref()
+        .map_or(spec.tenancy.vlan_base.value.saturating_add(id), |v| v.value);
+    let rt = t
+        .route_target
+        .as_ref()
+        .map_or_else(|| route_target(spec, l3vni), |r| r.value.clone());
+    let mut networks = vec![Network::Compute];
+    if t.storage {
+        networks.push(Network::Storage);
+    }
+    if t.inband {
+        networks.push(Network::Inband);
+    }
+    let (ports, nic_ports) = leaf_ports(f, hosts, t, &networks, members);
+    let rd = ports
+        .keys()
+        .filter_map(|leaf| {
+            let lo = alloc.devices.get(leaf)?.loopback?;
+            Some((leaf.clone(), format!("{}:{id}", lo.addr())))
+        })
         .collect();
+    let (import, shared) = imports(spec, t, &rt, diags);
+    let pkey = (f.sizing.compute.transport == Transport::Infiniband
+        || (t.storage && f.transport_of(Role::StorageLeaf) == Some(Transport::Infiniband)))
+    .then(|| format!("{:#06x}", spec.tenancy.pkey_base.value.saturating_add(id)));
+    Tenant {
+        name: t.name.value.clone(),
+        id,
+        vrf: t.name.value.clone(),
+        l3vni,
+        vlan,
+        route_target: rt.clone(),
+        import,
+        export: vec![rt],
+        rd,
+        nodes: members.to_vec(),
+        ports,
+        networks,
+        shared_services: shared,
+        pkey,
+        nic_ports,
+    }
+}
+
+/// The tenant's Ethernet leaf ports (leaf → port names in port order) on its networks, and its
+/// nodes' compute NIC ports (`node:nic`).
+fn leaf_ports(
+    f: &Fabric,
+    hosts: &Hosts<'_>,
+    t: &TenantSpec,
+    networks: &[Network],
+    members: &[String],
+) -> (BTreeMap<String, Vec<String>>, Vec<String>) {
+    let mut by_leaf: BTreeMap<String, Vec<(PortId, String)>> = BTreeMap::new();
+    let mut nic_ports = Vec::new();
+    for n in members {
+        for (net, leaf, id, port, nic) in hosts.node_ports.get(n.as_str()).into_iter().flatten() {
+            if *net == Network::Compute {
+                nic_ports.push(format!("{n}:{nic}"));
+            }
+            // Storage converged with in-band shares leaves; either flag puts the port in.
+            let wanted = networks.contains(net)
+                || (*net == Network::Storage && t.inband && f.sizing.inband_converged);
+            let ethernet = hosts.ethernet.get(leaf.as_str()).copied().unwrap_or(false);
+            if wanted && ethernet {
+                by_leaf
+                    .entry(leaf.clone())
+                    .or_default()
+                    .push((*id, port.clone()));
+            }
+        }
+    }
+    let ports = by_leaf
+        .into_iter()
+        .map(|(leaf, mut v)| {
+            v.sort();
+            v.dedup();
+            (leaf, v.into_iter().map(|(_, name)| name).collect())
+        })
+        .collect();
+    (ports, nic_ports)
+}
+
+/// The route targets a tenant imports (its own and those of the shared services it consumes,
+/// sorted) and the names of those services; an undeclared service is an error.
+fn imports(
+    spec: &ClusterSpec,
+    t: &TenantSpec,
+    rt: &str,
+    diags: &mut Diagnostics,
+) -> (Vec<String>, Vec<String>) {
     let services: BTreeMap<&str, &crate::spec::SharedServiceSpec> = spec
         .shared_services
         .iter()
         .map(|s| (s.name.value.as_str(), s))
         .collect();
-
-    let mut tenants = Vec::new();
-    for t in &specs {
-        let id = t.id.value;
-        let Some(members) = chosen.get(&id) else {
-            continue;
-        };
-        let l3vni = t
-            .vni
-            .as_ref()
-            .map_or(spec.tenancy.l3vni_base.value.saturating_add(id), |v| {
-                v.value
-            });
-        let vlan = t
-            .vlan
-            .as_ref()
-            .map_or(spec.tenancy.vlan_base.value.saturating_add(id), |v| v.value);
-        let rt = t
-            .route_target
-            .as_ref()
-            .map_or_else(|| route_target(spec, l3vni), |r| r.value.clone());
-        let mut networks = vec![Network::Compute];
-        if t.storage {
-            networks.push(Network::Storage);
-        }
-        if t.inband {
-            networks.push(Network::Inband);
-        }
-        let mut by_leaf: BTreeMap<String, Vec<(PortId, String)>> = BTreeMap::new();
-        let mut nic_ports = Vec::new();
-        for n in members {
-            for (net, leaf, id, port, nic) in node_ports.get(n.as_str()).into_iter().flatten() {
-                if *net == Network::Compute {
-                    nic_ports.push(format!("{n}:{nic}"));
-                }
-                // Storage converged with in-band shares leaves; either flag puts the port in.
-                let wanted = networks.contains(net)
-                    || (*net == Network::Storage && t.inband && f.sizing.inband_converged);
-                let ethernet = ethernet_leaf.get(leaf.as_str()).copied().unwrap_or(false);
-                if wanted && ethernet {
-                    by_leaf
-                        .entry(leaf.clone())
-                        .or_default()
-                        .push((*id, port.clone()));
-                }
+    let mut import = vec![rt.to_string()];
+    let mut shared = Vec::new();
+    for s in &t.shared_services {
+        match services.get(s.value.as_str()) {
+            Some(svc) => {
+                import.push(route_target(
+                    spec,
+                    spec.tenancy.l3vni_base.value.saturating_add(svc.id.value),
+                ));
+                shared.push(s.value.clone());
             }
+            None => diags.push(
+                Diagnostic::error(
+                    codes::TENANT_LEAK,
+                    format!(
+                        "tenant `{}` names shared service `{}`, which is not declared",
+                        t.name.value, s.value
+                    ),
+                )
+                .at(s.span, "undeclared service")
+                .help("declare it under `shared_services:` — only declared services may be shared"),
+            ),
         }
-        let ports: BTreeMap<String, Vec<String>> = by_leaf
-            .into_iter()
-            .map(|(leaf, mut v)| {
-                v.sort();
-                v.dedup();
-                (leaf, v.into_iter().map(|(_, name)| name).collect())
-            })
-            .collect();
-        let rd = ports
-            .keys()
-            .filter_map(|leaf| {
-                let lo = alloc.devices.get(leaf)?.loopback?;
-                Some((leaf.clone(), format!("{}:{id}", lo.addr())))
-            })
-            .collect();
-        let mut import = vec![rt.clone()];
-        let mut shared = Vec::new();
-        for s in &t.shared_services {
-            match services.get(s.value.as_str()) {
-                Some(svc) => {
-                    import.push(route_target(spec, spec.tenancy.l3vni_base.value.saturating_add(svc.id.value)));
-                    shared.push(s.value.clone());
-                }
-                None => diags.push(
-                    Diagnostic::error(
-                        codes::TENANT_LEAK,
-                        format!("tenant `{}` names shared service `{}`, which is not declared", t.name.value, s.value),
-                    )
-                    .at(s.span, "undeclared service")
-                    .help("declare it under `shared_services:` — only declared services may be shared"),
-                ),
-            }
-        }
-        import.sort();
-        import.dedup();
-        let pkey = (ib_compute
-            || (t.storage && f.transport_of(Role::StorageLeaf) == Some(Transport::Infiniband)))
-        .then(|| format!("{:#06x}", spec.tenancy.pkey_base.value.saturating_add(id)));
-        tenants.push(Tenant {
-            name: t.name.value.clone(),
-            id,
-            vrf: t.name.value.clone(),
-            l3vni,
-            vlan,
-            route_target: rt.clone(),
-            import,
-            export: vec![rt],
-            rd,
-            nodes: members.clone(),
-            ports,
-            networks,
-            shared_services: shared,
-            pkey,
-            nic_ports,
-        });
     }
-    let shared_services = spec
-        .shared_services
+    import.sort();
+    import.dedup();
+    (import, shared)
+}
+
+/// Each shared service with the tenants consuming it, whose route targets it imports.
+fn shared_services(spec: &ClusterSpec, tenants: &[Tenant]) -> Vec<SharedService> {
+    spec.shared_services
         .iter()
         .map(|s| {
             let consumers: Vec<&Tenant> = tenants
@@ -272,14 +346,7 @@ pub fn plan(
                 consumers: consumers.iter().map(|t| t.name.clone()).collect(),
             }
         })
-        .collect();
-    let plan = TenantPlan {
-        tenants,
-        shared_services,
-    };
-    checks::values(spec, &plan, diags);
-    checks::route_targets(spec, &plan, diags);
-    plan
+        .collect()
 }
 
 /// Names of tenants sharing a set, for messages.
