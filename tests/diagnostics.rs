@@ -181,6 +181,13 @@ fn check_file(path: &Path) -> String {
                 d.code.id, d.message
             );
         }
+        // Warnings too: a finding the user cannot place is one they cannot act on.
+        assert!(
+            d.severity != Severity::Warning || d.span.is_some(),
+            "{name}: warning {} has no span: {}",
+            d.code.id,
+            d.message
+        );
         if let Some(s) = d.span {
             assert!(
                 (s.start as usize) <= src.text.len(),

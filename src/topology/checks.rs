@@ -288,6 +288,28 @@ pub fn fabric(
     unused_ports(spec, f, diags);
 }
 
+/// Where the spec names the switch model of a role (`compute.leaf.model`, `oob.model`, …);
+/// `None` when the role runs railyard's default model.
+pub(super) fn role_model_span(spec: &ClusterSpec, role: Role) -> Option<crate::diag::Span> {
+    let storage = spec.storage.as_ref();
+    let inband = spec.inband.as_ref();
+    match role {
+        Role::Leaf => Some(&spec.compute.leaf.model),
+        Role::Spine => Some(&spec.compute.spine.model),
+        Role::Core => spec.compute.core.as_ref().map(|c| &c.model),
+        Role::StorageLeaf => storage.map(|s| &s.leaf.model),
+        Role::StorageSpine => storage.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
+        Role::StorageCore => storage.and_then(|s| s.core.as_ref()).map(|s| &s.model),
+        Role::InbandLeaf => inband.and_then(|s| s.leaf.as_ref()).map(|s| &s.model),
+        Role::InbandSpine => inband.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
+        Role::InbandCore => inband.and_then(|s| s.core.as_ref()).map(|s| &s.model),
+        Role::OobLeaf | Role::OobCore => Some(&spec.oob.model),
+        Role::OobGateway => spec.oob.gateway.model.as_ref().or(Some(&spec.oob.model)),
+        Role::Node | Role::Appliance => None,
+    }
+    .and_then(|m| m.span)
+}
+
 fn unused_ports(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) {
     // role → (switches, ports in the groups the role uses, model)
     let mut by_role: BTreeMap<Role, (u32, u32, String)> = BTreeMap::new();
@@ -318,23 +340,12 @@ fn unused_ports(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) {
     for (role, (switches, total, model)) in by_role {
         let u = used.get(&role).copied().unwrap_or(0);
         if total > u {
-            let storage = spec.storage.as_ref();
-            let inband = spec.inband.as_ref();
-            let span = match role {
-                Role::Leaf => Some(&spec.compute.leaf.model),
-                Role::Spine => Some(&spec.compute.spine.model),
-                Role::Core => spec.compute.core.as_ref().map(|c| &c.model),
-                Role::StorageLeaf => storage.map(|s| &s.leaf.model),
-                Role::StorageSpine => storage.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
-                Role::StorageCore => storage.and_then(|s| s.core.as_ref()).map(|s| &s.model),
-                Role::InbandLeaf => inband.and_then(|s| s.leaf.as_ref()).map(|s| &s.model),
-                Role::InbandSpine => inband.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
-                Role::InbandCore => inband.and_then(|s| s.core.as_ref()).map(|s| &s.model),
-                Role::OobLeaf | Role::OobCore => Some(&spec.oob.model),
-                Role::OobGateway => spec.oob.gateway.model.as_ref().or(Some(&spec.oob.model)),
-                Role::Node | Role::Appliance => None,
-            }
-            .and_then(|m| m.span);
+            // A model railyard chose (the role's default, not written in the spec) has spare
+            // ports by its sizing; the advice to pick a smaller model is about the user's choice.
+            let Some(span) = role_model_span(spec, role) else {
+                continue;
+            };
+            let span = Some(span);
             diags.push(
                 Diagnostic::warning(
                     codes::UNUSED_PORTS,

@@ -70,19 +70,26 @@ pub fn check(spec: &ClusterSpec, diags: &mut Diagnostics) {
 
 /// Ethernet switches (other than OOB) that run no known OS get no config: say so once per model.
 pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnostics) {
-    let mut missing: std::collections::BTreeMap<(&str, &str), u32> =
+    let mut missing: std::collections::BTreeMap<(&str, &str), (u32, Role)> =
         std::collections::BTreeMap::new();
     for d in f.devices() {
         if d.role.is_switch()
             && d.platform.is_none()
             && transport(spec, d.role) == Transport::Ethernet
         {
-            *missing
+            missing
                 .entry((d.model.as_str(), d.role.as_str()))
-                .or_default() += 1;
+                .or_insert((0, d.role))
+                .0 += 1;
         }
     }
-    for ((model, role), n) in missing {
+    for ((model, role), (n, role_id)) in missing {
+        // The model's definition in the spec's catalog, else where the spec picks it for the role.
+        let span = spec
+            .catalog_spans
+            .get(&format!("switches.{model}"))
+            .copied()
+            .or_else(|| super::checks::role_model_span(spec, role_id));
         let key = match role {
             "storage-leaf" | "storage-spine" | "storage-core" => "storage",
             "inband-leaf" | "inband-spine" | "inband-core" => "inband",
@@ -94,6 +101,7 @@ pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnost
                 codes::NO_PLATFORM,
                 format!("{n} `{role}` switch(es) (`{model}`) run no known OS; no config is rendered for them"),
             )
+            .at(span, "no OS known for this model")
             .help(format!("set `platforms: {{{key}: nvue}}` (or sonic, frr, eos) or add `os:` to the `{model}` model")),
         );
     }
