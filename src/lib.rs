@@ -140,6 +140,20 @@ impl Compiled {
         templates: &render::Templates,
         only: &artifacts::Selection,
     ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
+        let c = artifacts::Collector::default();
+        let done = self.emit(templates, only, &|f| c.put(f))?;
+        Some(done.map(|()| c.finish()))
+    }
+
+    /// Every output file of the selected groups into `sink` as it is produced, without the
+    /// manifest (the sink's owner writes it over what it received). `None` when the compile
+    /// failed; a render error stops before the artifacts.
+    pub fn emit(
+        &self,
+        templates: &render::Templates,
+        only: &artifacts::Selection,
+        sink: &artifacts::Sink<'_>,
+    ) -> Option<Result<(), render::RenderError>> {
         let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
         let inputs = artifacts::Inputs {
             fabric,
@@ -148,12 +162,13 @@ impl Compiled {
             intents,
             diagnostics: &self.diagnostics,
         };
-        let configs = if only.has(artifacts::OutputGroup::Configs) {
-            render::render_all(intents, templates)
-        } else {
-            Ok(Vec::new())
-        };
-        Some(configs.map(|configs| artifacts::render_selected(&inputs, configs, only)))
+        if only.has(artifacts::OutputGroup::Configs)
+            && let Err(e) = render::emit(intents, templates, sink)
+        {
+            return Some(Err(e));
+        }
+        artifacts::emit(&inputs, only, sink);
+        Some(Ok(()))
     }
 }
 

@@ -75,56 +75,84 @@ impl LinkNames {
     }
 }
 
-/// Every artifact of a fabric plus the already rendered `configs` (switch configs, intent dumps),
-/// sorted by path, with `manifest.json` last. The two halves render on two threads; the result
-/// does not depend on which finishes first.
-pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFile> {
-    render_selected(inputs, configs, &Selection::all())
+/// Where rendered files go, as they are produced (from several threads, in no particular
+/// order): collected in memory ([`Collector`]) or written at once (`railyard build`), so the
+/// largest outputs never need to be held all together.
+pub type Sink<'a> = dyn Fn(OutputFile) + Sync + 'a;
+
+/// A sink that keeps every file; [`Collector::finish`] sorts them by path and appends the
+/// manifest, the order [`render_all`] has always returned.
+#[derive(Default)]
+pub struct Collector(std::sync::Mutex<Vec<OutputFile>>);
+
+impl Collector {
+    pub fn put(&self, f: OutputFile) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(f);
+    }
+
+    pub fn finish(self) -> Vec<OutputFile> {
+        let mut files = self
+            .0
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.push(manifest(&files));
+        files
+    }
 }
 
-/// [`render_all`] restricted to the selected groups (the report, the costly part, is not drawn
-/// unless selected); the manifest covers what is returned.
-pub fn render_selected(
-    inputs: &Inputs<'_>,
-    configs: Vec<OutputFile>,
-    only: &Selection,
-) -> Vec<OutputFile> {
+/// Every artifact of a fabric plus the already rendered `configs` (switch configs, intent dumps),
+/// sorted by path, with `manifest.json` last. The result does not depend on which thread
+/// finishes first.
+pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFile> {
+    let c = Collector::default();
+    configs.into_iter().for_each(|f| c.put(f));
+    emit(inputs, &Selection::all(), &|f| c.put(f));
+    c.finish()
+}
+
+/// Every artifact of the selected groups into `sink` (no manifest: the sink's owner writes it
+/// over everything it received). The report, the costly part, is not drawn unless selected.
+pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>) {
     let (f, alloc) = (inputs.fabric, inputs.alloc);
     let names = LinkNames::new(f);
-    let (mut files, maps) = std::thread::scope(|s| {
-        let maps = s.spawn(|| {
+    let put = |file: OutputFile| {
+        if only.keeps(&file.path) {
+            sink(file);
+        }
+    };
+    let mut sources = std::thread::scope(|s| {
+        let hosts = s.spawn(|| {
+            put(plan::plan_json(f, &names));
+            scheduler::files(inputs).into_iter().for_each(put);
+            hosts::files(inputs).into_iter().for_each(put);
             let mut v = portmap::port_maps(f, &names);
             v.push(addresses::addresses_csv(f, alloc, &names));
-            v.extend(scheduler::files(inputs));
-            v.extend(hosts::files(inputs));
-            v.push(plan::plan_json(f, &names));
             v
         });
-        let files = vec![
-            cabling::cabling_csv(f, &names),
-            cabling::netbox_csv(f, &names),
-            bom::bom_csv(f),
-            OutputFile::new(
-                "summary.json",
-                summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
-            ),
-        ];
-        (
-            files,
-            maps.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-        )
+        put(cabling::netbox_csv(f, &names));
+        put(OutputFile::new(
+            "summary.json",
+            summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
+        ));
+        let mut v = vec![cabling::cabling_csv(f, &names), bom::bom_csv(f)];
+        v.extend(
+            hosts
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+        );
+        v
     });
-    files.extend(maps);
     // The report, workbook and labels read the CSV files back, so they show exactly those rows.
     if only.has(OutputGroup::Report) {
-        let deliverables = report::files(inputs, &names, &files);
-        files.extend(deliverables);
+        report::files(inputs, &names, &sources, sink);
     }
-    files.extend(configs);
-    files.retain(|f| only.keeps(&f.path));
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    files.push(manifest(&files));
-    files
+    for file in sources.drain(..) {
+        put(file);
+    }
 }
 
 /// Only the deliverables people look at (`railyard report`): `report.html`, `cabling.xlsx`,
@@ -137,20 +165,41 @@ pub fn render_report(inputs: &Inputs<'_>) -> Vec<OutputFile> {
     sources.push(addresses::addresses_csv(f, alloc, &names));
     sources.push(cabling::cabling_csv(f, &names));
     sources.push(bom::bom_csv(f));
-    let mut files = report::files(inputs, &names, &sources);
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    files.push(manifest(&files));
-    files
+    let c = Collector::default();
+    report::files(inputs, &names, &sources, &|f| c.put(f));
+    c.finish()
+}
+
+/// One manifest entry: a file's path, SHA-256 and size. A writer computes them while writing,
+/// without keeping the bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestEntry {
+    pub path: String,
+    pub sha256: String,
+    pub bytes: usize,
+}
+
+impl ManifestEntry {
+    pub fn of(f: &OutputFile) -> Self {
+        let digest = Sha256::digest(&f.bytes);
+        Self {
+            path: f.path.clone(),
+            sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
+            bytes: f.bytes.len(),
+        }
+    }
 }
 
 fn manifest(files: &[OutputFile]) -> OutputFile {
-    let entries: Vec<serde_json::Value> = files
+    manifest_of(files.iter().map(ManifestEntry::of).collect())
+}
+
+/// `manifest.json` over `entries` (sorted here by path, so the order they came in is irrelevant).
+pub fn manifest_of(mut entries: Vec<ManifestEntry>) -> OutputFile {
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    let entries: Vec<serde_json::Value> = entries
         .iter()
-        .map(|f| {
-            let digest = Sha256::digest(&f.bytes);
-            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-            serde_json::json!({ "path": f.path, "sha256": hex, "bytes": f.bytes.len() })
-        })
+        .map(|e| serde_json::json!({ "path": e.path, "sha256": e.sha256, "bytes": e.bytes }))
         .collect();
     let doc = serde_json::json!({ "generator": concat!("railyard ", env!("CARGO_PKG_VERSION")), "files": entries });
     let mut bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();

@@ -150,14 +150,18 @@ fn write(dir: &Path, files: &[railyard::OutputFile]) -> anyhow::Result<ExitCode>
     let result = output::write_atomically(dir, files, &|| progress.file_written());
     progress.clear();
     let stats = result.with_context(|| format!("writing `{}`", dir.display()))?;
+    written(dir, stats);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn written(dir: &Path, stats: output::WriteStats) {
     eprintln!(
         "wrote {} files to {}: {} written, {} unchanged",
-        files.len(),
+        stats.written + stats.unchanged,
         dir.display(),
         stats.written,
         stats.unchanged
     );
-    Ok(ExitCode::SUCCESS)
 }
 
 fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
@@ -189,14 +193,27 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
                 progress.stage("compiling with the port GUIDs");
                 compiled = railyard::compile_with_guids(&src, &imported.guids);
             }
-            progress.stage("rendering configs and documents");
-            let files = compiled.outputs_only(&templates, &only);
+            if compiled.intents.is_none() {
+                progress.clear();
+                report::print(&src, &compiled.diagnostics, format);
+                return Ok(ExitCode::from(1));
+            }
+            // Rendered and written as it goes: the output is never all in memory at once.
+            progress.streaming("rendering and writing");
+            let result = output::write_streaming(
+                &output,
+                |sink| match compiled.emit(&templates, &only, sink) {
+                    Some(Ok(())) => Ok(()),
+                    Some(Err(e)) => Err(e.into()),
+                    None => Err(anyhow::anyhow!("the spec did not compile")),
+                },
+                &|| progress.file_written(),
+            );
             progress.clear();
             report::print(&src, &compiled.diagnostics, format);
-            let Some(files) = files else {
-                return Ok(ExitCode::from(1));
-            };
-            write(&output, &files?)
+            let stats = result.with_context(|| format!("writing `{}`", output.display()))?;
+            written(&output, stats);
+            Ok(ExitCode::SUCCESS)
         }
         Command::Report {
             spec,

@@ -5,17 +5,19 @@
 //! bytes equal the previous run's is hard-linked from the old directory into the new one (no data
 //! written, no new inode), so adding one SU rewrites only the files that SU changes. The old
 //! directory is only read until the final rename; a file someone edited there differs from the
-//! new bytes and is written afresh. Directories are created once each, before any file, and the
-//! files are written by one thread per core.
+//! new bytes and is written afresh. Files are written as they are rendered, by the rendering
+//! threads, and dropped once written: the output is never all in memory at once. Each directory
+//! is created once.
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::Context;
 
-use railyard::artifacts::OutputFile;
+use railyard::artifacts::{ManifestEntry, OutputFile, Sink, manifest_of};
 
 fn sibling(dir: &Path, tag: &str) -> PathBuf {
     let name = dir
@@ -33,11 +35,13 @@ pub struct WriteStats {
     pub unchanged: usize,
 }
 
-/// Write `files` (paths relative to `dir`) as the new content of `dir`. Calls `on_file` after
-/// each file (progress; from several threads).
-pub fn write_atomically(
+/// Write the files `produce` hands to its sink as the new content of `dir`, each one as it comes
+/// (the bytes are dropped once written; the SHA-256 for `manifest.json` is taken on the way), then
+/// the manifest, then the swap. A producer error, or the first write error, leaves `dir` as it
+/// was. Calls `on_file` after each file.
+pub fn write_streaming(
     dir: &Path,
-    files: &[OutputFile],
+    produce: impl FnOnce(&Sink<'_>) -> anyhow::Result<()>,
     on_file: &(dyn Fn() + Sync),
 ) -> anyhow::Result<WriteStats> {
     let parent = dir
@@ -47,8 +51,18 @@ pub fn write_atomically(
     fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
     let tmp = sibling(dir, "tmp");
     let _ = fs::remove_dir_all(&tmp);
-    let previous = dir.is_dir().then_some(dir);
-    let result = fill(&tmp, previous, files, on_file);
+    fs::create_dir_all(&tmp).with_context(|| format!("creating `{}`", tmp.display()))?;
+    let w = Writer {
+        tmp: &tmp,
+        previous: dir.is_dir().then_some(dir),
+        dirs: Mutex::new(BTreeSet::new()),
+        entries: Mutex::new(Vec::new()),
+        unchanged: AtomicUsize::new(0),
+        error: Mutex::new(None),
+        on_file,
+    };
+    let produced = produce(&|f| w.put(&f));
+    let result = produced.and_then(|()| w.finish());
     let stats = match result {
         Ok(s) => s,
         Err(e) => {
@@ -68,67 +82,122 @@ pub fn write_atomically(
     Ok(stats)
 }
 
-/// Creates every directory once, then writes (or links) the files on one thread per core.
-fn fill(
-    tmp: &Path,
-    previous: Option<&Path>,
+/// Write `files` (paths relative to `dir`, their `manifest.json` among them or not) as the new
+/// content of `dir`; the manifest is written afresh over them.
+pub fn write_atomically(
+    dir: &Path,
     files: &[OutputFile],
     on_file: &(dyn Fn() + Sync),
 ) -> anyhow::Result<WriteStats> {
-    // Paths come from device names, which the checks restrict to safe characters.
-    let dirs: BTreeSet<&Path> = files
-        .iter()
-        .filter_map(|f| Path::new(&f.path).parent())
-        .collect();
-    fs::create_dir_all(tmp).with_context(|| format!("creating `{}`", tmp.display()))?;
-    for d in dirs {
-        let p = tmp.join(d);
-        fs::create_dir_all(&p).with_context(|| format!("creating `{}`", p.display()))?;
-    }
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8);
-    let chunk = files.len().div_ceil(threads).max(1);
-    let unchanged = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                let unchanged = &unchanged;
-                s.spawn(move || -> anyhow::Result<()> {
-                    for f in part {
-                        if place(tmp, previous, f)? {
-                            unchanged.fetch_add(1, Ordering::Relaxed);
-                        }
-                        on_file();
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .try_for_each(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-    })?;
-    let unchanged = unchanged.into_inner();
-    Ok(WriteStats {
-        written: files.len() - unchanged,
-        unchanged,
-    })
+    write_streaming(
+        dir,
+        |sink| {
+            for f in files.iter().filter(|f| f.path != MANIFEST) {
+                sink(f.clone());
+            }
+            Ok(())
+        },
+        on_file,
+    )
 }
 
-/// Puts one file into the new directory: a hard link to the previous run's file when its bytes
-/// are the same (returns `true`), else the bytes.
-fn place(tmp: &Path, previous: Option<&Path>, f: &OutputFile) -> anyhow::Result<bool> {
-    let path = tmp.join(&f.path);
-    if let Some(old) = previous.map(|p| p.join(&f.path))
-        && same_bytes(&old, &f.bytes)
-        && fs::hard_link(&old, &path).is_ok()
-    {
-        return Ok(true);
+const MANIFEST: &str = "manifest.json";
+
+/// The writing side of [`write_streaming`], shared by the producer's threads.
+struct Writer<'a> {
+    tmp: &'a Path,
+    previous: Option<&'a Path>,
+    /// Directories already created under `tmp`.
+    dirs: Mutex<BTreeSet<PathBuf>>,
+    entries: Mutex<Vec<ManifestEntry>>,
+    unchanged: AtomicUsize,
+    /// The first failure; later files are dropped.
+    error: Mutex<Option<anyhow::Error>>,
+    on_file: &'a (dyn Fn() + Sync),
+}
+
+impl Writer<'_> {
+    fn put(&self, f: &OutputFile) {
+        if lock(&self.error).is_some() {
+            return;
+        }
+        let entry = ManifestEntry::of(f);
+        match self.place(f) {
+            Ok(linked) => {
+                if linked {
+                    self.unchanged.fetch_add(1, Ordering::Relaxed);
+                }
+                lock(&self.entries).push(entry);
+                (self.on_file)();
+            }
+            Err(e) => {
+                lock(&self.error).get_or_insert(e);
+            }
+        }
     }
-    fs::write(&path, &f.bytes).with_context(|| format!("writing `{}`", path.display()))?;
-    Ok(false)
+
+    /// Puts one file into the new directory: a hard link to the previous run's file when its
+    /// bytes are the same (returns `true`), else the bytes. Paths come from device names, which
+    /// the checks restrict to safe characters.
+    fn place(&self, f: &OutputFile) -> anyhow::Result<bool> {
+        let path = self.tmp.join(&f.path);
+        if let Some(parent) = Path::new(&f.path)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            && !lock(&self.dirs).contains(parent)
+        {
+            let p = self.tmp.join(parent);
+            fs::create_dir_all(&p).with_context(|| format!("creating `{}`", p.display()))?;
+            lock(&self.dirs).insert(parent.to_path_buf());
+        }
+        if let Some(old) = self.previous.map(|p| p.join(&f.path))
+            && same_bytes(&old, &f.bytes)
+            && fs::hard_link(&old, &path).is_ok()
+        {
+            return Ok(true);
+        }
+        fs::write(&path, &f.bytes).with_context(|| format!("writing `{}`", path.display()))?;
+        Ok(false)
+    }
+
+    /// Writes the manifest over every file received; the first write error, if any.
+    fn finish(self) -> anyhow::Result<WriteStats> {
+        if let Some(e) = self
+            .error
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+        {
+            return Err(e);
+        }
+        let entries = self
+            .entries
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        let files = entries.len() + 1;
+        let manifest = manifest_of(entries);
+        let w = Writer {
+            tmp: self.tmp,
+            previous: self.previous,
+            dirs: self.dirs,
+            entries: Mutex::new(Vec::new()),
+            unchanged: self.unchanged,
+            error: Mutex::new(None),
+            on_file: self.on_file,
+        };
+        w.put(&manifest);
+        if let Some(e) = w.error.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            return Err(e);
+        }
+        let unchanged = w.unchanged.into_inner();
+        Ok(WriteStats {
+            written: files - unchanged,
+            unchanged,
+        })
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The file holds exactly `bytes` (the size is compared first, from the metadata alone).
@@ -190,7 +259,8 @@ mod tests {
             OutputFile::new("gone.txt", "bye"),
         ];
         let s = write_atomically(&out, &first, &|| {}).unwrap();
-        assert_eq!((s.written, s.unchanged), (3, 0));
+        // The three files and their manifest.
+        assert_eq!((s.written, s.unchanged), (4, 0));
         // Someone edits a file in place: the rebuild must not carry the edit over.
         fs::write(out.join("a/y.txt"), "y-edited").unwrap();
         let second = vec![
@@ -199,11 +269,16 @@ mod tests {
             OutputFile::new("b/z.txt", "z1"),
         ];
         let s = write_atomically(&out, &second, &|| {}).unwrap();
-        assert_eq!((s.written, s.unchanged), (2, 1));
-        let want: Vec<(String, Vec<u8>)> = second
+        assert_eq!((s.written, s.unchanged), (3, 1));
+        let mut want: Vec<(String, Vec<u8>)> = second
             .iter()
             .map(|f| (f.path.clone(), f.bytes.clone()))
             .collect();
+        want.push((
+            "manifest.json".into(),
+            railyard::artifacts::manifest_of(second.iter().map(ManifestEntry::of).collect()).bytes,
+        ));
+        want.sort();
         assert_eq!(read_all(&out), want);
         // No sibling left behind.
         let names: Vec<String> = fs::read_dir(root.path())
@@ -211,5 +286,29 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names, ["out"]);
+    }
+
+    #[test]
+    fn a_failing_producer_leaves_the_previous_output_as_it_was() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        write_atomically(&out, &[OutputFile::new("a.txt", "old")], &|| {}).unwrap();
+        let before = read_all(&out);
+        let r = write_streaming(
+            &out,
+            |sink| {
+                sink(OutputFile::new("a.txt", "new"));
+                sink(OutputFile::new("b/c.txt", "half"));
+                anyhow::bail!("the renderer failed")
+            },
+            &|| {},
+        );
+        assert!(r.unwrap_err().to_string().contains("the renderer failed"));
+        assert_eq!(read_all(&out), before);
+        assert_eq!(
+            fs::read_dir(root.path()).unwrap().count(),
+            1,
+            "no sibling left"
+        );
     }
 }

@@ -36,6 +36,15 @@ impl Progress {
         self.bar.set_message("writing");
     }
 
+    /// Count files as they are written, their number not known in advance.
+    pub fn streaming(&self, msg: &str) {
+        self.bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg}: {pos} files [{elapsed}]")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        self.bar.set_message(msg.to_string());
+    }
+
     pub fn file_written(&self) {
         self.bar.inc(1);
     }

@@ -94,28 +94,45 @@ pub fn render_all(
     intents: &Intents,
     templates: &Templates,
 ) -> Result<Vec<OutputFile>, RenderError> {
+    let c = std::sync::Mutex::new(Vec::new());
+    emit(intents, templates, &|f| {
+        c.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(f);
+    })?;
+    let mut out = c
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// Every switch config, the subnet-manager files and the intent dumps into `sink`, each device's
+/// files as soon as they are rendered (devices split over the cores; in no particular order).
+pub fn emit(
+    intents: &Intents,
+    templates: &Templates,
+    sink: &crate::artifacts::Sink<'_>,
+) -> Result<(), RenderError> {
     let env = templates.environment();
-    // Devices render independently: split them over the cores; the sort below makes the result
-    // independent of which thread finishes first.
     let devices: Vec<&DeviceIntent> = intents.devices.values().collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
     let chunk = devices.len().div_ceil(threads).max(1);
-    let parts: Vec<Result<Vec<OutputFile>, RenderError>> = std::thread::scope(|s| {
+    let parts: Vec<Result<(), RenderError>> = std::thread::scope(|s| {
         let handles: Vec<_> = devices
             .chunks(chunk)
             .map(|part| {
                 let env = &env;
                 s.spawn(move || {
-                    let mut files = Vec::with_capacity(part.len() * 3);
                     for d in part {
-                        files.extend(device(env, d)?);
+                        device(env, d)?.into_iter().for_each(sink);
                         let path = format!("intent/{}.yaml", d.hostname);
                         let text = yaml::to_string(&d.hostname, &path, d)?;
-                        files.push(OutputFile::new(path, text));
+                        sink(OutputFile::new(path, text));
                     }
-                    Ok(files)
+                    Ok(())
                 })
             })
             .collect();
@@ -132,18 +149,12 @@ pub fn render_all(
             })
             .collect()
     });
-    let mut out = Vec::new();
-    for p in parts {
-        out.extend(p?);
-    }
+    parts.into_iter().collect::<Result<(), RenderError>>()?;
     for sm in &intents.subnet_managers {
-        out.extend(subnet_manager::render(&env, sm)?);
+        subnet_manager::render(&env, sm)?.into_iter().for_each(sink);
     }
-    out.extend(tenants::render(
-        &env,
-        &intents.tenants,
-        intents.partitions.as_ref(),
-    )?);
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(out)
+    tenants::render(&env, &intents.tenants, intents.partitions.as_ref())?
+        .into_iter()
+        .for_each(sink);
+    Ok(())
 }

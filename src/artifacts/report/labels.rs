@@ -16,7 +16,7 @@ use qrcodegen::{Mask, QrCode, QrCodeEcc, QrSegment, Version};
 
 use super::markup::Markup;
 use super::{label_end, natural_key};
-use crate::artifacts::{LinkNames, OutputFile};
+use crate::artifacts::{LinkNames, OutputFile, Sink};
 use crate::topology::Fabric;
 
 pub const STOCK: &str = "Panduit R200X150V1T self-laminating wrap-around label, 2.00 in × 1.50 in, print-on area 2.00 in × 0.50 in, for cable OD 0.22–0.28 in (5.6–7.1 mm)";
@@ -93,8 +93,10 @@ fn font_pt(longest: usize) -> f64 {
 /// A cable in a label file: the B end's device and port in natural order, and the cable.
 type Key = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
 
-/// One label file per location, sorted by the B end's device and port.
-pub fn sheets(f: &Fabric, names: &LinkNames) -> Vec<OutputFile> {
+/// One label file per location, sorted by the B end's device and port; each file goes to `sink`
+/// as soon as it is drawn (the label sheets are the largest output: a million labels at 131k
+/// GPUs), in no particular order.
+pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>) {
     let racks = f.devices().any(|d| d.rack.is_some());
     let mut groups: BTreeMap<String, Vec<Key>> = BTreeMap::new();
     for (i, l) in f.links().enumerate() {
@@ -111,24 +113,19 @@ pub fn sheets(f: &Fabric, names: &LinkNames) -> Vec<OutputFile> {
     }
     let links: Vec<_> = f.links().collect();
     let groups: Vec<(String, Vec<Key>)> = groups.into_iter().collect();
-    // QR encoding dominates: the groups are split over two threads (the order of the output
-    // does not depend on which finishes first).
+    // QR encoding dominates: the groups are split over two threads.
     let half = groups.len().div_ceil(2);
     let (first, second) = groups.split_at(half);
-    let render = |part: &[(String, Vec<Key>)]| -> Vec<OutputFile> {
-        part.iter()
-            .map(|(loc, keys)| sheet(f, names, &links, racks, loc, keys))
-            .collect()
+    let render = |part: &[(String, Vec<Key>)]| {
+        for (loc, keys) in part {
+            sink(sheet(f, names, &links, racks, loc, keys));
+        }
     };
-    let (mut out, rest) = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let t = s.spawn(|| render(second));
-        (
-            render(first),
-            t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-        )
+        render(first);
+        t.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
     });
-    out.extend(rest);
-    out
 }
 
 /// One location's label file.

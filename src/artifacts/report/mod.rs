@@ -17,7 +17,7 @@ mod xlsx;
 
 use std::collections::BTreeMap;
 
-use super::{Inputs, LinkNames, OutputFile, metres};
+use super::{Inputs, LinkNames, OutputFile, Sink, metres};
 use crate::topology::{Device, Fabric};
 
 /// Natural order of names (`gpu2` before `gpu10`, `su9` before `su10`).
@@ -117,7 +117,7 @@ fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
 
 /// `report.html`, `cabling.xlsx` and `labels/*.html` from the fabric and the CSV artifacts in
 /// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`).
-pub fn files(inputs: &Inputs<'_>, names: &LinkNames, files: &[OutputFile]) -> Vec<OutputFile> {
+pub fn files(inputs: &Inputs<'_>, names: &LinkNames, files: &[OutputFile], sink: &Sink<'_>) {
     let f = inputs.fabric;
     let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
     let cabling = find(files, "cabling.csv").map(|c| read_csv(&c.bytes));
@@ -145,12 +145,9 @@ pub fn files(inputs: &Inputs<'_>, names: &LinkNames, files: &[OutputFile]) -> Ve
             workbook,
         )
     });
-    let mut out = vec![
-        OutputFile::new("report.html", html),
-        OutputFile::new("cabling.xlsx", workbook),
-    ];
-    out.extend(labels::sheets(f, names));
-    out
+    sink(OutputFile::new("report.html", html));
+    sink(OutputFile::new("cabling.xlsx", workbook));
+    labels::sheets(f, names, sink);
 }
 
 /// Metres as the CSV prints them (shared with the page data).
