@@ -106,6 +106,11 @@ fn compile_site(
     out
 }
 
+/// Where rendered files go, as they are produced (from several threads, in no particular
+/// order): collected in memory (`artifacts::Collector`) or written at once (`railyard build`),
+/// so the largest outputs never need to be held all together.
+pub type Sink<'a> = dyn Fn(OutputFile) + Sync + 'a;
+
 /// One output file, relative to the output directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutputFile {

@@ -20,7 +20,7 @@ use crate::intent::Intents;
 use crate::spec::ClusterSpec;
 use crate::topology::Fabric;
 
-pub use crate::OutputFile;
+pub use crate::{OutputFile, Sink};
 pub use groups::{OutputGroup, Selection};
 
 /// What the artifacts are derived from: the graph, its allocation and intent, and the spec's
@@ -75,10 +75,6 @@ impl LinkNames {
     }
 }
 
-/// Where rendered files go, as they are produced (from several threads, in no particular
-/// order): collected in memory ([`Collector`]) or written at once (`railyard build`), so the
-/// largest outputs never need to be held all together.
-pub type Sink<'a> = dyn Fn(OutputFile) + Sync + 'a;
 
 /// A sink that keeps every file; [`Collector::finish`] sorts them by path and appends the
 /// manifest, the order [`render_all`] has always returned.

@@ -112,7 +112,7 @@ pub fn render_all(
 pub fn emit(
     intents: &Intents,
     templates: &Templates,
-    sink: &crate::artifacts::Sink<'_>,
+    sink: &crate::Sink<'_>,
 ) -> Result<(), RenderError> {
     let env = templates.environment();
     let devices: Vec<&DeviceIntent> = intents.devices.values().collect();
