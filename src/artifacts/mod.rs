@@ -75,7 +75,6 @@ impl LinkNames {
     }
 }
 
-
 /// A sink that keeps every file; [`Collector::finish`] sorts them by path and appends the
 /// manifest, the order [`render_all`] has always returned.
 #[derive(Default)]
