@@ -155,3 +155,15 @@ fn regression_targets_error_never_quotes_a_secret_key() {
         entry::push_targets::run,
     );
 }
+
+/// A prefixed `<nc:config>` with an unqualified data element: inside `<rpc>` (default namespace
+/// base:1.0) the element took the base namespace; the payload now undeclares the default
+/// namespace on its root (`xmlns=""`). Found by a 9-minute `netconf_reply` run.
+#[test]
+fn regression_unqualified_data_under_prefixed_config_keeps_no_namespace_inside_rpc() {
+    regression(
+        "netconf_reply",
+        "regress-prefixed-config-unqualified-child",
+        entry::netconf_reply::run,
+    );
+}

@@ -294,12 +294,13 @@ impl ConfigPayload {
                     .ok_or_else(|| XmlError("cannot isolate <config> content".into()))?;
                 return Self::wrap(inner);
             }
-            let mut tree = tree;
-            tree.ns = NS_BASE.into();
-            return Ok(Self {
-                bytes: body.to_vec(),
-                tree,
-            });
+            // A prefixed `<nc:config>` that declares no default namespace leaves its unqualified
+            // descendants in no namespace; inside `<rpc xmlns="…base…">` they would inherit the
+            // base namespace and mean something else. Undeclare it on the root (`xmlns=""`).
+            let bytes = undeclare_default_namespace(body)
+                .ok_or_else(|| XmlError("cannot isolate the <config> start tag".into()))?;
+            let tree = xml::parse(&bytes)?;
+            return Ok(Self { bytes, tree });
         }
         Self::wrap(body)
     }
@@ -324,6 +325,50 @@ impl ConfigPayload {
 
 /// The bytes between the root's start tag and its end tag (for a document whose root has no
 /// namespace declarations its children rely on).
+/// `doc` with `xmlns=""` added to its root start tag unless that tag declares a default
+/// namespace itself (or has no prefix, in which case it is the default namespace's element).
+fn undeclare_default_namespace(doc: &[u8]) -> Option<Vec<u8>> {
+    // The root start tag: the first `<` that opens an element (not `<?`, `<!`).
+    let start = (0..doc.len()).find(|&i| {
+        doc[i] == b'<'
+            && doc
+                .get(i + 1)
+                .is_some_and(|c| !matches!(c, b'?' | b'!' | b'/'))
+    })?;
+    let name_end = start
+        + 1
+        + doc[start + 1..]
+            .iter()
+            .position(|c| c.is_ascii_whitespace() || matches!(c, b'/' | b'>'))?;
+    let name = &doc[start + 1..name_end];
+    // The tag's end: the first `>` outside a quoted attribute value.
+    let mut quote = None;
+    let mut end = None;
+    for (i, &c) in doc.iter().enumerate().skip(name_end) {
+        match (quote, c) {
+            (None, b'"' | b'\'') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, b'>') => {
+                end = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let tag = &doc[name_end..end?];
+    let declares_default = tag
+        .split(|c| c.is_ascii_whitespace())
+        .any(|attr| attr.starts_with(b"xmlns=") || attr == b"xmlns");
+    if !name.contains(&b':') || declares_default {
+        return Some(doc.to_vec());
+    }
+    let mut out = Vec::with_capacity(doc.len() + 9);
+    out.extend_from_slice(&doc[..name_end]);
+    out.extend_from_slice(b" xmlns=\"\"");
+    out.extend_from_slice(&doc[name_end..]);
+    Some(out)
+}
+
 fn inner_bytes(doc: &[u8]) -> Option<&[u8]> {
     let s = doc.iter().position(|&b| b == b'<')?;
     let open_end = s + doc[s..].iter().position(|&b| b == b'>')?;
@@ -872,6 +917,28 @@ impl<T: Transport> Client<T> {
 
 #[cfg(test)]
 mod tests {
+    /// Found by the `netconf_reply` fuzz target: a prefixed `<nc:config>` whose data element has
+    /// no namespace must keep it inside `<rpc>`, whose default namespace is the base one.
+    #[test]
+    fn unqualified_data_under_a_prefixed_config_stays_unqualified_inside_rpc() {
+        let doc = br#"<nc:config xmlns:nc="urn:ietf:params:xml:ns:netconf:base:1.0"><a x="1">t</a></nc:config>"#;
+        let p = ConfigPayload::from_xml(doc).unwrap();
+        assert_eq!(p.tree().children[0].ns, "");
+        let rpc = format!(
+            "<rpc xmlns=\"{NS_BASE}\" message-id=\"1\"><edit-config>{}</edit-config></rpc>",
+            String::from_utf8_lossy(p.bytes())
+        );
+        let parsed = xml::parse(rpc.as_bytes()).unwrap();
+        let sent = parsed
+            .child(NS_BASE, "edit-config")
+            .and_then(|e| e.child(NS_BASE, "config"))
+            .unwrap();
+        assert_eq!(sent, p.tree());
+        // A root that declares its own default namespace is left as it is.
+        let own = br#"<nc:config xmlns:nc="urn:ietf:params:xml:ns:netconf:base:1.0" xmlns="urn:x"><a/></nc:config>"#;
+        assert_eq!(ConfigPayload::from_xml(own).unwrap().bytes(), own);
+    }
+
     use super::*;
     use std::io::{Read, Write};
     use std::os::unix::net::UnixStream;
