@@ -11,6 +11,10 @@
 
 use std::time::Instant;
 
+/// The allocator the `railyard` binary runs with (src/main.rs), so the figures are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use railyard::diag::SourceFile;
 
 /// Spectrum-X style compute: DGX H100-class nodes (8 × 400G compute, 2 storage and 2 in-band
