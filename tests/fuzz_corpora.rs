@@ -167,3 +167,21 @@ fn regression_unqualified_data_under_prefixed_config_keeps_no_namespace_inside_r
         entry::netconf_reply::run,
     );
 }
+
+/// A tenant node range written last-first (`range: [99, 80]`) panicked in the node lookup; it is
+/// now RY0803, "runs backwards". Found by a 5-minute `spec` run.
+#[test]
+fn regression_backwards_tenant_range_is_a_diagnostic() {
+    regression("spec", "regress-tenant-range-backwards", entry::spec::run);
+}
+
+/// `<\r/>` parsed as an element with an empty name, which the writer turned into `</>`; an
+/// element name must now start right after `<`. Found by a 1-minute `netconf_reply` run.
+#[test]
+fn regression_element_without_a_name_is_rejected() {
+    regression(
+        "netconf_reply",
+        "regress-element-without-a-name",
+        entry::netconf_reply::run,
+    );
+}

@@ -133,11 +133,22 @@ pub fn resolve(
                 ));
                 continue;
             };
+            // Checked before the lookup: a backwards range is a mistake of its own (and
+            // `BTreeMap::range` panics on one; found by the `spec` fuzz target).
+            if lo > hi {
+                diags.push(bad(
+                    t,
+                    v.span,
+                    format!("range [{lo}, {hi}] runs backwards"),
+                    "write the first node number first: `range: [first, last]`",
+                ));
+                continue;
+            }
             let inside: Vec<String> = by_number
                 .range(lo..=hi)
                 .map(|(_, n)| n.name.clone())
                 .collect();
-            if lo > hi || inside.is_empty() {
+            if inside.is_empty() {
                 diags.push(bad(
                     t,
                     v.span,

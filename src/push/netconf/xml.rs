@@ -188,9 +188,19 @@ fn start_element(
     s: &BytesStart<'_>,
     ns: String,
 ) -> Result<Element, XmlError> {
+    // quick-xml reads `<\r/>` as an element with an empty name; XML wants a name right after
+    // `<` (XML 1.0 §3.1, NameStartChar). Such an element would be written back as `</>`.
+    let local = s.local_name();
+    let starts_a_name = |c: u8| c.is_ascii_alphabetic() || c == b'_' || c >= 0x80;
+    if !local.as_ref().first().copied().is_some_and(starts_a_name) {
+        return Err(XmlError(format!(
+            "`<{}` does not start an element name",
+            String::from_utf8_lossy(s.name().as_ref())
+        )));
+    }
     let mut el = Element {
         ns,
-        name: String::from_utf8_lossy(s.local_name().as_ref()).into_owned(),
+        name: String::from_utf8_lossy(local.as_ref()).into_owned(),
         ..Element::default()
     };
     for a in s.attributes() {
@@ -415,6 +425,18 @@ pub fn strip_decl(xml: &[u8]) -> &[u8] {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_element_needs_a_name() {
+        for bad in [&b"<\r/>"[..], b"< a/>", b"<1a/>", b"<p:/>"] {
+            assert!(
+                super::parse(bad).is_err(),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        assert!(super::parse(b"<_a/>").is_ok() && super::parse("<é/>".as_bytes()).is_ok());
+    }
+
     use super::*;
 
     #[test]
