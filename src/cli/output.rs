@@ -162,33 +162,13 @@ impl Writer<'_> {
 
     /// Writes the manifest over every file received; the first write error, if any.
     fn finish(self) -> anyhow::Result<WriteStats> {
-        if let Some(e) = self
-            .error
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-        {
-            return Err(e);
-        }
-        let entries = self
-            .entries
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner);
+        let entries = std::mem::take(&mut *lock(&self.entries));
         let files = entries.len() + 1;
-        let manifest = manifest_of(entries);
-        let w = Writer {
-            tmp: self.tmp,
-            previous: self.previous,
-            dirs: self.dirs,
-            entries: Mutex::new(Vec::new()),
-            unchanged: self.unchanged,
-            error: Mutex::new(None),
-            on_file: self.on_file,
-        };
-        w.put(&manifest);
-        if let Some(e) = w.error.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        self.put(&manifest_of(entries));
+        if let Some(e) = self.error.into_inner().unwrap_or_else(PoisonError::into_inner) {
             return Err(e);
         }
-        let unchanged = w.unchanged.into_inner();
+        let unchanged = self.unchanged.into_inner();
         Ok(WriteStats {
             written: files - unchanged,
             unchanged,
