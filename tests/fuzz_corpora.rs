@@ -185,3 +185,15 @@ fn regression_element_without_a_name_is_rejected() {
         entry::netconf_reply::run,
     );
 }
+
+/// Element text `xmlns:v` was taken for an identityref in the xmlns namespace, which the writer
+/// then bound to a generated prefix — forbidden XML. `xmlns:`/`xml:` text is plain text now.
+/// Found by a 5-minute `netconf_reply` run.
+#[test]
+fn regression_xmlns_prefixed_text_is_plain_text() {
+    regression(
+        "netconf_reply",
+        "regress-xmlns-prefixed-text",
+        entry::netconf_reply::run,
+    );
+}

@@ -165,7 +165,11 @@ impl Writer<'_> {
         let entries = std::mem::take(&mut *lock(&self.entries));
         let files = entries.len() + 1;
         self.put(&manifest_of(entries));
-        if let Some(e) = self.error.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        if let Some(e) = self
+            .error
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+        {
             return Err(e);
         }
         let unchanged = self.unchanged.into_inner();

@@ -20,6 +20,7 @@ pub const NS_BASE: &str = "urn:ietf:params:xml:ns:netconf:base:1.0";
 
 /// The namespace of the `xml` prefix (`xml:lang`), bound in every document.
 const NS_XML: &str = "http://www.w3.org/XML/1998/namespace";
+const NS_XMLNS: &str = "http://www.w3.org/2000/xmlns/";
 
 /// One XML element, namespace resolved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -257,8 +258,12 @@ fn qname_text_ns(reader: &NsReader<&[u8]>, text: &str) -> Option<String> {
         return None;
     }
     let q = QName(t.as_bytes());
+    // `xmlns:…` and `xml:…` are no identities: their namespaces may not be bound to any other
+    // prefix (Namespaces in XML 1.0, §3), which writing the text back would have to do.
     match reader.resolver().resolve_prefix(q.prefix(), false) {
-        ResolveResult::Bound(n) => Some(namespace_name(n.as_ref())),
+        ResolveResult::Bound(n) => {
+            Some(namespace_name(n.as_ref())).filter(|ns| ns != NS_XMLNS && ns != NS_XML)
+        }
         _ => None,
     }
 }
@@ -425,6 +430,19 @@ pub fn strip_decl(xml: &[u8]) -> &[u8] {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn xmlns_and_xml_prefixed_text_is_no_identity() {
+        for doc in [
+            &b"<a xmlns=\"urn:a\">xmlns:v</a>"[..],
+            b"<a xmlns=\"urn:a\">xml:lang</a>",
+        ] {
+            let el = super::parse(doc).unwrap();
+            assert_eq!(el.text_ns, None);
+            let again = super::parse(&super::write(&el)).unwrap();
+            assert_eq!(again, el);
+        }
+    }
+
     #[test]
     fn an_element_needs_a_name() {
         for bad in [&b"<\r/>"[..], b"< a/>", b"<1a/>", b"<p:/>"] {
