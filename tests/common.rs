@@ -49,6 +49,16 @@ pub fn file(files: &[railyard::OutputFile], path: &str) -> String {
     String::from_utf8(f.bytes.clone()).expect("utf-8")
 }
 
+/// The data rows of a rendered CSV file (header dropped), split at commas (railyard's CSVs quote
+/// nothing in the columns the tests read).
+pub fn csv_rows(files: &[railyard::OutputFile], path: &str) -> Vec<Vec<String>> {
+    file(files, path)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
 pub fn inventory(file: &str) -> String {
     std::fs::read_to_string(format!("{}/inventories/{file}", env!("CARGO_MANIFEST_DIR")))
         .expect("inventory exists")

@@ -1190,13 +1190,7 @@ fn oob_switches_on_eos_bridge_the_management_vlans() {
         inventory("eos-ai-fabric.yaml")
     );
     let files = outputs(&spec);
-    let csv = |path: &str| -> Vec<Vec<String>> {
-        file(&files, path)
-            .lines()
-            .skip(1)
-            .map(|l| l.split(',').map(str::to_string).collect())
-            .collect()
-    };
+    let csv = |path: &str| csv_rows(&files, path);
     let mut vlan_of = BTreeMap::new();
     let mut gateways = BTreeSet::new();
     for r in csv("addresses.csv") {

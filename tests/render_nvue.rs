@@ -1078,13 +1078,7 @@ fn tenant_specs_keep_nv_set_and_startup_yaml_equal() {
 #[test]
 fn oob_switches_bridge_the_management_vlans() {
     let files = outputs(&lab());
-    let csv = |path: &str| -> Vec<Vec<String>> {
-        file(&files, path)
-            .lines()
-            .skip(1)
-            .map(|l| l.split(',').map(str::to_string).collect())
-            .collect()
-    };
+    let csv = |path: &str| csv_rows(&files, path);
     // (device, interface) → (address, gateway, vlan) from `gateway <ip> vlan <id>`.
     let mut mgmt: BTreeMap<(String, String), (String, String, String)> = BTreeMap::new();
     let mut gateway_addrs = BTreeSet::new();
