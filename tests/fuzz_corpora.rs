@@ -197,3 +197,16 @@ fn regression_xmlns_prefixed_text_is_plain_text() {
         entry::netconf_reply::run,
     );
 }
+
+/// `<x:a1:…>` was read with the local name `a1:…` (quick-xml splits a QName at its first colon)
+/// and written back under the undeclared prefix `a1`, which does not parse. Element and
+/// attribute names take at most one colon now (Namespaces in XML 1.0 §3). Found after 7.5
+/// minutes of a `netconf_reply` run.
+#[test]
+fn regression_name_with_two_colons_is_rejected() {
+    regression(
+        "netconf_reply",
+        "regress-name-with-two-colons",
+        entry::netconf_reply::run,
+    );
+}

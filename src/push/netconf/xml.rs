@@ -192,10 +192,9 @@ fn start_element(
     // quick-xml reads `<\r/>` as an element with an empty name; XML wants a name right after
     // `<` (XML 1.0 §3.1, NameStartChar). Such an element would be written back as `</>`.
     let local = s.local_name();
-    let starts_a_name = |c: u8| c.is_ascii_alphabetic() || c == b'_' || c >= 0x80;
-    if !local.as_ref().first().copied().is_some_and(starts_a_name) {
+    if !is_ncname(local.as_ref()) {
         return Err(XmlError(format!(
-            "`<{}` does not start an element name",
+            "`<{}` is not an element name (a name, or prefix:name with one colon)",
             String::from_utf8_lossy(s.name().as_ref())
         )));
     }
@@ -210,6 +209,12 @@ fn start_element(
             continue;
         }
         let (res, local) = reader.resolver().resolve_attribute(a.key);
+        if !is_ncname(local.as_ref()) {
+            return Err(XmlError(format!(
+                "`{}` is not an attribute name (a name, or prefix:name with one colon)",
+                String::from_utf8_lossy(a.key.as_ref())
+            )));
+        }
         let ans = match res {
             ResolveResult::Bound(n) => namespace_name(n.as_ref()),
             ResolveResult::Unbound => String::new(),
@@ -232,6 +237,15 @@ fn start_element(
         ));
     }
     Ok(el)
+}
+
+/// Whether a local name is an NCName as far as the writer cares: it starts a name (XML 1.0
+/// §2.3 NameStartChar, non-ASCII accepted as is) and has no colon. quick-xml splits a QName at
+/// its first colon, so `<x:a1:b>` has the local name `a1:b`, which Namespaces in XML 1.0 §3
+/// forbids and which the writer would put out as the undeclared prefix `a1`.
+fn is_ncname(local: &[u8]) -> bool {
+    let starts_a_name = |c: u8| c.is_ascii_alphabetic() || c == b'_' || c >= 0x80;
+    local.first().copied().is_some_and(starts_a_name) && !local.contains(&b':')
 }
 
 /// A namespace name from the raw value of its `xmlns` attribute: quick-xml hands namespace
@@ -453,6 +467,25 @@ mod tests {
             );
         }
         assert!(super::parse(b"<_a/>").is_ok() && super::parse("<é/>".as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn a_name_has_at_most_one_colon() {
+        // Found by the netconf_reply fuzz target: `<x:a1:b>` was read with the local name
+        // `a1:b` and written back under the undeclared prefix `a1`.
+        for bad in [
+            &b"<config xmlns:x=\"urn:x\"><x:a1:b/></config>"[..],
+            b"<a:b:c xmlns:a=\"urn:a\"/>",
+            b"<a b:c=\"1\"/>",
+            b"<a xmlns:p=\"urn:p\" p:x:y=\"1\"/>",
+        ] {
+            assert!(
+                super::parse(bad).is_err(),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        assert!(super::parse(b"<x:a xmlns:x=\"urn:x\" x:b=\"1\"/>").is_ok());
     }
 
     use super::*;
