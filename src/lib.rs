@@ -8,6 +8,8 @@
 //! stage reports problems into [`diag::Diagnostics`] and keeps going, so a user sees every
 //! problem of a stage at once.
 
+#![forbid(unsafe_code)]
+
 pub mod addressing;
 pub mod artifacts;
 pub mod cabling;

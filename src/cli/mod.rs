@@ -211,6 +211,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             );
             progress.clear();
             report::print(&src, &compiled.diagnostics, format);
+            exiting(compiled);
             let stats = result.with_context(|| format!("writing `{}`", output.display()))?;
             written(&output, stats);
             Ok(ExitCode::SUCCESS)
@@ -247,6 +248,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
                     compiled.diagnostics.warning_count()
                 );
             }
+            exiting(compiled);
             Ok(ExitCode::SUCCESS)
         }
         Command::Summary { spec, json } => {
@@ -309,4 +311,11 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The command is done with the compiled model and the process exits next: the OS takes the
+/// memory back at once, while dropping the graph and intents of a 131k-GPU fabric piece by
+/// piece costs about 0.05 s for nothing.
+fn exiting(compiled: railyard::Compiled) {
+    std::mem::forget(compiled);
 }
