@@ -19,6 +19,7 @@ pub mod diag;
 pub mod intent;
 pub mod lab;
 pub mod model;
+mod parallel;
 pub mod push;
 pub mod render;
 pub mod spec;

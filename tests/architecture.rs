@@ -10,6 +10,8 @@ use std::path::Path;
 /// `cabling`, `push`, `capture`) read what the stages produce; `cli` may use anything.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("diag", &[]),
+    // Splitting independent items over the cores: knows no stage.
+    ("parallel", &[]),
     ("model", &["diag"]),
     ("catalog", &["diag", "model"]),
     ("spec", &["diag", "model", "catalog"]),
@@ -67,9 +69,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Items of the crate root every stage may name (the output-file type and the built-in spec
-/// text); the pipeline entry points (`compile*`, `Compiled`) only the edges may call.
-const ROOT_FOR_ALL: &[&str] = &["OutputFile", "LAB_SMALL"];
+/// Items of the crate root every stage may name (the output-file type, the built-in spec text
+/// and the splitting of work over the cores); the pipeline entry points (`compile*`, `Compiled`) only the edges may call.
+const ROOT_FOR_ALL: &[&str] = &["OutputFile", "LAB_SMALL", "parallel"];
 const ROOT_FOR_EDGES: &[&str] = &[
     "compile",
     "compile_for_platform",

@@ -415,6 +415,17 @@ fn check(c: &Cluster) -> Result<(), TestCaseError> {
     let b = b.map_err(|e| TestCaseError::fail(format!("render failed: {e}\n{text}")))?;
     prop_assert!(a == b, "outputs differ between two compiles");
     VALID.fetch_add(1, Ordering::Relaxed);
+    if let Some(f) = &first.fabric {
+        // The label-length check measures labels without building them.
+        for l in f.links() {
+            prop_assert_eq!(
+                f.label_len(l),
+                f.label(l).len(),
+                "label length of {}",
+                f.label(l)
+            );
+        }
+    }
 
     let files: BTreeMap<&str, &[u8]> = a.iter().map(|f| (f.path.as_str(), &f.bytes[..])).collect();
     let text_of = |p: &str| -> Result<String, TestCaseError> {

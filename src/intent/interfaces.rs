@@ -24,6 +24,13 @@ fn platform_max_mtu(p: Platform) -> u32 {
 pub struct ArWarnings(BTreeMap<(String, String), u32>);
 
 impl ArWarnings {
+    /// Add the counts of another set of devices (a chunk built on another core).
+    pub fn absorb(&mut self, other: Self) {
+        for (k, n) in other.0 {
+            *self.0.entry(k).or_default() += n;
+        }
+    }
+
     pub fn report(&self, spec: &ClusterSpec, diags: &mut Diagnostics) {
         for ((model, reason), ports) in &self.0 {
             diags.push(

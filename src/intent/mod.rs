@@ -103,29 +103,114 @@ pub fn build(
 ) -> Intents {
     let attached = attachments(f);
     let owners = tenancy::PortOwners::new(&plan);
-    let mut ar = interfaces::ArWarnings::default();
-    let mut sonic = sonic::SonicFindings::default();
     let limits = bgp::limits(spec, f, alloc);
     let vlan_sets = oob::VlanSets::new(f, alloc);
+    let ctx = Context {
+        spec,
+        f,
+        alloc,
+        plan: &plan,
+        owners: &owners,
+        limits: &limits,
+        vlan_sets: &vlan_sets,
+    };
+    let switches: Vec<(usize, &Device)> = f
+        .devices()
+        .enumerate()
+        .filter(|(_, d)| configured(f, d))
+        .collect();
+    // Each switch's intent depends on the shared inputs only: built on all cores, each chunk
+    // with its own finding counters, merged in device order.
+    let parts = crate::parallel::chunks(&switches, |part| {
+        let mut ar = interfaces::ArWarnings::default();
+        let mut sonic = sonic::SonicFindings::default();
+        let intents: Vec<DeviceIntent> = part
+            .iter()
+            .filter_map(|&(pos, d)| ctx.device(d, &attached[pos], &mut ar, &mut sonic))
+            .collect();
+        (intents, ar, sonic)
+    });
+    let mut ar = interfaces::ArWarnings::default();
+    let mut sonic = sonic::SonicFindings::default();
     let mut devices = BTreeMap::new();
-    for (pos, d) in f.devices().enumerate() {
-        if !configured(f, d) {
-            continue;
+    for (intents, part_ar, part_sonic) in parts {
+        ar.absorb(part_ar);
+        sonic.absorb(part_sonic);
+        devices.extend(intents.into_iter().map(|i| (i.hostname.clone(), i)));
+    }
+    ar.report(spec, diags);
+    overrides::apply(spec, &mut devices, diags);
+    for d in devices.values() {
+        if let Some(h) = d.sonic.as_ref().and_then(|t| {
+            crate::catalog::sonic::platform(&t.platform)?
+                .hwskus
+                .get(t.hwsku.as_str())
+        }) {
+            sonic.check(d, h);
         }
-        let Some(platform) = d.platform else { continue };
+    }
+    sonic.report(spec, diags);
+    // The cross-device checks read the finished intents, as does the hosts' side: one core each,
+    // their findings appended in the sequential order (checks first).
+    let (checked, (hosts, partitions, rest)) = std::thread::scope(|s| {
+        let checks = s.spawn(|| {
+            let mut found = Diagnostics::default();
+            checks::run(spec, &devices, &mut found);
+            found
+        });
+        let mut found = Diagnostics::default();
+        tenancy::prove(&plan, &devices, &mut found);
+        let hosts = host::build(spec, f, alloc, &devices, &mut found);
+        let partitions = partitions::build(spec, &plan, &hosts, guids, &mut found);
+        let checked = checks
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (checked, (hosts, partitions, found))
+    });
+    diags.extend(checked);
+    diags.extend(rest);
+    Intents {
+        devices,
+        subnet_managers: subnet_managers(f),
+        hosts,
+        partitions,
+        tenants: plan,
+    }
+}
+
+/// What every switch's intent is built from.
+struct Context<'a> {
+    spec: &'a ClusterSpec,
+    f: &'a Fabric,
+    alloc: &'a Allocation,
+    plan: &'a TenantPlan,
+    owners: &'a tenancy::PortOwners<'a>,
+    limits: &'a BTreeMap<Network, MaxPrefix>,
+    vlan_sets: &'a oob::VlanSets,
+}
+
+impl Context<'_> {
+    /// One switch's intent; `None` for a switch without an OS.
+    fn device(
+        &self,
+        d: &Device,
+        links: &[Attached<'_>],
+        ar: &mut interfaces::ArWarnings,
+        sonic: &mut sonic::SonicFindings,
+    ) -> Option<DeviceIntent> {
+        let (spec, f, alloc) = (self.spec, self.f, self.alloc);
+        let platform = d.platform?;
         let own = &alloc.devices[&d.name];
-        let links = &attached[pos];
         let sonic_target = match platform {
             Platform::Sonic => sonic.target(f, d, links),
             _ => None,
         };
-        let (mut interfaces, breakouts) =
-            interfaces::build(spec, f, alloc, d, platform, links, &mut ar);
-        let l2 = oob::build(d, own, alloc, &vlan_sets, &mut interfaces);
-        let (evpn, mut vrfs) = tenancy::build(&plan, &owners, d, own, &mut interfaces);
+        let (mut interfaces, breakouts) = interfaces::build(spec, f, alloc, d, platform, links, ar);
+        let l2 = oob::build(d, own, alloc, self.vlan_sets, &mut interfaces);
+        let (evpn, mut vrfs) = tenancy::build(self.plan, self.owners, d, own, &mut interfaces);
         let policy = bgp::Policy {
             hosts: prefixes::assign(own, &interfaces, &mut vrfs),
-            max_prefix: limits.get(&d.network),
+            max_prefix: self.limits.get(&d.network),
         };
         let bgp = bgp::build(spec, alloc, d, own, links, &interfaces, policy);
         // A switch without BGP (a storage leaf pair with no spines) keeps its tenant VRFs as
@@ -137,7 +222,7 @@ pub fn build(
             .filter(|i| i.adaptive_routing)
             .map(|i| i.name.clone())
             .collect();
-        let intent = DeviceIntent {
+        Some(DeviceIntent {
             hostname: d.name.clone(),
             role: d.role,
             network: d.network,
@@ -158,31 +243,7 @@ pub fn build(
             evpn,
             vrfs,
             sonic: sonic_target,
-        };
-        devices.insert(d.name.clone(), intent);
-    }
-    ar.report(spec, diags);
-    overrides::apply(spec, &mut devices, diags);
-    for d in devices.values() {
-        if let Some(h) = d.sonic.as_ref().and_then(|t| {
-            crate::catalog::sonic::platform(&t.platform)?
-                .hwskus
-                .get(t.hwsku.as_str())
-        }) {
-            sonic.check(d, h);
-        }
-    }
-    sonic.report(spec, diags);
-    checks::run(spec, &devices, diags);
-    tenancy::prove(&plan, &devices, diags);
-    let hosts = host::build(spec, f, alloc, &devices, diags);
-    let partitions = partitions::build(spec, &plan, &hosts, guids, diags);
-    Intents {
-        devices,
-        subnet_managers: subnet_managers(f),
-        hosts,
-        partitions,
-        tenants: plan,
+        })
     }
 }
 

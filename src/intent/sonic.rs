@@ -31,6 +31,24 @@ pub(crate) struct SonicFindings {
 }
 
 impl SonicFindings {
+    /// Add the findings of later devices (a chunk built on another core): counts add up, a
+    /// reason stays the first device's.
+    pub fn absorb(&mut self, other: Self) {
+        for (k, (n, why)) in other.missing {
+            self.missing.entry(k).or_insert((0, why)).0 += n;
+        }
+        for (k, n) in other.breakouts {
+            *self.breakouts.entry(k).or_default() += n;
+        }
+        for (k, n) in other.headroom {
+            *self.headroom.entry(k).or_default() += n;
+        }
+        for (k, n) in other.priorities {
+            *self.priorities.entry(k).or_default() += n;
+        }
+        self.trap_switches += other.trap_switches;
+    }
+
     /// The platform data of a SONiC switch, or `None` (recorded) when its model has none.
     pub fn target(
         &mut self,

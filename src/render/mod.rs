@@ -116,40 +116,17 @@ pub fn emit(
 ) -> Result<(), RenderError> {
     let env = templates.environment();
     let devices: Vec<&DeviceIntent> = intents.devices.values().collect();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8);
-    let chunk = devices.len().div_ceil(threads).max(1);
-    let parts: Vec<Result<(), RenderError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = devices
-            .chunks(chunk)
-            .map(|part| {
-                let env = &env;
-                s.spawn(move || {
-                    for d in part {
-                        device(env, d)?.into_iter().for_each(sink);
-                        let path = format!("intent/{}.yaml", d.hostname);
-                        let text = yaml::to_string(&d.hostname, &path, d)?;
-                        sink(OutputFile::new(path, text));
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(RenderError {
-                        device: String::new(),
-                        template: String::new(),
-                        message: "a render thread panicked".into(),
-                    })
-                })
-            })
-            .collect()
-    });
-    parts.into_iter().collect::<Result<(), RenderError>>()?;
+    crate::parallel::chunks(&devices, |part| {
+        for d in part {
+            device(&env, d)?.into_iter().for_each(sink);
+            let path = format!("intent/{}.yaml", d.hostname);
+            let text = yaml::to_string(&d.hostname, &path, d)?;
+            sink(OutputFile::new(path, text));
+        }
+        Ok(())
+    })
+    .into_iter()
+    .collect::<Result<(), RenderError>>()?;
     for sm in &intents.subnet_managers {
         subnet_manager::render(&env, sm)?.into_iter().for_each(sink);
     }

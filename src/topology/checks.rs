@@ -271,7 +271,7 @@ pub fn fabric(
         );
     }
     // Labels must stay under 100 characters (NetBox `Cable.label`).
-    if let Some(link) = f.links().find(|l| f.label(l).len() >= 100) {
+    if let Some(link) = f.links().find(|l| f.label_len(l) >= 100) {
         diags.push(
             Diagnostic::error(
                 codes::LABEL_TOO_LONG,

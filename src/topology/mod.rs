@@ -220,12 +220,10 @@ impl Fabric {
                     return name;
                 }
                 match p {
-                    PortId::Lane { lane, .. } => g
-                        .split_name
-                        .replace("{cage}", &cage.to_string())
-                        .replace("{lane1}", &(u32::from(lane) + 1).to_string())
-                        .replace("{lane}", &lane.to_string()),
-                    _ => g.name.replace("{cage}", &cage.to_string()),
+                    PortId::Lane { lane, .. } => {
+                        expand_port_pattern(&g.split_name, cage.into(), lane.into())
+                    }
+                    _ => expand_port_pattern(&g.name, cage.into(), 0),
                 }
             }
         }
@@ -240,6 +238,17 @@ impl Fabric {
             b,
             &self.port_name(b, l.b.port),
         )
+    }
+
+    /// The length in bytes of [`Fabric::label`], without building it (checked on every cable).
+    pub fn label_len(&self, l: &Link) -> usize {
+        let end = |d: &Device, port: PortId| {
+            d.rack.as_ref().map_or(0, |r| r.len() + 1)
+                + d.name.len()
+                + 1
+                + self.port_name(d, port).len()
+        };
+        end(self.device_of(&l.a), l.a.port) + 1 + end(self.device_of(&l.b), l.b.port)
     }
 
     /// The transport of the network a switch role belongs to; `None` when that network is absent.
@@ -283,6 +292,33 @@ pub fn label_of(a: &Device, a_port: &str, b: &Device, b_port: &str) -> String {
     format!("{}/{}", end(a, a_port), end(b, b_port))
 }
 
+/// A catalog port pattern with `{cage}`, `{lane}` (0-based) and `{lane1}` (1-based) filled in,
+/// in one pass: every cable end of a fabric is named this way, several times per build.
+fn expand_port_pattern(pattern: &str, cage: u32, lane: u32) -> String {
+    let mut out = String::with_capacity(pattern.len() + 4);
+    let mut rest = pattern;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let (value, used) = if after.starts_with("{cage}") {
+            (cage, "{cage}".len())
+        } else if after.starts_with("{lane1}") {
+            (lane + 1, "{lane1}".len())
+        } else if after.starts_with("{lane}") {
+            (lane, "{lane}".len())
+        } else {
+            out.push('{');
+            rest = &after[1..];
+            continue;
+        };
+        // Writing an integer into a String cannot fail.
+        let _ = std::fmt::Write::write_fmt(&mut out, format_args!("{value}"));
+        rest = &after[used..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Flat port-name list of a node model: compute NIC ports (NIC order, then plane order), storage
 /// ports, in-band ports. `PortId::Nic(i)` indexes into it.
 pub fn flat_node_ports(m: &NodeModel) -> Vec<String> {
@@ -324,4 +360,24 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
     platforms::check_missing(spec, &fabric, diags);
     platforms::check_vendor(spec, &fabric, diags);
     Some(fabric)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn port_patterns_expand_like_successive_replacement() {
+        for (pattern, cage, lane) in [
+            ("swp{cage}", 12, 0),
+            ("swp{cage}s{lane}", 3, 1),
+            ("Ethernet{cage}/{lane1}", 64, 3),
+            ("p{lane}{lane1}{cage}{x}{", 7, 0),
+            ("", 1, 1),
+        ] {
+            let slow = pattern
+                .replace("{cage}", &cage.to_string())
+                .replace("{lane1}", &(lane + 1).to_string())
+                .replace("{lane}", &lane.to_string());
+            assert_eq!(super::expand_port_pattern(pattern, cage, lane), slow);
+        }
+    }
 }

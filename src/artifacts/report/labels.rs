@@ -113,18 +113,11 @@ pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>) {
     }
     let links: Vec<_> = f.links().collect();
     let groups: Vec<(String, Vec<Key>)> = groups.into_iter().collect();
-    // QR encoding dominates: the groups are split over two threads.
-    let half = groups.len().div_ceil(2);
-    let (first, second) = groups.split_at(half);
-    let render = |part: &[(String, Vec<Key>)]| {
+    // QR encoding dominates: the locations are split over the cores.
+    crate::parallel::chunks(&groups, |part| {
         for (loc, keys) in part {
             sink(sheet(f, names, &links, racks, loc, keys));
         }
-    };
-    std::thread::scope(|s| {
-        let t = s.spawn(|| render(second));
-        render(first);
-        t.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
     });
 }
 
