@@ -10,7 +10,6 @@
 //! `B-end`), the line of the end the label sits on marked.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 use qrcodegen::{Mask, QrCode, QrCodeEcc, QrSegment, Version};
 
@@ -76,13 +75,35 @@ fn qr_path(text: &str) -> Option<(String, i32)> {
                     x += 1;
                 }
                 let w = x - start;
-                let _ = write!(d, "M{start} {y}h{w}v1h-{w}z");
+                // `M{start} {y}h{w}v1h-{w}z`, without the formatting machinery: a million
+                // labels hold a hundred runs each.
+                d.push('M');
+                push_int(&mut d, start);
+                d.push(' ');
+                push_int(&mut d, y);
+                d.push('h');
+                push_int(&mut d, w);
+                d.push_str("v1h-");
+                push_int(&mut d, w);
+                d.push('z');
             } else {
                 x += 1;
             }
         }
     }
     Some((d, n))
+}
+
+/// A module coordinate (0 ≤ n < 177, the side of a version-40 symbol) in decimal.
+fn push_int(out: &mut String, n: i32) {
+    let n = n.unsigned_abs();
+    if n >= 100 {
+        out.push(char::from(b'0' + (n / 100 % 10) as u8));
+    }
+    if n >= 10 {
+        out.push(char::from(b'0' + (n / 10 % 10) as u8));
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 fn font_pt(longest: usize) -> f64 {
@@ -235,6 +256,15 @@ mod tests {
         // 14 bytes fit version 1 at level M (14 bytes): 21 modules.
         assert_eq!(n, 21);
         assert!(d.starts_with("M0 0h7"), "finder pattern first: {d}");
+    }
+
+    #[test]
+    fn coordinates_in_decimal() {
+        for n in [0, 7, 10, 99, 100, 176] {
+            let mut s = String::new();
+            push_int(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
     }
 
     #[test]

@@ -6,16 +6,21 @@ use std::fmt::{Display, Write};
 
 /// Escape text for an HTML/SVG text node or a double- or single-quoted attribute value.
 pub fn escape(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
+    // Runs without a special character are copied whole (the five are ASCII, so every cut is
+    // at a character boundary): most values (cable ids, QR paths) have none.
+    let mut rest = s;
+    while let Some(at) = rest.find(['&', '<', '>', '"', '\'']) {
+        out.push_str(&rest[..at]);
+        out.push_str(match rest.as_bytes()[at] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            _ => "&#39;",
+        });
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
 }
 
 /// JSON for a `<script type="application/json">` block: `<` is written as `\u003c`, so no
@@ -29,6 +34,8 @@ pub fn script_json<T: serde::Serialize>(value: &T) -> String {
 #[derive(Default)]
 pub struct Markup {
     out: String,
+    /// An attribute value before escaping, reused (a label sheet writes millions of them).
+    scratch: String,
 }
 
 /// An attribute: name and any displayable value (escaped when written).
@@ -38,18 +45,18 @@ impl Markup {
     pub fn with_capacity(n: usize) -> Self {
         Self {
             out: String::with_capacity(n),
+            scratch: String::new(),
         }
     }
 
     fn attrs(&mut self, attrs: &[Attr<'_>]) {
-        let mut buf = String::new();
         for (name, value) in attrs {
-            buf.clear();
-            let _ = write!(buf, "{value}");
+            self.scratch.clear();
+            let _ = write!(self.scratch, "{value}");
             self.out.push(' ');
             self.out.push_str(name);
             self.out.push_str("=\"");
-            escape(&buf, &mut self.out);
+            escape(&self.scratch, &mut self.out);
             self.out.push('"');
         }
     }
@@ -123,6 +130,13 @@ mod tests {
         let s = m.finish();
         assert!(!s.contains("<script>"), "{s}");
         assert_eq!(s.matches('<').count(), 2, "{s}");
+    }
+
+    #[test]
+    fn escapes_every_special_character_and_keeps_the_rest() {
+        let mut out = String::new();
+        escape("a&b<c>d\"e'f — ü&&", &mut out);
+        assert_eq!(out, "a&amp;b&lt;c&gt;d&quot;e&#39;f — ü&amp;&amp;");
     }
 
     #[test]

@@ -129,25 +129,27 @@ pub fn files(inputs: &Inputs<'_>, names: &LinkNames, files: &[OutputFile], sink:
             Some((name, read_csv(&o.bytes)))
         })
         .collect();
-    let (html, workbook) = std::thread::scope(|s| {
-        let html = s.spawn(|| page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps));
-        let workbook = xlsx::workbook(
-            &summary,
-            cabling.as_ref(),
-            &portmaps,
-            bom.as_ref(),
-            find(files, "addresses.csv")
-                .map(|c| read_csv(&c.bytes))
-                .as_ref(),
-        );
-        (
-            html.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            workbook,
-        )
+    let addresses = find(files, "addresses.csv").map(|c| read_csv(&c.bytes));
+    // The workbook is the longest single piece (one zip, written sheet by sheet): it gets a core
+    // of its own while the other draws the page and then the label sheets beside it.
+    std::thread::scope(|s| {
+        let workbook = s.spawn(|| {
+            xlsx::workbook(
+                &summary,
+                cabling.as_ref(),
+                &portmaps,
+                bom.as_ref(),
+                addresses.as_ref(),
+            )
+        });
+        let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
+        sink(OutputFile::new("report.html", html));
+        labels::sheets(f, names, sink);
+        let workbook = workbook
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        sink(OutputFile::new("cabling.xlsx", workbook));
     });
-    sink(OutputFile::new("report.html", html));
-    sink(OutputFile::new("cabling.xlsx", workbook));
-    labels::sheets(f, names, sink);
 }
 
 /// Metres as the CSV prints them (shared with the page data).
