@@ -115,11 +115,13 @@ struct ScriptView {
     notes: build::Notes,
 }
 
-/// The `nv set` lines under one top-level object, each line as shell words.
+/// The `nv set` lines under one top-level object, each line its shell words joined by spaces
+/// (joined here, not with a template filter: a 16k-GPU fabric has millions of lines, and
+/// the filter over nested lists was a sixth of rendering NVUE).
 #[derive(Serialize)]
 struct Section {
     key: String,
-    lines: Vec<Vec<String>>,
+    lines: Vec<String>,
 }
 
 fn sections(set: &Json, notes: &build::Notes) -> Result<Vec<Section>, String> {
@@ -142,7 +144,10 @@ fn sections(set: &Json, notes: &build::Notes) -> Result<Vec<Section>, String> {
                 key: k.clone(),
                 lines: paths
                     .iter()
-                    .map(|p| p.iter().map(|w| shell_word(w, notes)).collect())
+                    .map(|p| {
+                        let words: Vec<String> = p.iter().map(|w| shell_word(w, notes)).collect();
+                        words.join(" ")
+                    })
                     .collect(),
             })
         })
