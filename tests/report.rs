@@ -817,6 +817,71 @@ fn label_sheet_prints_one_label_per_page_in_chromium() {
     assert!(errors.is_empty(), "console errors: {errors:#?}");
 }
 
+/// The QR code of a label is what a scanner reads: Chromium draws the label sheet, zbarimg
+/// decodes each code from the screenshot, and it must be the label's cable id, on the A-end label
+/// (which draws the path) and on the B-end label (which reuses it).
+#[test]
+fn label_qr_codes_scan_to_the_cable_id() {
+    let test = "label_qr_codes_scan_to_the_cable_id";
+    let Some(bin) = chromium(test) else { return };
+    let Some(zbar) = prereq::program(test, "zbarimg", "zbar-tools") else {
+        return;
+    };
+    let (dir, files) = build("labels-qr", &common::inventory("spectrum-x-cloud.yaml"));
+    let file = files
+        .iter()
+        .find(|f| f.path.starts_with("labels/"))
+        .expect("a label sheet");
+    let mut browser = Browser::launch(&bin);
+    browser.call(
+        "Page.navigate",
+        json!({"url": format!("file://{}", dir.join(&file.path).display())}),
+    );
+    browser.wait_event("Page.loadEventFired");
+    let count = browser.eval("document.querySelectorAll('.label').length");
+    let count = count.as_u64().expect("label count");
+    assert!(count >= 4, "{}: labels to scan", file.path);
+    // The first two cables (four labels) and the last label of the sheet.
+    let mut scanned = 0;
+    for k in [0, 1, 2, 3, count - 1] {
+        let area = browser.eval(&format!(
+            "(() => {{ const l = document.querySelectorAll('.label')[{k}];
+                const r = l.querySelector('svg.qr').getBoundingClientRect();
+                return {{x: r.left + window.scrollX - 8, y: r.top + window.scrollY - 8,
+                         width: r.width + 16, height: r.height + 16, scale: 4,
+                         cable: l.dataset.cable, end: l.dataset.end}}; }})()"
+        ));
+        let cable = area["cable"].as_str().expect("data-cable").to_string();
+        let end = area["end"].as_str().expect("data-end").to_string();
+        let shot = browser.call(
+            "Page.captureScreenshot",
+            json!({"format": "png", "captureBeyondViewport": true,
+                   "clip": {"x": area["x"], "y": area["y"], "width": area["width"],
+                            "height": area["height"], "scale": 4}}),
+        );
+        let png = decode_base64(shot["data"].as_str().expect("png"));
+        let path = artifacts_dir().join(format!("label-qr-{k}.png"));
+        std::fs::write(&path, png).expect("write png");
+        let out = Command::new(&zbar)
+            .args(["--raw", "-q", "-Sdisable", "-Sqrcode.enable"])
+            .arg(&path)
+            .output()
+            .expect("zbarimg runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            text.trim_end(),
+            cable,
+            "{} label {k} ({cable} end {end}): the QR code scans to the cable id ({})",
+            file.path,
+            path.display()
+        );
+        scanned += 1;
+    }
+    assert_eq!(scanned, 5);
+    let errors = browser.errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+}
+
 #[test]
 fn report_command_writes_the_deliverables_and_no_progress_when_not_a_terminal() {
     let dir = tempfile::tempdir().expect("tempdir");
