@@ -48,7 +48,12 @@ body { margin: 0; font-family: \"DejaVu Sans Mono\", ui-monospace, monospace; co
 @media print { header.info { display: none; } }
 ";
 
-/// The QR code of `text` as one SVG path of dark modules (row runs), with its size in modules.
+/// The QR code of `text` as one SVG path of dark modules, with its size in modules. Each run of
+/// dark modules in a row is a horizontal stroke one module wide along the row's middle: the
+/// first of a row `M{x} {y}.5h{w}`, the next ones relative to the end of the previous
+/// (`m{gap} 0h{w}`). Drawn with `stroke-width="1"` it covers exactly the run's modules; the
+/// path is less than half as long as closed rectangles per run (the label sheets are the
+/// largest output: a million labels at 131k GPUs).
 fn qr_path(text: &str) -> Option<(String, i32)> {
     // One fixed mask instead of trying all eight: scoring every mask was most of the time of a
     // 131k-GPU build (a million labels). Any of the eight masks is a valid symbol that every
@@ -65,30 +70,36 @@ fn qr_path(text: &str) -> Option<(String, i32)> {
     )
     .ok()?;
     let n = qr.size();
-    let mut d = String::new();
+    let mut d = String::with_capacity(usize::try_from(n * n).unwrap_or(0) * 2);
     for y in 0..n {
+        // Where the pen stands after the row's previous run.
+        let mut pen: Option<i32> = None;
         let mut x = 0;
         while x < n {
-            if qr.get_module(x, y) {
-                let start = x;
-                while x < n && qr.get_module(x, y) {
-                    x += 1;
-                }
-                let w = x - start;
-                // `M{start} {y}h{w}v1h-{w}z`, without the formatting machinery: a million
-                // labels hold a hundred runs each.
-                d.push('M');
-                push_int(&mut d, start);
-                d.push(' ');
-                push_int(&mut d, y);
-                d.push('h');
-                push_int(&mut d, w);
-                d.push_str("v1h-");
-                push_int(&mut d, w);
-                d.push('z');
-            } else {
+            if !qr.get_module(x, y) {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < n && qr.get_module(x, y) {
                 x += 1;
             }
+            match pen {
+                None => {
+                    d.push('M');
+                    push_int(&mut d, start);
+                    d.push(' ');
+                    push_int(&mut d, y);
+                    d.push_str(".5h");
+                }
+                Some(at) => {
+                    d.push('m');
+                    push_int(&mut d, start - at);
+                    d.push_str(" 0h");
+                }
+            }
+            push_int(&mut d, x - start);
+            pen = Some(x);
         }
     }
     Some((d, n))
@@ -223,7 +234,16 @@ fn sheet(
                 let view = format!("-2 -2 {} {}", n + 4, n + 4);
                 m.open("svg", &[("class", &"qr"), ("viewBox", &view)]);
                 if here == 0 {
-                    m.empty("path", &[("id", &qid), ("d", d)]);
+                    m.empty(
+                        "path",
+                        &[
+                            ("id", &qid),
+                            ("fill", &"none"),
+                            ("stroke", &"#000"),
+                            ("stroke-width", &"1"),
+                            ("d", d),
+                        ],
+                    );
                 } else {
                     m.empty("use", &[("href", &format!("#{qid}"))]);
                 }
@@ -255,7 +275,9 @@ mod tests {
         let (d, n) = qr_path("c1-su12-n32-r8").unwrap_or_default();
         // 14 bytes fit version 1 at level M (14 bytes): 21 modules.
         assert_eq!(n, 21);
-        assert!(d.starts_with("M0 0h7"), "finder pattern first: {d}");
+        assert!(d.starts_with("M0 0.5h7m"), "finder pattern first: {d}");
+        // The bottom-left finder pattern's last row: seven dark modules from column 0.
+        assert!(d.contains("M0 20.5h7m"), "{d}");
     }
 
     #[test]
