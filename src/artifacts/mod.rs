@@ -110,10 +110,15 @@ pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFi
 }
 
 /// Every artifact of the selected groups into `sink` (no manifest: the sink's owner writes it
-/// over everything it received). The report, the costly part, is not drawn unless selected.
+/// over everything it received). Nothing is rendered that no selected group needs: the report
+/// needs the cabling plan, port maps, BOM and address plan (it reads them back), nothing else
+/// needs anything.
 pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>) {
     let (f, alloc) = (inputs.fabric, inputs.alloc);
     let names = LinkNames::new(f);
+    let report = only.has(OutputGroup::Report);
+    let cabling = only.has(OutputGroup::Cabling) || report;
+    let addresses = only.has(OutputGroup::Addresses) || report;
     let put = |file: OutputFile| {
         if only.keeps(&file.path) {
             sink(file);
@@ -121,19 +126,35 @@ pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>) {
     };
     let mut sources = std::thread::scope(|s| {
         let hosts = s.spawn(|| {
-            put(plan::plan_json(f, &names));
-            scheduler::files(inputs).into_iter().for_each(put);
-            hosts::files(inputs).into_iter().for_each(put);
-            let mut v = portmap::port_maps(f, &names);
-            v.push(addresses::addresses_csv(f, alloc, &names));
+            if only.has(OutputGroup::Plan) {
+                put(plan::plan_json(f, &names));
+            }
+            if only.has(OutputGroup::Hosts) {
+                scheduler::files(inputs).into_iter().for_each(put);
+                hosts::files(inputs).into_iter().for_each(put);
+            }
+            let mut v = Vec::new();
+            if cabling {
+                v = portmap::port_maps(f, &names);
+            }
+            if addresses {
+                v.push(addresses::addresses_csv(f, alloc, &names));
+            }
             v
         });
-        put(cabling::netbox_csv(f, &names));
-        put(OutputFile::new(
-            "summary.json",
-            summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
-        ));
-        let mut v = vec![cabling::cabling_csv(f, &names), bom::bom_csv(f)];
+        let mut v = Vec::new();
+        if only.has(OutputGroup::Cabling) {
+            put(cabling::netbox_csv(f, &names));
+        }
+        if only.has(OutputGroup::Plan) {
+            put(OutputFile::new(
+                "summary.json",
+                summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
+            ));
+        }
+        if cabling {
+            v.extend([cabling::cabling_csv(f, &names), bom::bom_csv(f)]);
+        }
         v.extend(
             hosts
                 .join()
@@ -142,7 +163,7 @@ pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>) {
         v
     });
     // The report, workbook and labels read the CSV files back, so they show exactly those rows.
-    if only.has(OutputGroup::Report) {
+    if report {
         report::files(inputs, &names, &sources, sink);
     }
     for file in sources.drain(..) {
