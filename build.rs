@@ -1,5 +1,7 @@
 //! Embeds every file under `templates/` into the binary, so the renderer is self-contained and a
-//! new template needs no list edited by hand.
+//! new template needs no list edited by hand; and fingerprints the sources, so a rebuild never
+//! reuses a file an earlier railyard rendered differently (`RAILYARD_SOURCE_DIGEST`, see
+//! `railyard::Memo`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -34,9 +36,44 @@ fn main() {
         );
     }
     code.push_str("];\n");
+    println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=catalog");
+    println!("cargo:rerun-if-changed=Cargo.lock");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!(
+        "cargo:rustc-env=RAILYARD_SOURCE_DIGEST={:016x}",
+        source_digest()
+    );
     let out =
         Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("templates.rs");
     if let Err(e) = std::fs::write(&out, code) {
         panic!("cannot write {}: {e}", out.display());
     }
+}
+
+/// FNV-1a (64 bits) over the name and bytes of every file the outputs depend on: the code, the
+/// templates, the built-in catalog and the locked dependency versions. Only ever compared for
+/// equality with an earlier build's, to tell whether the renderer changed.
+fn source_digest() -> u64 {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "templates", "catalog"] {
+        let root = manifest.join(dir);
+        let mut names = Vec::new();
+        walk(&root, &root, &mut names);
+        files.extend(names.into_iter().map(|n| format!("{dir}/{n}")));
+    }
+    files.extend(["Cargo.lock".to_string(), "build.rs".to_string()]);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for f in &files {
+        eat(f.as_bytes());
+        eat(&std::fs::read(manifest.join(f)).unwrap_or_default());
+    }
+    h
 }

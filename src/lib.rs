@@ -114,6 +114,44 @@ fn compile_site(
 /// so the largest outputs never need to be held all together.
 pub type Sink<'a> = dyn Fn(OutputFile) + Sync + 'a;
 
+/// What an earlier build of the same output directory rendered, so a rebuild skips the work
+/// whose inputs did not change. A unit (one switch's `configs/<name>/`, one label sheet) is
+/// identified by a
+/// digest of everything it is rendered from ([`unit_digest`]); the memo carries the unit's
+/// files over when the earlier build rendered it from the same digest and its files are intact,
+/// and the producer then renders nothing for it.
+pub trait Memo: Sync {
+    /// Carry over `unit`'s files if an earlier build rendered them from `inputs`; `true` when
+    /// done (the unit must then not be rendered or sent to the sink).
+    fn reuse(&self, unit: &str, inputs: &[u8; 32]) -> bool;
+    /// `unit` was rendered from `inputs` into `paths` (sent to the sink).
+    fn record(&self, unit: &str, inputs: &[u8; 32], paths: Vec<String>);
+}
+
+/// No earlier build: everything is rendered.
+pub struct NoMemo;
+
+impl Memo for NoMemo {
+    fn reuse(&self, _: &str, _: &[u8; 32]) -> bool {
+        false
+    }
+    fn record(&self, _: &str, _: &[u8; 32], _: Vec<String>) {}
+}
+
+/// The digest of a unit's inputs: this railyard's sources (code, built-in templates and
+/// catalog, locked dependencies: `build.rs`), then each part (the template overrides, the
+/// unit's intent as YAML, …) with its length, so no two sequences of parts collide.
+pub fn unit_digest(parts: &[&[u8]]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(env!("RAILYARD_SOURCE_DIGEST").as_bytes());
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    h.finalize().into()
+}
+
 /// One output file, relative to the output directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutputFile {
@@ -149,18 +187,20 @@ impl Compiled {
         only: &artifacts::Selection,
     ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
         let c = artifacts::Collector::default();
-        let done = self.emit(templates, only, &|f| c.put(f))?;
+        let done = self.emit(templates, only, &|f| c.put(f), &NoMemo)?;
         Some(done.map(|()| c.finish()))
     }
 
     /// Every output file of the selected groups into `sink` as it is produced, without the
-    /// manifest (the sink's owner writes it over what it received). `None` when the compile
-    /// failed; a render error stops before the artifacts.
+    /// manifest (the sink's owner writes it over what it received); switch configs an earlier
+    /// build rendered from the same inputs are carried over by `memo` instead. `None` when the
+    /// compile failed; a render error stops before the artifacts.
     pub fn emit(
         &self,
         templates: &render::Templates,
         only: &artifacts::Selection,
         sink: &artifacts::Sink<'_>,
+        memo: &dyn Memo,
     ) -> Option<Result<(), render::RenderError>> {
         let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
         let inputs = artifacts::Inputs {
@@ -171,11 +211,11 @@ impl Compiled {
             diagnostics: &self.diagnostics,
         };
         if only.has(artifacts::OutputGroup::Configs)
-            && let Err(e) = render::emit(intents, templates, sink)
+            && let Err(e) = render::emit(intents, templates, sink, memo)
         {
             return Some(Err(e));
         }
-        artifacts::emit(&inputs, only, sink);
+        artifacts::emit(&inputs, only, sink, memo);
         Some(Ok(()))
     }
 }

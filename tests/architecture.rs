@@ -69,9 +69,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Items of the crate root every stage may name (the output-file type, the built-in spec text
-/// and the splitting of work over the cores); the pipeline entry points (`compile*`, `Compiled`) only the edges may call.
-const ROOT_FOR_ALL: &[&str] = &["OutputFile", "LAB_SMALL", "parallel"];
+/// Items of the crate root every stage may name (the output-file type, the built-in spec text,
+/// the splitting of work over the cores and the rebuild memo a producer consults); the pipeline entry points (`compile*`, `Compiled`) only the edges may call.
+const ROOT_FOR_ALL: &[&str] = &[
+    "OutputFile",
+    "LAB_SMALL",
+    "parallel",
+    "Memo",
+    "NoMemo",
+    "unit_digest",
+];
 const ROOT_FOR_EDGES: &[&str] = &[
     "compile",
     "compile_for_platform",

@@ -50,7 +50,8 @@ fn manifest_lists_every_file_with_its_hash() {
     let files = m["files"].as_array().unwrap();
     let mut on_disk = 0;
     for entry in walk(&dir.path().join("o")) {
-        if entry.ends_with("manifest.json") {
+        // The manifest does not list itself, nor the build memo (bookkeeping, not output).
+        if entry.ends_with("manifest.json") || entry.ends_with(".railyard-memo.json") {
             continue;
         }
         on_disk += 1;
@@ -225,9 +226,12 @@ fn build_help_names_every_output() {
 }
 
 /// Every file under `p`, relative path → bytes.
+/// The deliverables under `p` by relative path (the build memo, `.railyard-memo.json`, is
+/// bookkeeping, not output: its own test reads it).
 fn tree(p: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     walk(p)
         .into_iter()
+        .filter(|f| f.file_name().is_some_and(|n| n != ".railyard-memo.json"))
         .map(|f| {
             let rel = f.strip_prefix(p).unwrap().to_string_lossy().into_owned();
             (rel, std::fs::read(&f).unwrap())
@@ -288,6 +292,78 @@ fn a_rebuild_rewrites_only_what_changed() {
     );
     run("two.yaml", "fresh");
     assert_eq!(tree(&dir.path().join("o")), tree(&dir.path().join("fresh")));
+}
+
+/// A rebuild carries a switch's configs and a label sheet over without rendering them when
+/// their inputs are the same (the memo beside the outputs says from what they were rendered),
+/// but never a file edited in place since, and never across a change of templates.
+#[test]
+fn a_rebuild_renders_again_what_was_edited_or_whose_templates_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = inv("lab-small.yaml");
+    let run = |args: &[&str]| -> String {
+        let o = railyard(dir.path(), args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stderr).unwrap()
+    };
+    run(&["build", &spec, "-o", "o"]);
+    let memo: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("o/.railyard-memo.json")).unwrap())
+            .unwrap();
+    let unit = &memo["units"]["configs/leaf-su01-01"];
+    assert_eq!(unit["inputs"].as_str().map(str::len), Some(64), "{memo}");
+    assert!(
+        unit["files"]
+            .as_array()
+            .unwrap()
+            .contains(&"configs/leaf-su01-01/nv-set.sh".into()),
+        "{unit}"
+    );
+    assert!(memo["units"]["labels/leaf-su01-01"].is_object(), "{memo}");
+    let fresh = tree(&dir.path().join("o"));
+
+    // Edited in place: the unit is rendered again and the file restored, the rest kept.
+    let script = dir.path().join("o/configs/leaf-su01-01/nv-set.sh");
+    let label = dir.path().join("o/labels/leaf-su01-01.html");
+    for f in [&script, &label] {
+        let mut text = std::fs::read_to_string(f).unwrap();
+        text.push_str("# edited by hand\n");
+        std::fs::write(f, text).unwrap();
+    }
+    let again = run(&["build", &spec, "-o", "o"]);
+    assert!(
+        again.contains(&format!("2 written, {} unchanged", fresh.len() - 2)),
+        "{again}"
+    );
+    assert_eq!(tree(&dir.path().join("o")), fresh);
+
+    // A template override changes every NVUE script; nothing may come from the memo.
+    let builtin = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/nvue/main.j2"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("site/nvue")).unwrap();
+    std::fs::write(
+        dir.path().join("site/nvue/main.j2"),
+        format!("{builtin}# site override\n"),
+    )
+    .unwrap();
+    run(&["build", &spec, "-o", "o", "--templates", "site"]);
+    let overridden = tree(&dir.path().join("o"));
+    let scripts: Vec<&String> = overridden
+        .keys()
+        .filter(|p| p.ends_with("/nv-set.sh"))
+        .collect();
+    assert!(!scripts.is_empty());
+    for p in scripts {
+        assert!(
+            String::from_utf8_lossy(&overridden[p]).ends_with("# site override\n"),
+            "{p} rendered with the override"
+        );
+    }
+    // And back: the built-in templates again, byte for byte the first build.
+    run(&["build", &spec, "-o", "o"]);
+    assert_eq!(tree(&dir.path().join("o")), fresh);
 }
 
 /// `--only` writes exactly the selected groups, byte for byte as a full build writes them, with

@@ -105,7 +105,7 @@ impl Collector {
 pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFile> {
     let c = Collector::default();
     configs.into_iter().for_each(|f| c.put(f));
-    emit(inputs, &Selection::all(), &|f| c.put(f));
+    emit(inputs, &Selection::all(), &|f| c.put(f), &crate::NoMemo);
     c.finish()
 }
 
@@ -113,7 +113,7 @@ pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFi
 /// over everything it received). Nothing is rendered that no selected group needs: the report
 /// needs the cabling plan, port maps, BOM and address plan (it reads them back), nothing else
 /// needs anything.
-pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>) {
+pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>, memo: &dyn crate::Memo) {
     let (f, alloc) = (inputs.fabric, inputs.alloc);
     let names = LinkNames::new(f);
     let report = only.has(OutputGroup::Report);
@@ -164,7 +164,7 @@ pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>) {
     });
     // The report, workbook and labels read the CSV files back, so they show exactly those rows.
     if report {
-        report::files(inputs, &names, &sources, sink);
+        report::files(inputs, &names, &sources, sink, memo);
     }
     for file in sources.drain(..) {
         put(file);
@@ -182,7 +182,7 @@ pub fn render_report(inputs: &Inputs<'_>) -> Vec<OutputFile> {
     sources.push(cabling::cabling_csv(f, &names));
     sources.push(bom::bom_csv(f));
     let c = Collector::default();
-    report::files(inputs, &names, &sources, &|f| c.put(f));
+    report::files(inputs, &names, &sources, &|f| c.put(f), &crate::NoMemo);
     c.finish()
 }
 

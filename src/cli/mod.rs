@@ -4,6 +4,7 @@
 mod cabling;
 mod ib;
 mod lab;
+mod memo;
 mod output;
 mod progress;
 mod push;
@@ -49,7 +50,10 @@ enum Command {
     /// cabling.csv, netbox-cables.csv, portmaps/, addresses.csv, bom.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
     /// and env, netplan, RoCE NIC script, per-tenant files), scheduler/ (Slurm topology.conf and
     /// topology.yaml, Kueue), report.html, cabling.xlsx, labels/, and manifest.json (SHA-256 of
-    /// every file). A failed run leaves an earlier output directory as it was.
+    /// every file). A failed run leaves an earlier output directory as it was. A rebuild over it
+    /// writes only what changed; .railyard-memo.json (not a deliverable, not in the manifest)
+    /// records what each switch config and label sheet was rendered from, so those whose inputs
+    /// did not change are not even rendered again.
     Build {
         /// Spec file; the built-in `lab-small` example when omitted.
         spec: Option<PathBuf>,
@@ -202,7 +206,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             progress.streaming("rendering and writing");
             let result = output::write_streaming(
                 &output,
-                |sink| match compiled.emit(&templates, &only, sink) {
+                |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
                     Some(Ok(())) => Ok(()),
                     Some(Err(e)) => Err(e.into()),
                     None => Err(anyhow::anyhow!("the spec did not compile")),

@@ -7,7 +7,8 @@
 //! directory is only read until the final rename; a file someone edited there differs from the
 //! new bytes and is written afresh. Files are written as they are rendered, by the rendering
 //! threads, and dropped once written: the output is never all in memory at once. Each directory
-//! is created once.
+//! is created once. Switch configs whose inputs did not change are not even rendered: the writer
+//! is the build's [`railyard::Memo`] and hard-links them from the old directory (`memo.rs`).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -17,7 +18,10 @@ use std::sync::{Mutex, PoisonError};
 
 use anyhow::Context;
 
+use railyard::Memo;
 use railyard::artifacts::{ManifestEntry, OutputFile, Sink, manifest_of};
+
+use super::memo::{self, MemoFile, Previous, Unit};
 
 fn sibling(dir: &Path, tag: &str) -> PathBuf {
     let name = dir
@@ -41,7 +45,7 @@ pub struct WriteStats {
 /// was. Calls `on_file` after each file.
 pub fn write_streaming(
     dir: &Path,
-    produce: impl FnOnce(&Sink<'_>) -> anyhow::Result<()>,
+    produce: impl FnOnce(&Sink<'_>, &dyn Memo) -> anyhow::Result<()>,
     on_file: &(dyn Fn() + Sync),
 ) -> anyhow::Result<WriteStats> {
     let parent = dir
@@ -52,16 +56,19 @@ pub fn write_streaming(
     let tmp = sibling(dir, "tmp");
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).with_context(|| format!("creating `{}`", tmp.display()))?;
+    let previous = dir.is_dir().then_some(dir);
     let w = Writer {
         tmp: &tmp,
-        previous: dir.is_dir().then_some(dir),
+        previous,
+        before: previous.map(Previous::load),
+        memo: Mutex::new(MemoFile::default()),
         dirs: Mutex::new(BTreeSet::new()),
         entries: Mutex::new(Vec::new()),
         unchanged: AtomicUsize::new(0),
         error: Mutex::new(None),
         on_file,
     };
-    let produced = produce(&|f| w.put(&f));
+    let produced = produce(&|f| w.put(&f), &w);
     let result = produced.and_then(|()| w.finish());
     let stats = match result {
         Ok(s) => s,
@@ -91,7 +98,7 @@ pub fn write_atomically(
 ) -> anyhow::Result<WriteStats> {
     write_streaming(
         dir,
-        |sink| {
+        |sink, _| {
             for f in files.iter().filter(|f| f.path != MANIFEST) {
                 sink(f.clone());
             }
@@ -107,6 +114,10 @@ const MANIFEST: &str = "manifest.json";
 struct Writer<'a> {
     tmp: &'a Path,
     previous: Option<&'a Path>,
+    /// The previous build's memo and manifest.
+    before: Option<Previous>,
+    /// This build's memo: every unit rendered or carried over.
+    memo: Mutex<MemoFile>,
     /// Directories already created under `tmp`.
     dirs: Mutex<BTreeSet<PathBuf>>,
     entries: Mutex<Vec<ManifestEntry>>,
@@ -141,15 +152,7 @@ impl Writer<'_> {
     /// the checks restrict to safe characters.
     fn place(&self, f: &OutputFile) -> anyhow::Result<bool> {
         let path = self.tmp.join(&f.path);
-        if let Some(parent) = Path::new(&f.path)
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            && !lock(&self.dirs).contains(parent)
-        {
-            let p = self.tmp.join(parent);
-            fs::create_dir_all(&p).with_context(|| format!("creating `{}`", p.display()))?;
-            lock(&self.dirs).insert(parent.to_path_buf());
-        }
+        self.parent_of(&f.path)?;
         if let Some(old) = self.previous.map(|p| p.join(&f.path))
             && same_bytes(&old, &f.bytes)
             && fs::hard_link(&old, &path).is_ok()
@@ -160,11 +163,50 @@ impl Writer<'_> {
         Ok(false)
     }
 
-    /// Writes the manifest over every file received; the first write error, if any.
+    /// Creates the directory of `rel` under the new directory, once.
+    fn parent_of(&self, rel: &str) -> anyhow::Result<()> {
+        if let Some(parent) = Path::new(rel)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            && !lock(&self.dirs).contains(parent)
+        {
+            let p = self.tmp.join(parent);
+            fs::create_dir_all(&p).with_context(|| format!("creating `{}`", p.display()))?;
+            lock(&self.dirs).insert(parent.to_path_buf());
+        }
+        Ok(())
+    }
+
+    /// The manifest entries of `unit`'s files in the previous directory when the previous build
+    /// rendered it from `inputs` and every file still hashes to what its manifest says.
+    fn intact(&self, unit: &str, inputs: &str) -> Option<(&Unit, Vec<ManifestEntry>)> {
+        let (dir, before) = (self.previous?, self.before.as_ref()?);
+        let old = before.units.get(unit).filter(|u| u.inputs == inputs)?;
+        let mut entries = Vec::with_capacity(old.files.len());
+        for path in &old.files {
+            let (sha, bytes) = before.manifest.get(path)?;
+            let data = fs::read(dir.join(path)).ok()?;
+            let entry = ManifestEntry::of(&OutputFile::new(path.clone(), data));
+            if entry.sha256 != *sha || entry.bytes != *bytes {
+                return None;
+            }
+            entries.push(entry);
+        }
+        Some((old, entries))
+    }
+
+    /// Writes the manifest over every file received, and the memo beside it; the first write
+    /// error, if any.
     fn finish(self) -> anyhow::Result<WriteStats> {
         let entries = std::mem::take(&mut *lock(&self.entries));
         let files = entries.len() + 1;
         self.put(&manifest_of(entries));
+        let memo = std::mem::take(&mut *lock(&self.memo));
+        if !memo.units.is_empty() {
+            let path = self.tmp.join(memo::FILE);
+            let bytes = serde_json::to_vec(&memo).context("the build memo")?;
+            fs::write(&path, bytes).with_context(|| format!("writing `{}`", path.display()))?;
+        }
         if let Some(e) = self
             .error
             .into_inner()
@@ -177,6 +219,50 @@ impl Writer<'_> {
             written: files - unchanged,
             unchanged,
         })
+    }
+}
+
+impl Memo for Writer<'_> {
+    fn reuse(&self, unit: &str, inputs: &[u8; 32]) -> bool {
+        if lock(&self.error).is_some() {
+            return false;
+        }
+        let inputs = memo::hex(inputs);
+        let Some((old, entries)) = self.intact(unit, &inputs) else {
+            return false;
+        };
+        let Some(dir) = self.previous else {
+            return false;
+        };
+        let mut linked = Vec::with_capacity(old.files.len());
+        for path in &old.files {
+            let to = self.tmp.join(path);
+            if self.parent_of(path).is_err() || fs::hard_link(dir.join(path), &to).is_err() {
+                // Render the unit after all; nothing of it may stay behind.
+                for l in linked {
+                    let _ = fs::remove_file(l);
+                }
+                return false;
+            }
+            linked.push(to);
+        }
+        self.unchanged.fetch_add(entries.len(), Ordering::Relaxed);
+        for _ in &entries {
+            (self.on_file)();
+        }
+        lock(&self.entries).extend(entries);
+        lock(&self.memo).units.insert(unit.to_string(), old.clone());
+        true
+    }
+
+    fn record(&self, unit: &str, inputs: &[u8; 32], paths: Vec<String>) {
+        lock(&self.memo).units.insert(
+            unit.to_string(),
+            Unit {
+                inputs: memo::hex(inputs),
+                files: paths,
+            },
+        );
     }
 }
 
@@ -280,7 +366,7 @@ mod tests {
         let before = read_all(&out);
         let r = write_streaming(
             &out,
-            |sink| {
+            |sink, _| {
                 sink(OutputFile::new("a.txt", "new"));
                 sink(OutputFile::new("b/c.txt", "half"));
                 anyhow::bail!("the renderer failed")

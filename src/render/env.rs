@@ -3,6 +3,7 @@
 //! a template that reads a missing variable fails instead of printing an empty string.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use minijinja::{Environment, UndefinedBehavior};
 
@@ -25,6 +26,17 @@ impl Templates {
     /// Whether `name` is a built-in template (overrides of unknown names are likely typos).
     pub fn is_builtin(name: &str) -> bool {
         builtin::BUILTIN.iter().any(|(n, _)| *n == name)
+    }
+
+    /// The overrides as one text (name, length and body of each, in name order): with the
+    /// built-in templates, which the source digest covers, what a rendered config depends on
+    /// besides its intent.
+    pub fn fingerprint(&self) -> String {
+        let mut s = String::new();
+        for (name, text) in &self.overrides {
+            let _ = writeln!(s, "{name}\n{}\n{text}", text.len());
+        }
+        s
     }
 
     pub fn environment(&self) -> Environment<'static> {

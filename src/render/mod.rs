@@ -95,11 +95,16 @@ pub fn render_all(
     templates: &Templates,
 ) -> Result<Vec<OutputFile>, RenderError> {
     let c = std::sync::Mutex::new(Vec::new());
-    emit(intents, templates, &|f| {
-        c.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(f);
-    })?;
+    emit(
+        intents,
+        templates,
+        &|f| {
+            c.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(f);
+        },
+        &crate::NoMemo,
+    )?;
     let mut out = c
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -109,18 +114,32 @@ pub fn render_all(
 
 /// Every switch config, the subnet-manager files and the intent dumps into `sink`, each device's
 /// files as soon as they are rendered (devices split over the cores; in no particular order).
+/// A switch's configs are a function of its intent and the templates: when `memo` has them from
+/// an earlier build with the same digest of both, they are carried over, not rendered.
 pub fn emit(
     intents: &Intents,
     templates: &Templates,
     sink: &crate::Sink<'_>,
+    memo: &dyn crate::Memo,
 ) -> Result<(), RenderError> {
     let env = templates.environment();
+    let overrides = templates.fingerprint();
     let devices: Vec<&DeviceIntent> = intents.devices.values().collect();
     crate::parallel::chunks(&devices, |part| {
         for d in part {
-            device(&env, d)?.into_iter().for_each(sink);
             let path = format!("intent/{}.yaml", d.hostname);
             let text = yaml::to_string(&d.hostname, &path, d)?;
+            let unit = format!("configs/{}", d.hostname);
+            let inputs = crate::unit_digest(&[overrides.as_bytes(), text.as_bytes()]);
+            if !memo.reuse(&unit, &inputs) {
+                let files = device(&env, d)?;
+                memo.record(
+                    &unit,
+                    &inputs,
+                    files.iter().map(|f| f.path.clone()).collect(),
+                );
+                files.into_iter().for_each(sink);
+            }
             sink(OutputFile::new(path, text));
         }
         Ok(())

@@ -128,7 +128,7 @@ type Key = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
 /// One label file per location, sorted by the B end's device and port; each file goes to `sink`
 /// as soon as it is drawn (the label sheets are the largest output: a million labels at 131k
 /// GPUs), in no particular order.
-pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>) {
+pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>, memo: &dyn crate::Memo) {
     let racks = f.devices().any(|d| d.rack.is_some());
     let mut groups: BTreeMap<String, Vec<Key>> = BTreeMap::new();
     for (i, l) in f.links().enumerate() {
@@ -148,21 +148,41 @@ pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>) {
     // QR encoding dominates: the locations are split over the cores.
     crate::parallel::chunks(&groups, |part| {
         for (loc, keys) in part {
-            sink(sheet(f, names, &links, racks, loc, keys));
+            let rows: Vec<Row<'_>> = keys
+                .iter()
+                .map(|(_, _, i)| {
+                    let l = links[*i];
+                    let ends = [
+                        label_end(f.device_of(&l.a), &names.a_port[*i]),
+                        label_end(f.device_of(&l.b), &names.b_port[*i]),
+                    ];
+                    (l.cable_id.as_str(), ends)
+                })
+                .collect();
+            // A sheet is a function of the cluster name, its location and its cables' texts:
+            // a rebuild carries over the sheets of locations the change did not touch.
+            let unit = format!("labels/{loc}");
+            let mut parts: Vec<&[u8]> = vec![f.name.as_bytes(), loc.as_bytes()];
+            parts.push(if racks { b"rack" } else { b"switch" });
+            for (id, [a, b]) in &rows {
+                parts.extend([id.as_bytes(), a.as_bytes(), b.as_bytes()]);
+            }
+            let inputs = crate::unit_digest(&parts);
+            if !memo.reuse(&unit, &inputs) {
+                let file = sheet(&f.name, racks, loc, &rows);
+                memo.record(&unit, &inputs, vec![file.path.clone()]);
+                sink(file);
+            }
         }
     });
 }
 
+/// A cable on a label sheet: its id and the label text of its A and B ends.
+type Row<'a> = (&'a str, [String; 2]);
+
 /// One location's label file.
-fn sheet(
-    f: &Fabric,
-    names: &LinkNames,
-    links: &[&crate::topology::Link],
-    racks: bool,
-    loc: &str,
-    keys: &[Key],
-) -> OutputFile {
-    let mut m = Markup::with_capacity(keys.len() * 2600);
+fn sheet(cluster: &str, racks: bool, loc: &str, keys: &[Row<'_>]) -> OutputFile {
+    let mut m = Markup::with_capacity(keys.len() * 1800);
     m.trusted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     m.trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
     m.element(
@@ -180,8 +200,7 @@ fn sheet(
         "h1",
         &[],
         &format!(
-            "{} — cable labels, {} {loc}",
-            f.name,
+            "{cluster} — cable labels, {} {loc}",
             if racks { "rack" } else { "switch" }
         ),
     );
@@ -201,16 +220,10 @@ fn sheet(
     );
     m.close("header").newline();
     m.open("div", &[("class", &"sheet")]).newline();
-    for (k, (_, _, i)) in keys.iter().enumerate() {
-        let l = links[*i];
-        let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
-        let ends = [
-            label_end(a, &names.a_port[*i]),
-            label_end(b, &names.b_port[*i]),
-        ];
+    for (k, (cable_id, ends)) in keys.iter().enumerate() {
         let first_line = format!("{}/", ends[0]);
         let longest = [
-            l.cable_id.len() + 4,
+            cable_id.len() + 4,
             first_line.chars().count(),
             ends[1].chars().count(),
         ]
@@ -218,14 +231,14 @@ fn sheet(
         .max()
         .unwrap_or(1);
         let style = format!("font-size:{}pt", font_pt(longest));
-        let qr = qr_path(&l.cable_id);
+        let qr = qr_path(cable_id);
         let qid = format!("q{k}");
         for (end, here) in [("A", 0usize), ("B", 1)] {
             m.open(
                 "div",
                 &[
                     ("class", &"label"),
-                    ("data-cable", &l.cable_id),
+                    ("data-cable", cable_id),
                     ("data-end", &end),
                 ],
             );
@@ -251,7 +264,7 @@ fn sheet(
             }
             m.open("div", &[("class", &"txt"), ("style", &style)]);
             m.open("div", &[("class", &"id")])
-                .text(&l.cable_id)
+                .text(cable_id)
                 .element("span", &[("class", &"end")], end)
                 .close("div");
             let class = |line: usize| if line == here { "line here" } else { "line" };

@@ -117,7 +117,13 @@ fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
 
 /// `report.html`, `cabling.xlsx` and `labels/*.html` from the fabric and the CSV artifacts in
 /// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`).
-pub fn files(inputs: &Inputs<'_>, names: &LinkNames, files: &[OutputFile], sink: &Sink<'_>) {
+pub fn files(
+    inputs: &Inputs<'_>,
+    names: &LinkNames,
+    files: &[OutputFile],
+    sink: &Sink<'_>,
+    memo: &dyn crate::Memo,
+) {
     let f = inputs.fabric;
     let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
     let cabling = find(files, "cabling.csv").map(|c| read_csv(&c.bytes));
@@ -144,7 +150,7 @@ pub fn files(inputs: &Inputs<'_>, names: &LinkNames, files: &[OutputFile], sink:
         });
         let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
         sink(OutputFile::new("report.html", html));
-        labels::sheets(f, names, sink);
+        labels::sheets(f, names, sink, memo);
         let workbook = workbook
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
