@@ -39,6 +39,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=catalog");
     println!("cargo:rerun-if-changed=Cargo.lock");
+    println!("cargo:rerun-if-changed=Cargo.toml");
     println!("cargo:rerun-if-changed=build.rs");
     println!(
         "cargo:rustc-env=RAILYARD_SOURCE_DIGEST={:016x}",
@@ -52,7 +53,7 @@ fn main() {
 }
 
 /// FNV-1a (64 bits) over the name and bytes of every file the outputs depend on: the code, the
-/// templates, the built-in catalog and the locked dependency versions. Only ever compared for
+/// templates, the built-in catalog, the dependencies (versions and features) and the compiler. Only ever compared for
 /// equality with an earlier build's, to tell whether the renderer changed.
 fn source_digest() -> u64 {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -63,7 +64,7 @@ fn source_digest() -> u64 {
         walk(&root, &root, &mut names);
         files.extend(names.into_iter().map(|n| format!("{dir}/{n}")));
     }
-    files.extend(["Cargo.lock".to_string(), "build.rs".to_string()]);
+    files.extend(["Cargo.lock", "Cargo.toml", "build.rs"].map(String::from));
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |bytes: &[u8]| {
         for b in bytes {
@@ -74,6 +75,11 @@ fn source_digest() -> u64 {
     for f in &files {
         eat(f.as_bytes());
         eat(&std::fs::read(manifest.join(f)).unwrap_or_default());
+    }
+    // The compiler too: std's formatting of floats and debug output can change with it.
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    if let Ok(out) = std::process::Command::new(rustc).arg("-vV").output() {
+        eat(&out.stdout);
     }
     h
 }

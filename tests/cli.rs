@@ -294,8 +294,8 @@ fn a_rebuild_rewrites_only_what_changed() {
     assert_eq!(tree(&dir.path().join("o")), tree(&dir.path().join("fresh")));
 }
 
-/// A rebuild carries a switch's configs and a label sheet over without rendering them when
-/// their inputs are the same (the memo beside the outputs says from what they were rendered),
+/// A rebuild carries a switch's configs, a label sheet and the workbook over without rendering
+/// them when their inputs are the same (the memo beside the outputs says from what they were rendered),
 /// but never a file edited in place since, and never across a change of templates.
 #[test]
 fn a_rebuild_renders_again_what_was_edited_or_whose_templates_changed() {
@@ -320,6 +320,7 @@ fn a_rebuild_renders_again_what_was_edited_or_whose_templates_changed() {
         "{unit}"
     );
     assert!(memo["units"]["labels/leaf-su01-01"].is_object(), "{memo}");
+    assert!(memo["units"]["cabling.xlsx"].is_object(), "{memo}");
     let fresh = tree(&dir.path().join("o"));
 
     // Edited in place: the unit is rendered again and the file restored, the rest kept.

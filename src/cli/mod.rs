@@ -52,7 +52,7 @@ enum Command {
     /// topology.yaml, Kueue), report.html, cabling.xlsx, labels/, and manifest.json (SHA-256 of
     /// every file). A failed run leaves an earlier output directory as it was. A rebuild over it
     /// writes only what changed; .railyard-memo.json (not a deliverable, not in the manifest)
-    /// records what each switch config and label sheet was rendered from, so those whose inputs
+    /// records what each switch config, label sheet and the workbook was rendered from, so those whose inputs
     /// did not change are not even rendered again.
     Build {
         /// Spec file; the built-in `lab-small` example when omitted.

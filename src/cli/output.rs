@@ -184,8 +184,20 @@ impl Writer<'_> {
         let old = before.units.get(unit).filter(|u| u.inputs == inputs)?;
         let mut entries = Vec::with_capacity(old.files.len());
         for path in &old.files {
+            // A memo names files inside the directory only (it could have been edited).
+            if !Path::new(path)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)))
+            {
+                return None;
+            }
             let (sha, bytes) = before.manifest.get(path)?;
-            let data = fs::read(dir.join(path)).ok()?;
+            let from = dir.join(path);
+            // A regular file, as a fresh build writes: not a symlink to the same bytes.
+            if !fs::symlink_metadata(&from).is_ok_and(|m| m.is_file()) {
+                return None;
+            }
+            let data = fs::read(&from).ok()?;
             let entry = ManifestEntry::of(&OutputFile::new(path.clone(), data));
             if entry.sha256 != *sha || entry.bytes != *bytes {
                 return None;
@@ -234,13 +246,18 @@ impl Memo for Writer<'_> {
         let Some(dir) = self.previous else {
             return false;
         };
-        let mut linked = Vec::with_capacity(old.files.len());
+        let mut linked: Vec<PathBuf> = Vec::with_capacity(old.files.len());
         for path in &old.files {
             let to = self.tmp.join(path);
             if self.parent_of(path).is_err() || fs::hard_link(dir.join(path), &to).is_err() {
-                // Render the unit after all; nothing of it may stay behind.
+                // Render the unit after all; nothing of it may stay behind: a link left in place
+                // would have the new bytes written through it into the previous directory.
                 for l in linked {
-                    let _ = fs::remove_file(l);
+                    if let Err(e) = fs::remove_file(&l) {
+                        lock(&self.error).get_or_insert(
+                            anyhow::Error::new(e).context(format!("removing `{}`", l.display())),
+                        );
+                    }
                 }
                 return false;
             }

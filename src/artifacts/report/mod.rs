@@ -126,7 +126,24 @@ pub fn files(
 ) {
     let f = inputs.fabric;
     let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
-    let cabling = find(files, "cabling.csv").map(|c| read_csv(&c.bytes));
+    // The workbook is the summary and the CSV files as sheets, nothing else: when those are the
+    // same as the previous build's (a change of tenants, BGP or RoCE settings), it is kept.
+    let summary_json = super::summary::to_json(&summary);
+    let mut parts: Vec<&[u8]> = vec![&summary_json];
+    for o in files.iter().filter(|o| {
+        ["cabling.csv", "bom.csv", "addresses.csv"].contains(&o.path.as_str())
+            || o.path.starts_with("portmaps/")
+    }) {
+        parts.extend([o.path.as_bytes(), &o.bytes]);
+    }
+    let workbook_inputs = crate::unit_digest(&parts);
+    let draw_workbook = !memo.reuse(WORKBOOK, &workbook_inputs);
+    let read = |path: &str| {
+        find(files, path)
+            .filter(|_| draw_workbook)
+            .map(|c| read_csv(&c.bytes))
+    };
+    let (cabling, addresses) = (read("cabling.csv"), read("addresses.csv"));
     let bom = find(files, "bom.csv").map(|c| read_csv(&c.bytes));
     let portmaps: Vec<(&str, Csv)> = files
         .iter()
@@ -135,28 +152,34 @@ pub fn files(
             Some((name, read_csv(&o.bytes)))
         })
         .collect();
-    let addresses = find(files, "addresses.csv").map(|c| read_csv(&c.bytes));
     // The workbook is the longest single piece (one zip, written sheet by sheet): it gets a core
     // of its own while the other draws the page and then the label sheets beside it.
     std::thread::scope(|s| {
-        let workbook = s.spawn(|| {
-            xlsx::workbook(
-                &summary,
-                cabling.as_ref(),
-                &portmaps,
-                bom.as_ref(),
-                addresses.as_ref(),
-            )
+        let workbook = draw_workbook.then(|| {
+            s.spawn(|| {
+                xlsx::workbook(
+                    &summary,
+                    cabling.as_ref(),
+                    &portmaps,
+                    bom.as_ref(),
+                    addresses.as_ref(),
+                )
+            })
         });
         let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
         sink(OutputFile::new("report.html", html));
         labels::sheets(f, names, sink, memo);
-        let workbook = workbook
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        sink(OutputFile::new("cabling.xlsx", workbook));
+        if let Some(workbook) = workbook {
+            let bytes = workbook
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            memo.record(WORKBOOK, &workbook_inputs, vec![WORKBOOK.into()]);
+            sink(OutputFile::new(WORKBOOK, bytes));
+        }
     });
 }
+
+const WORKBOOK: &str = "cabling.xlsx";
 
 /// Metres as the CSV prints them (shared with the page data).
 pub(crate) fn length_text(m: f64) -> String {
