@@ -282,16 +282,9 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
     let sus = nonzero(&su.count, "`scalable_units.count`", diags);
     let nps = nonzero(&su.nodes_per_su, "`scalable_units.nodes_per_su`", diags);
     let node = node_model(cat, &su.node_model, diags);
-    // Far beyond any real cluster; keeps every product below in range.
-    const MAX_POSITIONS: u64 = 1 << 22;
     if let (Some(a), Some(b)) = (sus, nps)
-        && u64::from(a) * u64::from(b) > MAX_POSITIONS
+        && too_many_positions(spec, a, b, diags)
     {
-        diags.push(
-            Diagnostic::error(codes::COUNT_TOO_LARGE, format!("{a} SUs × {b} nodes per SU is more than railyard plans ({MAX_POSITIONS} node positions)"))
-                .at(su.count.span, "too large")
-                .help("check `scalable_units.count` and `nodes_per_su`"),
-        );
         return None;
     }
     let compute = match (sus, nps, node) {
@@ -301,45 +294,108 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
         _ => None,
     };
     let (sus, nps, node, compute) = (sus?, nps?, node?, compute);
-
-    // Fabric managers and population.
-    let mut reserved = None;
-    let mut managers = 0;
-    if let Some(fm) = &spec.compute.fabric_managers {
-        let rails = node.compute.len() as u32;
-        let ok_su = fm.su.value >= 1 && fm.su.value <= sus;
-        let ok_slot = fm.slot.value >= 1 && fm.slot.value <= nps;
-        if !ok_su || !ok_slot {
-            let (span, what) = if ok_su {
-                (fm.slot.span, "slot")
-            } else {
-                (fm.su.span, "SU")
-            };
-            diags.push(
-                Diagnostic::error(
-                    codes::RESERVED_POSITION,
-                    format!("fabric-manager position names a {what} that does not exist"),
-                )
-                .at(span, "out of range")
-                .help(format!("SUs are 1..={sus}, slots 1..={nps}")),
-            );
-        } else if fm.count.value == 0 || fm.count.value > rails {
-            diags.push(
-                Diagnostic::error(
-                    codes::RESERVED_POSITION,
-                    format!(
-                        "{} fabric managers cannot share one node position of {rails} rails",
-                        fm.count.value
-                    ),
-                )
-                .at(fm.count.span, "too many")
-                .help(format!("use 1..={rails} fabric managers")),
-            );
-        } else {
-            reserved = Some((fm.su.value, fm.slot.value));
-            managers = fm.count.value;
-        }
+    let (reserved, managers) = fabric_managers(spec, node, sus, nps, diags);
+    let populated = population(spec, sus, nps, reserved, diags);
+    let (storage, inband, converged) = access_fabrics(spec, cat, node, sus * nps, diags);
+    let compute = compute?;
+    let oob = oob::oob_plan(
+        spec,
+        cat,
+        &compute,
+        [storage.as_ref(), inband.as_ref()],
+        nps,
+        diags,
+    )?;
+    if diags.has_errors() {
+        return None;
     }
+    Some(Sizing {
+        node_model: su.node_model.value.clone(),
+        gpus_per_node: node.gpus,
+        sus,
+        nodes_per_su: nps,
+        populated,
+        reserved,
+        fabric_managers: managers,
+        compute,
+        storage,
+        inband,
+        inband_converged: converged,
+        oob,
+    })
+}
+
+/// Whether SUs × nodes per SU is beyond what railyard plans (reported).
+fn too_many_positions(spec: &ClusterSpec, sus: u32, nps: u32, diags: &mut Diagnostics) -> bool {
+    // Far beyond any real cluster; keeps every product below in range.
+    const MAX_POSITIONS: u64 = 1 << 22;
+    if u64::from(sus) * u64::from(nps) <= MAX_POSITIONS {
+        return false;
+    }
+    diags.push(
+        Diagnostic::error(codes::COUNT_TOO_LARGE, format!("{sus} SUs × {nps} nodes per SU is more than railyard plans ({MAX_POSITIONS} node positions)"))
+            .at(spec.scalable_units.count.span, "too large")
+            .help("check `scalable_units.count` and `nodes_per_su`"),
+    );
+    true
+}
+
+/// The node position reserved for fabric managers (SU, slot) and how many share it; none when
+/// the spec names none or names an impossible one (reported).
+fn fabric_managers(
+    spec: &ClusterSpec,
+    node: &NodeModel,
+    sus: u32,
+    nps: u32,
+    diags: &mut Diagnostics,
+) -> (Option<(u32, u32)>, u32) {
+    let Some(fm) = &spec.compute.fabric_managers else {
+        return (None, 0);
+    };
+    let rails = node.compute.len() as u32;
+    let ok_su = fm.su.value >= 1 && fm.su.value <= sus;
+    let ok_slot = fm.slot.value >= 1 && fm.slot.value <= nps;
+    if !ok_su || !ok_slot {
+        let (span, what) = if ok_su {
+            (fm.slot.span, "slot")
+        } else {
+            (fm.su.span, "SU")
+        };
+        diags.push(
+            Diagnostic::error(
+                codes::RESERVED_POSITION,
+                format!("fabric-manager position names a {what} that does not exist"),
+            )
+            .at(span, "out of range")
+            .help(format!("SUs are 1..={sus}, slots 1..={nps}")),
+        );
+    } else if fm.count.value == 0 || fm.count.value > rails {
+        diags.push(
+            Diagnostic::error(
+                codes::RESERVED_POSITION,
+                format!(
+                    "{} fabric managers cannot share one node position of {rails} rails",
+                    fm.count.value
+                ),
+            )
+            .at(fm.count.span, "too many")
+            .help(format!("use 1..={rails} fabric managers")),
+        );
+    } else {
+        return (Some((fm.su.value, fm.slot.value)), fm.count.value);
+    }
+    (None, 0)
+}
+
+/// Nodes installed per SU: `populated`, else every free position (a reserved one is not free).
+fn population(
+    spec: &ClusterSpec,
+    sus: u32,
+    nps: u32,
+    reserved: Option<(u32, u32)>,
+    diags: &mut Diagnostics,
+) -> Vec<u32> {
+    let su = &spec.scalable_units;
     let mut populated = Vec::with_capacity(sus as usize);
     for s in 1..=sus {
         let capacity = nps - u32::from(matches!(reserved, Some((rs, _)) if rs == s));
@@ -370,7 +426,18 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
             .help("give one entry per SU, or raise `scalable_units.count`"),
         );
     }
+    populated
+}
 
+/// The storage and in-band access fabrics over `positions` node positions, and whether in-band
+/// rides on the storage fabric (its ports then join storage's).
+fn access_fabrics(
+    spec: &ClusterSpec,
+    cat: &Catalog,
+    node: &NodeModel,
+    positions: u32,
+    diags: &mut Diagnostics,
+) -> (Option<AccessPlan>, Option<AccessPlan>, bool) {
     let flat = super::flat_node_ports(node);
     let storage_ix: Vec<u16> = port_indices(node, Network::Storage, &flat);
     let inband_ix: Vec<u16> = port_indices(node, Network::Inband, &flat);
@@ -389,7 +456,7 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
             cat,
             node,
             &ports,
-            sus * nps,
+            positions,
             "storage",
             diags,
         )
@@ -415,7 +482,7 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
                 cat,
                 node,
                 &inband_ix,
-                sus * nps,
+                positions,
                 "inband",
                 diags,
             ),
@@ -431,32 +498,7 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
             }
         }
     });
-    let compute = compute?;
-    let oob = oob::oob_plan(
-        spec,
-        cat,
-        &compute,
-        [storage.as_ref(), inband.as_ref()],
-        nps,
-        diags,
-    )?;
-    if diags.has_errors() {
-        return None;
-    }
-    Some(Sizing {
-        node_model: su.node_model.value.clone(),
-        gpus_per_node: node.gpus,
-        sus,
-        nodes_per_su: nps,
-        populated,
-        reserved,
-        fabric_managers: managers,
-        compute,
-        storage,
-        inband,
-        inband_converged: converged,
-        oob,
-    })
+    (storage, inband, converged)
 }
 
 fn port_indices(node: &NodeModel, net: Network, flat: &[String]) -> Vec<u16> {
