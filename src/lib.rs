@@ -194,7 +194,8 @@ impl Compiled {
     /// Every output file of the selected groups into `sink` as it is produced, without the
     /// manifest (the sink's owner writes it over what it received); switch configs an earlier
     /// build rendered from the same inputs are carried over by `memo` instead. `None` when the
-    /// compile failed; a render error stops before the artifacts.
+    /// compile failed; a render error is returned once the artifacts are done (a writer then
+    /// discards everything).
     pub fn emit(
         &self,
         templates: &render::Templates,
@@ -210,13 +211,22 @@ impl Compiled {
             intents,
             diagnostics: &self.diagnostics,
         };
-        if only.has(artifacts::OutputGroup::Configs)
-            && let Err(e) = render::emit(intents, templates, sink, memo)
-        {
-            return Some(Err(e));
-        }
-        artifacts::emit(&inputs, only, sink, memo);
-        Some(Ok(()))
+        // Configs and artifacts side by side: each splits its own work over the cores, and each
+        // has single-threaded stretches (the workbook, the report page) the other fills.
+        let rendered = std::thread::scope(|s| {
+            let configs = s.spawn(|| {
+                if only.has(artifacts::OutputGroup::Configs) {
+                    render::emit(intents, templates, sink, memo)
+                } else {
+                    Ok(())
+                }
+            });
+            artifacts::emit(&inputs, only, sink, memo);
+            configs
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        });
+        Some(rendered)
     }
 }
 
