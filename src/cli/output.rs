@@ -7,8 +7,9 @@
 //! directory is only read until the final rename; a file someone edited there differs from the
 //! new bytes and is written afresh. Files are written as they are rendered, by the rendering
 //! threads, and dropped once written: the output is never all in memory at once. Each directory
-//! is created once. Switch configs whose inputs did not change are not even rendered: the writer
-//! is the build's [`railyard::Memo`] and hard-links them from the old directory (`memo.rs`).
+//! is created once. Switch configs, label sheets and the workbook whose inputs did not change are
+//! not even rendered: the writer is the build's [`railyard::Memo`] and hard-links them from the
+//! old directory (`memo.rs`).
 
 use std::collections::BTreeSet;
 use std::fs;
