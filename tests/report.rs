@@ -214,11 +214,17 @@ impl Browser {
         r["result"]["value"].clone()
     }
 
-    fn open(&mut self, path: &Path) {
+    /// Navigate to a local file and wait for its load event (a page without a script).
+    fn load(&mut self, path: &Path) {
         let url = format!("file://{}", path.display());
         self.events.clear();
         self.call("Page.navigate", json!({"url": url}));
         self.wait_event("Page.loadEventFired");
+    }
+
+    /// Load report.html and wait until its script has drawn everything.
+    fn open(&mut self, path: &Path) {
+        self.load(path);
         let deadline = Instant::now() + Duration::from_secs(120);
         while self.eval("!!(window.railyardReport && window.railyardReport.ready)") != json!(true) {
             assert!(
@@ -797,12 +803,7 @@ fn label_sheet_prints_one_label_per_page_in_chromium() {
         .matches("class=\"label\"")
         .count();
     let mut browser = Browser::launch(&bin);
-    let url = dir.join(&file.path);
-    browser.call(
-        "Page.navigate",
-        json!({"url": format!("file://{}", url.display())}),
-    );
-    browser.wait_event("Page.loadEventFired");
+    browser.load(&dir.join(&file.path));
     let pdf = browser.call("Page.printToPDF", json!({"preferCSSPageSize": true}));
     let pdf = decode_base64(pdf["data"].as_str().expect("pdf"));
     std::fs::write(artifacts_dir().join("labels-lab-small.pdf"), &pdf).expect("write");
@@ -833,11 +834,7 @@ fn label_qr_codes_scan_to_the_cable_id() {
         .find(|f| f.path.starts_with("labels/"))
         .expect("a label sheet");
     let mut browser = Browser::launch(&bin);
-    browser.call(
-        "Page.navigate",
-        json!({"url": format!("file://{}", dir.join(&file.path).display())}),
-    );
-    browser.wait_event("Page.loadEventFired");
+    browser.load(&dir.join(&file.path));
     let count = browser.eval("document.querySelectorAll('.label').length");
     let count = count.as_u64().expect("label count");
     assert!(count >= 4, "{}: labels to scan", file.path);
