@@ -197,13 +197,28 @@ pub struct ManifestEntry {
 
 impl ManifestEntry {
     pub fn of(f: &OutputFile) -> Self {
-        let digest = Sha256::digest(&f.bytes);
         Self {
             path: f.path.clone(),
-            sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
+            sha256: sha256_hex(&f.bytes),
             bytes: f.bytes.len(),
         }
     }
+}
+
+/// The SHA-256 of `bytes` in lowercase hex, as the manifest writes it.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes).into())
+}
+
+/// A 32-byte digest in lowercase hex.
+pub fn hex(digest: &[u8; 32]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
 }
 
 fn manifest(files: &[OutputFile]) -> OutputFile {

@@ -2,6 +2,7 @@
 //! layout of outputs. Exit codes: 0 clean, 1 design errors, 2 unreadable input or usage error.
 
 mod cabling;
+mod commit;
 mod ib;
 mod lab;
 mod memo;

@@ -1,18 +1,20 @@
-//! Atomic, incremental output: everything is written into a temporary sibling directory, which
-//! then replaces the output directory, so a failed run leaves the previous outputs as they were.
+//! Atomic, incremental output. A first build writes everything into a temporary sibling
+//! directory, which then replaces the output directory. A rebuild over an output directory this
+//! writer made (its memo, `memo.rs`, says what every file was and what it was rendered from)
+//! stages only the files whose bytes changed, then moves them in as one transaction
+//! (`commit.rs`), with the files this build no longer produces moved out. Either way a failed
+//! run leaves the previous outputs as they were.
 //!
-//! A rebuild over an existing output directory does not rewrite what did not change: a file whose
-//! bytes equal the previous run's is hard-linked from the old directory into the new one (no data
-//! written, no new inode), so adding one SU rewrites only the files that SU changes. The old
-//! directory is only read until the final rename; a file someone edited there differs from the
-//! new bytes and is written afresh. Files are written as they are rendered, by the rendering
-//! threads, and dropped once written: the output is never all in memory at once. Each directory
-//! is created once. Switch configs, label sheets and the workbook whose inputs did not change are
-//! not even rendered: the writer is the build's [`railyard::Memo`] and hard-links them from the
-//! old directory (`memo.rs`).
+//! Nothing of the previous build is read back: a file is unchanged when the SHA-256 of its new
+//! bytes (taken for the manifest anyway) equals the previous manifest's and the file still has
+//! the stamp the memo recorded. Switch configs, label sheets and the workbook whose inputs did
+//! not change are not even rendered: the writer is the build's [`railyard::Memo`]. Files are
+//! written as they are rendered, by the rendering threads, and dropped once written: the output
+//! is never all in memory at once. Each directory is created once.
 
 use std::collections::BTreeSet;
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -22,7 +24,8 @@ use anyhow::Context;
 use railyard::Memo;
 use railyard::artifacts::{ManifestEntry, OutputFile, Sink, manifest_of};
 
-use super::memo::{self, MemoFile, Previous, Unit};
+use super::commit::{self, Moves};
+use super::memo::{self, MANIFEST, MemoFile, Previous, Stamp, Unit};
 
 fn sibling(dir: &Path, tag: &str) -> PathBuf {
     let name = dir
@@ -36,13 +39,13 @@ fn sibling(dir: &Path, tag: &str) -> PathBuf {
 pub struct WriteStats {
     /// Files whose bytes were written (new or changed).
     pub written: usize,
-    /// Files carried over from the previous output unchanged (hard-linked).
+    /// Files left as the previous build wrote them.
     pub unchanged: usize,
 }
 
 /// Write the files `produce` hands to its sink as the new content of `dir`, each one as it comes
 /// (the bytes are dropped once written; the SHA-256 for `manifest.json` is taken on the way), then
-/// the manifest, then the swap. A producer error, or the first write error, leaves `dir` as it
+/// the manifest, then the commit. A producer error, or the first write error, leaves `dir` as it
 /// was. Calls `on_file` after each file.
 pub fn write_streaming(
     dir: &Path,
@@ -54,40 +57,24 @@ pub fn write_streaming(
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
-    let tmp = sibling(dir, "tmp");
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).with_context(|| format!("creating `{}`", tmp.display()))?;
-    let previous = dir.is_dir().then_some(dir);
+    let stage = sibling(dir, "tmp");
+    let _ = fs::remove_dir_all(&stage);
+    fs::create_dir_all(&stage).with_context(|| format!("creating `{}`", stage.display()))?;
     let w = Writer {
-        tmp: &tmp,
-        previous,
-        before: previous.map(Previous::load),
+        stage: &stage,
+        before: dir.is_dir().then(|| Previous::scan(dir)).flatten(),
         memo: Mutex::new(MemoFile::default()),
         dirs: Mutex::new(BTreeSet::new()),
+        staged: Mutex::new(Vec::new()),
         entries: Mutex::new(Vec::new()),
         unchanged: AtomicUsize::new(0),
         error: Mutex::new(None),
         on_file,
     };
     let produced = produce(&|f| w.put(&f), &w);
-    let result = produced.and_then(|()| w.finish());
-    let stats = match result {
-        Ok(s) => s,
-        Err(e) => {
-            let _ = fs::remove_dir_all(&tmp);
-            return Err(e);
-        }
-    };
-    let old = sibling(dir, "old");
-    if dir.exists() {
-        fs::rename(dir, &old).with_context(|| format!("moving aside `{}`", dir.display()))?;
-    }
-    if let Err(e) = fs::rename(&tmp, dir) {
-        let _ = fs::rename(&old, dir);
-        return Err(e).context("replacing the output directory");
-    }
-    let _ = fs::remove_dir_all(&old);
-    Ok(stats)
+    let result = produced.and_then(|()| w.finish(dir));
+    let _ = fs::remove_dir_all(&stage);
+    result
 }
 
 /// Write `files` (paths relative to `dir`, their `manifest.json` among them or not) as the new
@@ -109,18 +96,17 @@ pub fn write_atomically(
     )
 }
 
-const MANIFEST: &str = "manifest.json";
-
 /// The writing side of [`write_streaming`], shared by the producer's threads.
 struct Writer<'a> {
-    tmp: &'a Path,
-    previous: Option<&'a Path>,
-    /// The previous build's memo and manifest.
+    stage: &'a Path,
+    /// The previous build, when this one can update it in place.
     before: Option<Previous>,
-    /// This build's memo: every unit rendered or carried over.
+    /// This build's memo: every unit rendered or carried over, every file's stamp.
     memo: Mutex<MemoFile>,
-    /// Directories already created under `tmp`.
+    /// Directories already created under `stage`.
     dirs: Mutex<BTreeSet<PathBuf>>,
+    /// Files written under `stage`, in the order they were written.
+    staged: Mutex<Vec<String>>,
     entries: Mutex<Vec<ManifestEntry>>,
     unchanged: AtomicUsize,
     /// The first failure; later files are dropped.
@@ -134,11 +120,21 @@ impl Writer<'_> {
             return;
         }
         let entry = ManifestEntry::of(f);
-        match self.place(f) {
-            Ok(linked) => {
-                if linked {
-                    self.unchanged.fetch_add(1, Ordering::Relaxed);
-                }
+        let kept = self
+            .before
+            .as_ref()
+            .and_then(|b| b.kept.get(&f.path))
+            .filter(|k| k.sha256 == entry.sha256 && k.bytes == entry.bytes);
+        let stamp = match kept {
+            Some(k) => {
+                self.unchanged.fetch_add(1, Ordering::Relaxed);
+                Ok(k.stamp)
+            }
+            None => self.stage_file(f),
+        };
+        match stamp {
+            Ok(stamp) => {
+                lock(&self.memo).files.insert(f.path.clone(), stamp);
                 lock(&self.entries).push(entry);
                 (self.on_file)();
             }
@@ -148,128 +144,134 @@ impl Writer<'_> {
         }
     }
 
-    /// Puts one file into the new directory: a hard link to the previous run's file when its
-    /// bytes are the same (returns `true`), else the bytes. Paths come from device names, which
-    /// the checks restrict to safe characters.
-    fn place(&self, f: &OutputFile) -> anyhow::Result<bool> {
-        let path = self.tmp.join(&f.path);
+    /// Writes one file under the stage directory. Paths come from device names, which the
+    /// checks restrict to safe characters.
+    fn stage_file(&self, f: &OutputFile) -> anyhow::Result<Stamp> {
+        let path = self.stage.join(&f.path);
         self.parent_of(&f.path)?;
-        if let Some(old) = self.previous.map(|p| p.join(&f.path))
-            && same_bytes(&old, &f.bytes)
-            && fs::hard_link(&old, &path).is_ok()
-        {
-            return Ok(true);
-        }
-        fs::write(&path, &f.bytes).with_context(|| format!("writing `{}`", path.display()))?;
-        Ok(false)
+        let mut file =
+            fs::File::create(&path).with_context(|| format!("writing `{}`", path.display()))?;
+        file.write_all(&f.bytes)
+            .with_context(|| format!("writing `{}`", path.display()))?;
+        let stamp = Stamp::of(&file.metadata()?);
+        lock(&self.staged).push(f.path.clone());
+        Ok(stamp)
     }
 
-    /// Creates the directory of `rel` under the new directory, once.
+    /// Creates the directory of `rel` under the stage directory, once.
     fn parent_of(&self, rel: &str) -> anyhow::Result<()> {
         if let Some(parent) = Path::new(rel)
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             && !lock(&self.dirs).contains(parent)
         {
-            let p = self.tmp.join(parent);
+            let p = self.stage.join(parent);
             fs::create_dir_all(&p).with_context(|| format!("creating `{}`", p.display()))?;
             lock(&self.dirs).insert(parent.to_path_buf());
         }
         Ok(())
     }
 
-    /// The manifest entries of `unit`'s files in the previous directory when the previous build
-    /// rendered it from `inputs` and every file still hashes to what its manifest says.
-    fn intact(&self, unit: &str, inputs: &str) -> Option<(&Unit, Vec<ManifestEntry>)> {
-        let (dir, before) = (self.previous?, self.before.as_ref()?);
-        let old = before.units.get(unit).filter(|u| u.inputs == inputs)?;
-        let mut entries = Vec::with_capacity(old.files.len());
-        for path in &old.files {
-            // A memo names files inside the directory only (it could have been edited).
-            if !Path::new(path)
-                .components()
-                .all(|c| matches!(c, std::path::Component::Normal(_)))
-            {
-                return None;
-            }
-            let (sha, bytes) = before.manifest.get(path)?;
-            let from = dir.join(path);
-            // A regular file, as a fresh build writes: not a symlink to the same bytes.
-            if !fs::symlink_metadata(&from).is_ok_and(|m| m.is_file()) {
-                return None;
-            }
-            let data = fs::read(&from).ok()?;
-            let entry = ManifestEntry::of(&OutputFile::new(path.clone(), data));
-            if entry.sha256 != *sha || entry.bytes != *bytes {
-                return None;
-            }
-            entries.push(entry);
-        }
-        Some((old, entries))
-    }
-
-    /// Writes the manifest over every file received, and the memo beside it; the first write
-    /// error, if any.
-    fn finish(self) -> anyhow::Result<WriteStats> {
+    /// Writes the manifest over every file received and the memo beside it, then makes the stage
+    /// the content of `dir`: moved in file by file over a previous build, else renamed whole.
+    fn finish(self, dir: &Path) -> anyhow::Result<WriteStats> {
         let entries = std::mem::take(&mut *lock(&self.entries));
         let files = entries.len() + 1;
-        self.put(&manifest_of(entries));
-        let memo = std::mem::take(&mut *lock(&self.memo));
-        if !memo.units.is_empty() {
-            let path = self.tmp.join(memo::FILE);
-            let bytes = serde_json::to_vec(&memo).context("the build memo")?;
-            fs::write(&path, bytes).with_context(|| format!("writing `{}`", path.display()))?;
-        }
-        if let Some(e) = self
-            .error
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-        {
+        let manifest = manifest_of(entries);
+        lock(&self.memo).manifest = railyard::artifacts::sha256_hex(&manifest.bytes);
+        self.put(&manifest);
+        if let Some(e) = lock(&self.error).take() {
             return Err(e);
         }
-        let unchanged = self.unchanged.into_inner();
+        let memo = std::mem::take(&mut *lock(&self.memo));
+        let bytes = serde_json::to_vec(&memo).context("the build memo")?;
+        let path = self.stage.join(memo::FILE);
+        fs::write(&path, bytes).with_context(|| format!("writing `{}`", path.display()))?;
+        let mut staged = std::mem::take(&mut *lock(&self.staged));
+        let written = staged.len();
+        staged.push(memo::FILE.to_string());
+        match &self.before {
+            Some(before) => {
+                let trash = sibling(dir, "old");
+                let _ = fs::remove_dir_all(&trash);
+                let removed: Vec<String> = before
+                    .files
+                    .iter()
+                    .filter(|p| !memo.files.contains_key(*p))
+                    .cloned()
+                    .collect();
+                commit::commit(&Moves {
+                    dir,
+                    stage: self.stage,
+                    trash: &trash,
+                    staged: &staged,
+                    removed: &removed,
+                    dirs: &before.dirs,
+                })?;
+                let produced: BTreeSet<String> = memo.files.into_keys().collect();
+                commit::prune(dir, &before.dirs, &produced);
+                let _ = fs::remove_dir_all(&trash);
+            }
+            None => swap(dir, self.stage)?,
+        }
         Ok(WriteStats {
-            written: files - unchanged,
-            unchanged,
+            written,
+            unchanged: files - written,
         })
     }
 }
 
+/// Replaces `dir` (if any) by `stage` with two renames.
+fn swap(dir: &Path, stage: &Path) -> anyhow::Result<()> {
+    let old = sibling(dir, "old");
+    if dir.exists() {
+        fs::rename(dir, &old).with_context(|| format!("moving aside `{}`", dir.display()))?;
+    }
+    if let Err(e) = fs::rename(stage, dir) {
+        let _ = fs::rename(&old, dir);
+        return Err(e).context("replacing the output directory");
+    }
+    let _ = fs::remove_dir_all(&old);
+    Ok(())
+}
+
 impl Memo for Writer<'_> {
+    /// A unit is carried over when the previous build rendered it from the same inputs and every
+    /// one of its files is still as it was written; nothing is read or written for it.
     fn reuse(&self, unit: &str, inputs: &[u8; 32]) -> bool {
         if lock(&self.error).is_some() {
             return false;
         }
-        let inputs = memo::hex(inputs);
-        let Some((old, entries)) = self.intact(unit, &inputs) else {
+        let Some(before) = &self.before else {
             return false;
         };
-        let Some(dir) = self.previous else {
+        let inputs = railyard::artifacts::hex(inputs);
+        let Some(old) = before.units.get(unit).filter(|u| u.inputs == inputs) else {
             return false;
         };
-        let mut linked: Vec<PathBuf> = Vec::with_capacity(old.files.len());
-        for path in &old.files {
-            let to = self.tmp.join(path);
-            if self.parent_of(path).is_err() || fs::hard_link(dir.join(path), &to).is_err() {
-                // Render the unit after all; nothing of it may stay behind: a link left in place
-                // would have the new bytes written through it into the previous directory.
-                for l in linked {
-                    if let Err(e) = fs::remove_file(&l) {
-                        lock(&self.error).get_or_insert(
-                            anyhow::Error::new(e).context(format!("removing `{}`", l.display())),
-                        );
-                    }
-                }
-                return false;
+        let Some(kept): Option<Vec<_>> = old
+            .files
+            .iter()
+            .map(|p| before.kept.get(p).map(|k| (p, k)))
+            .collect()
+        else {
+            return false;
+        };
+        self.unchanged.fetch_add(kept.len(), Ordering::Relaxed);
+        {
+            let mut memo = lock(&self.memo);
+            let mut entries = lock(&self.entries);
+            for &(path, k) in &kept {
+                memo.files.insert(path.clone(), k.stamp);
+                entries.push(ManifestEntry {
+                    path: path.clone(),
+                    sha256: k.sha256.clone(),
+                    bytes: k.bytes,
+                });
             }
-            linked.push(to);
+            memo.units.insert(unit.to_string(), old.clone());
         }
-        self.unchanged.fetch_add(entries.len(), Ordering::Relaxed);
-        for _ in &entries {
-            (self.on_file)();
-        }
-        lock(&self.entries).extend(entries);
-        lock(&self.memo).units.insert(unit.to_string(), old.clone());
+        kept.iter().for_each(|_| (self.on_file)());
         true
     }
 
@@ -277,7 +279,7 @@ impl Memo for Writer<'_> {
         lock(&self.memo).units.insert(
             unit.to_string(),
             Unit {
-                inputs: memo::hex(inputs),
+                inputs: railyard::artifacts::hex(inputs),
                 files: paths,
             },
         );
@@ -286,16 +288,6 @@ impl Memo for Writer<'_> {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// The file holds exactly `bytes` (the size is compared first, from the metadata alone).
-fn same_bytes(path: &Path, bytes: &[u8]) -> bool {
-    let Ok(meta) = fs::symlink_metadata(path) else {
-        return false;
-    };
-    meta.is_file()
-        && meta.len() == bytes.len() as u64
-        && fs::read(path).is_ok_and(|old| old == bytes)
 }
 
 /// Write one file atomically: a temporary sibling, then a rename over the target, so a failed
@@ -319,6 +311,7 @@ pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    /// Every file under `dir` but the memo, relative path → bytes.
     fn read_all(dir: &Path) -> Vec<(String, Vec<u8>)> {
         let mut out = Vec::new();
         let mut stack = vec![dir.to_path_buf()];
@@ -327,7 +320,7 @@ mod tests {
                 let p = e.unwrap().path();
                 if p.is_dir() {
                     stack.push(p);
-                } else {
+                } else if !p.ends_with(memo::FILE) {
                     let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
                     out.push((rel, fs::read(&p).unwrap()));
                 }
@@ -337,43 +330,66 @@ mod tests {
         out
     }
 
+    fn with_manifest(files: &[OutputFile]) -> Vec<(String, Vec<u8>)> {
+        let mut want: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|f| (f.path.clone(), f.bytes.clone()))
+            .collect();
+        want.push((
+            MANIFEST.into(),
+            manifest_of(files.iter().map(ManifestEntry::of).collect()).bytes,
+        ));
+        want.sort();
+        want
+    }
+
+    fn siblings(root: &Path) -> Vec<String> {
+        fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
     #[test]
     fn a_rebuild_writes_only_what_changed_and_drops_what_is_gone() {
+        use std::os::unix::fs::MetadataExt;
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("out");
         let first = vec![
             OutputFile::new("a/x.txt", "x1"),
             OutputFile::new("a/y.txt", "y1"),
-            OutputFile::new("gone.txt", "bye"),
+            OutputFile::new("k/keep.txt", "k"),
+            OutputFile::new("gone/deep/gone.txt", "bye"),
         ];
         let s = write_atomically(&out, &first, &|| {}).unwrap();
-        // The three files and their manifest.
-        assert_eq!((s.written, s.unchanged), (4, 0));
-        // Someone edits a file in place: the rebuild must not carry the edit over.
-        fs::write(out.join("a/y.txt"), "y-edited").unwrap();
+        // The four files and their manifest.
+        assert_eq!((s.written, s.unchanged), (5, 0));
+        let inode = |p: &str| fs::metadata(out.join(p)).unwrap().ino();
+        let kept = inode("k/keep.txt");
+        // Someone edits a file in place, to the same length, and leaves a file of their own:
+        // the rebuild must not carry either over.
+        fs::write(out.join("a/y.txt"), "y2").unwrap();
+        fs::write(out.join("a/notes.txt"), "mine").unwrap();
         let second = vec![
             OutputFile::new("a/x.txt", "x1"),
             OutputFile::new("a/y.txt", "y1"),
+            OutputFile::new("k/keep.txt", "k"),
             OutputFile::new("b/z.txt", "z1"),
         ];
         let s = write_atomically(&out, &second, &|| {}).unwrap();
-        assert_eq!((s.written, s.unchanged), (3, 1));
-        let mut want: Vec<(String, Vec<u8>)> = second
-            .iter()
-            .map(|f| (f.path.clone(), f.bytes.clone()))
-            .collect();
-        want.push((
-            "manifest.json".into(),
-            railyard::artifacts::manifest_of(second.iter().map(ManifestEntry::of).collect()).bytes,
-        ));
-        want.sort();
-        assert_eq!(read_all(&out), want);
-        // No sibling left behind.
-        let names: Vec<String> = fs::read_dir(root.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, ["out"]);
+        // y restored, z new, the manifest changed; x and keep untouched.
+        assert_eq!((s.written, s.unchanged), (3, 2));
+        assert_eq!(read_all(&out), with_manifest(&second));
+        assert_eq!(
+            inode("k/keep.txt"),
+            kept,
+            "an unchanged file is left in place"
+        );
+        assert!(!out.join("gone").exists(), "emptied directories go too");
+        assert_eq!(siblings(root.path()), ["out"], "no sibling left behind");
+        // Nothing changed: nothing written.
+        let s = write_atomically(&out, &second, &|| {}).unwrap();
+        assert_eq!((s.written, s.unchanged), (0, 5));
     }
 
     #[test]
@@ -393,10 +409,6 @@ mod tests {
         );
         assert!(r.unwrap_err().to_string().contains("the renderer failed"));
         assert_eq!(read_all(&out), before);
-        assert_eq!(
-            fs::read_dir(root.path()).unwrap().count(),
-            1,
-            "no sibling left"
-        );
+        assert_eq!(siblings(root.path()), ["out"], "no sibling left");
     }
 }
