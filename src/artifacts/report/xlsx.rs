@@ -81,14 +81,38 @@ impl Formats {
     }
 }
 
+/// A table row: the CSV row's cells, after a leading cell of its own (the switch of a port-map
+/// row) when the table has one.
+#[derive(Clone, Copy)]
+struct Row<'a> {
+    lead: Option<&'a str>,
+    cells: &'a [String],
+}
+
+impl<'a> Row<'a> {
+    fn plain(cells: &'a [String]) -> Self {
+        Self { lead: None, cells }
+    }
+
+    fn cells(self) -> impl Iterator<Item = &'a str> {
+        self.lead
+            .into_iter()
+            .chain(self.cells.iter().map(String::as_str))
+    }
+
+    fn cell(self, i: usize) -> Option<&'a str> {
+        self.cells().nth(i)
+    }
+}
+
 /// Write `rows` under `header` into sheets named `name`, `name (2)`, … (a new sheet every time
 /// Excel's row limit is reached), with frozen header, autofilter and widths from the content.
-fn write_table<R: AsRef<[String]>>(
+fn write_table<'a>(
     wb: &mut Workbook,
     used: &mut BTreeSet<String>,
     name: &str,
     header: &[String],
-    rows: impl Iterator<Item = R>,
+    rows: impl Iterator<Item = Row<'a>>,
     formats: &Formats,
     tab: Option<u32>,
 ) -> Result<(), XlsxError> {
@@ -118,29 +142,32 @@ fn write_table<R: AsRef<[String]>>(
         let mut r: u32 = 1;
         while r < MAX_ROWS {
             let Some(row) = rows.next() else { break };
-            let row = row.as_ref();
             // One row format per tier colour: cells without a format of their own take it,
             // which is far cheaper than a format per cell on a million-cell sheet.
             if let Some(fmt) = tier_col
-                .and_then(|t| row.get(t))
-                .and_then(|t| formats.tiers.iter().find(|(k, _)| k == t))
+                .and_then(|t| row.cell(t))
+                .and_then(|t| formats.tiers.iter().find(|(k, _)| *k == t))
                 .map(|(_, f)| f)
             {
                 ws.set_row_format(r, fmt)?;
             }
-            for (c, v) in row.iter().enumerate() {
+            for (c, v) in row.cells().enumerate() {
                 let col = c as u16;
-                match v.parse::<f64>() {
-                    Ok(x) if numeric.get(c).copied().unwrap_or(false) => {
-                        ws.write_number(r, col, x)?;
-                    }
-                    _ if v.is_empty() => {}
-                    _ => {
-                        ws.write_string(r, col, v)?;
-                    }
+                let number = numeric
+                    .get(c)
+                    .is_some_and(|&n| n)
+                    .then(|| v.parse::<f64>().ok())
+                    .flatten();
+                if let Some(x) = number {
+                    ws.write_number(r, col, x)?;
+                } else if !v.is_empty() {
+                    ws.write_string(r, col, v)?;
                 }
                 if let Some(w) = widths.get_mut(c) {
-                    *w = (*w).max(v.chars().count() + 1);
+                    // Bytes bound characters from above; count characters only when it matters.
+                    if v.len() >= *w {
+                        *w = (*w).max(v.chars().count() + 1);
+                    }
                 }
             }
             r += 1;
@@ -229,7 +256,7 @@ fn build(
             &mut used,
             "Cabling",
             &c.header,
-            c.rows.iter().map(Vec::as_slice),
+            c.rows.iter().map(|r| Row::plain(r)),
             &formats,
             Some(0x2563EB),
         )?;
@@ -253,7 +280,7 @@ fn build(
                     c.rows
                         .iter()
                         .filter(|r| r[ar] == rack || r[br] == rack)
-                        .map(Vec::as_slice),
+                        .map(|r| Row::plain(r)),
                     &formats,
                     Some(0x9CA3AF),
                 )?;
@@ -267,11 +294,9 @@ fn build(
         let mut header = vec!["switch".to_string()];
         header.extend(first.header.iter().cloned());
         let rows = switches.iter().flat_map(|(name, csv)| {
-            csv.rows.iter().map(move |r| {
-                let mut v = Vec::with_capacity(r.len() + 1);
-                v.push((*name).to_string());
-                v.extend(r.iter().cloned());
-                v
+            csv.rows.iter().map(move |r| Row {
+                lead: Some(name),
+                cells: r,
             })
         });
         write_table(
@@ -290,7 +315,7 @@ fn build(
             &mut used,
             "Node ports",
             &nodes.header,
-            nodes.rows.iter().map(Vec::as_slice),
+            nodes.rows.iter().map(|r| Row::plain(r)),
             &formats,
             Some(0x059669),
         )?;
@@ -302,7 +327,7 @@ fn build(
                 &mut used,
                 name,
                 &c.header,
-                c.rows.iter().map(Vec::as_slice),
+                c.rows.iter().map(|r| Row::plain(r)),
                 &formats,
                 Some(tab),
             )?;
