@@ -116,13 +116,15 @@ fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
 }
 
 /// `report.html`, `cabling.xlsx` and `labels/*.html` from the fabric and the CSV artifacts in
-/// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`).
+/// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`);
+/// `beside` runs next to the workbook.
 pub fn files(
     inputs: &Inputs<'_>,
     names: &LinkNames,
     files: &[OutputFile],
     sink: &Sink<'_>,
     memo: &dyn crate::Memo,
+    beside: &(dyn Fn() + Sync),
 ) {
     let f = inputs.fabric;
     let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
@@ -153,7 +155,8 @@ pub fn files(
         })
         .collect();
     // The workbook is the longest single piece (one zip, written sheet by sheet): it gets a core
-    // of its own while the other draws the page and then the label sheets beside it.
+    // of its own while the other draws the page, the label sheets and then `beside` (the
+    // artifacts the report does not read).
     std::thread::scope(|s| {
         let workbook = draw_workbook.then(|| {
             s.spawn(|| {
@@ -169,6 +172,7 @@ pub fn files(
         let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
         sink(OutputFile::new("report.html", html));
         labels::sheets(f, names, sink, memo);
+        beside();
         if let Some(workbook) = workbook {
             let bytes = workbook
                 .join()
