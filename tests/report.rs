@@ -4,11 +4,13 @@
 //!   one bundle per group of cables as `cabling.csv` groups them, and the print sheets paginate
 //!   by rack. Screenshots and the printed PDF are kept under `target/report-artifacts/`.
 //! - `cabling.xlsx` read back with calamine (an independent reader) and compared row by row
-//!   with `cabling.csv`.
+//!   with `cabling.csv`, and opened with openpyxl (the reader most Python tooling uses) for what
+//!   a person sees: frozen header, filters, print titles, page setup, colours, widths, types.
 //! - `labels/*.html`: two labels per cable with the text of `cabling.csv`.
 
 mod common;
 mod prereq;
+mod pyenv;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Cursor};
@@ -698,6 +700,165 @@ fn workbook_rows_equal_the_csv_files() {
         n += 1;
     }
     assert_eq!(n, ports.len());
+}
+
+/// The design's colours (tailwind-like shades: header slate, one pale fill per tier).
+const HEADER_FILL: &str = "FF1F2937";
+const TIER_FILLS: [(&str, &str); 4] = [
+    ("node-leaf", "FFDBEAFE"),
+    ("leaf-spine", "FFD1FAE5"),
+    ("spine-core", "FFFEF3C7"),
+    ("mgmt", "FFE5E7EB"),
+];
+
+/// Column letters of 0-based index `i` (A, B, …, Z, AA, …).
+fn column(i: usize) -> String {
+    let (mut n, mut s) = (i + 1, Vec::new());
+    while n > 0 {
+        s.push(b'A' + ((n - 1) % 26) as u8);
+        n = (n - 1) / 26;
+    }
+    s.reverse();
+    String::from_utf8(s).unwrap()
+}
+
+#[test]
+fn workbook_formatting_as_openpyxl_reads_it() {
+    let Some(python) = pyenv::python("workbook_formatting_as_openpyxl_reads_it") else {
+        return;
+    };
+    let files = common::outputs(&common::inventory("spectrum-x-cloud.yaml"));
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("cabling.xlsx");
+    std::fs::write(
+        &book,
+        &files
+            .iter()
+            .find(|f| f.path == "cabling.xlsx")
+            .unwrap()
+            .bytes,
+    )
+    .unwrap();
+    let out = Command::new(&python)
+        .arg(pyenv::script("xlsx_read.py"))
+        .arg(&book)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "openpyxl refused the workbook: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let wb: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(wb["title"], "railyard cabling workbook");
+    let sheets = wb["sheets"].as_array().unwrap();
+    let by_name = |n: &str| {
+        sheets
+            .iter()
+            .find(|s| s["name"] == n)
+            .unwrap_or_else(|| panic!("sheet {n}"))
+    };
+    assert_eq!(sheets[0]["name"], "Summary", "Summary first");
+
+    // Summary: figures as numbers, names as text kept as text.
+    let summary: Value = serde_json::from_str(&common::file(&files, "summary.json")).unwrap();
+    let cells: Vec<&Value> = sheets[0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap())
+        .collect();
+    let value_of = |key: &str| {
+        let at = cells.iter().position(|c| c["value"] == key).unwrap();
+        cells[at + 1]
+    };
+    assert_eq!(value_of("GPUs")["value"], summary["gpus"]);
+    assert_eq!(value_of("GPUs")["type"], "int");
+    assert_eq!(value_of("cluster")["value"], summary["cluster"]);
+    assert_eq!(value_of("cluster")["format"], "@");
+
+    // Every table: header bold white on slate, frozen, filtered over exactly its rows, printed
+    // landscape one page wide with the header on every page.
+    let csv = csv_table(&files, "cabling.csv");
+    let header = &csv[0];
+    for s in sheets.iter().skip(1) {
+        let name = s["name"].as_str().unwrap();
+        let rows = s["rows"].as_array().unwrap();
+        let head = rows[0].as_array().unwrap();
+        for h in head {
+            assert_eq!(
+                (&h["bold"], &h["font"], &h["fill"]),
+                (&json!(true), &json!("FFFFFFFF"), &json!(HEADER_FILL)),
+                "{name} header {h}"
+            );
+        }
+        let last = format!("{}{}", column(head.len() - 1), rows.len());
+        assert_eq!(s["filter"], format!("A1:{last}"), "{name}");
+        assert_eq!(s["freeze"], "A2", "{name}");
+        assert_eq!(s["titles"], "$1:$1", "{name}");
+        assert_eq!(s["orientation"], "landscape", "{name}");
+        assert_eq!(
+            (&s["fit_to_page"], &s["fit_height"]),
+            (&json!(true), &json!(0)),
+            "{name}"
+        );
+        // Wide enough for the header and its filter button, at most 60 characters.
+        for (i, h) in head.iter().enumerate() {
+            let w = s["widths"][column(i)]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{name} width {i}"));
+            let chars = h["value"].as_str().unwrap().chars().count() as f64;
+            assert!(w >= chars + 3.0 && w <= 61.0, "{name} column {i}: {w}");
+        }
+    }
+
+    // Cabling: the CSV's rows, each cell filled with its tier's colour; lengths as numbers.
+    let cabling = by_name("Cabling");
+    assert_eq!(cabling["tab"], "FF2563EB");
+    let rows = cabling["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), csv.len(), "a row per cable and the header");
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let (tier, length, label) = (col("tier"), col("length_m"), col("label"));
+    let mut tiers_seen = std::collections::BTreeSet::new();
+    for (row, want) in rows.iter().zip(&csv).skip(1) {
+        let fill = TIER_FILLS
+            .iter()
+            .find(|(t, _)| *t == want[tier])
+            .map(|(_, f)| *f);
+        tiers_seen.insert(want[tier].clone());
+        let cells = row.as_array().unwrap();
+        for c in cells {
+            assert_eq!(c["fill"].as_str(), fill, "{} ({})", c["ref"], want[tier]);
+        }
+        let by_col = |i: usize| {
+            let r = column(i);
+            cells.iter().find(|c| {
+                c["ref"]
+                    .as_str()
+                    .unwrap()
+                    .trim_end_matches(char::is_numeric)
+                    == r
+            })
+        };
+        let len = by_col(length).expect("a length");
+        assert!(
+            matches!(len["type"].as_str(), Some("int" | "float")),
+            "{len}"
+        );
+        assert_eq!(len["value"].as_f64(), want[length].parse::<f64>().ok());
+        assert_eq!(by_col(label).expect("a label")["value"], want[label]);
+    }
+    assert!(tiers_seen.len() >= 3, "{tiers_seen:?}");
+    let longest = csv[1..]
+        .iter()
+        .map(|r| r[label].chars().count())
+        .max()
+        .unwrap();
+    let w = cabling["widths"][column(label)].as_f64().unwrap();
+    assert!(
+        w >= (longest.min(60) + 1) as f64,
+        "label column {w} for {longest} characters"
+    );
 }
 
 // ---- determinism and labels ------------------------------------------------------------------
