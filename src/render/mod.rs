@@ -114,8 +114,9 @@ pub fn render_all(
 
 /// Every switch config, the subnet-manager files and the intent dumps into `sink`, each device's
 /// files as soon as they are rendered (devices split over the cores; in no particular order).
-/// A switch's configs are a function of its intent and the templates: when `memo` has them from
-/// an earlier build with the same digest of both, they are carried over, not rendered.
+/// A switch's configs and intent dump are a function of its intent and the templates: when `memo`
+/// has them from an earlier build with the same digest of both, they are carried over, not
+/// rendered.
 pub fn emit(
     intents: &Intents,
     templates: &Templates,
@@ -128,11 +129,20 @@ pub fn emit(
     crate::parallel::chunks(&devices, |part| {
         for d in part {
             let path = format!("intent/{}.yaml", d.hostname);
-            let text = yaml::to_string(&d.hostname, &path, d)?;
+            // The intent as JSON is the digest's input: the same value as the YAML dump (one
+            // `Serialize`), several times cheaper to write, and needed only for the digest.
+            let text = match serde_json::to_vec(d) {
+                Ok(json) => json,
+                Err(_) => yaml::to_string(&d.hostname, &path, d)?.into_bytes(),
+            };
             let unit = format!("configs/{}", d.hostname);
-            let inputs = crate::unit_digest(&[overrides.as_bytes(), text.as_bytes()]);
+            let inputs = crate::unit_digest(&[overrides.as_bytes(), &text]);
             if !memo.reuse(&unit, &inputs) {
-                let files = device(&env, d)?;
+                let mut files = device(&env, d)?;
+                files.push(OutputFile::new(
+                    path.clone(),
+                    yaml::to_string(&d.hostname, &path, d)?,
+                ));
                 memo.record(
                     &unit,
                     &inputs,
@@ -140,7 +150,6 @@ pub fn emit(
                 );
                 files.into_iter().for_each(sink);
             }
-            sink(OutputFile::new(path, text));
         }
         Ok(())
     })
