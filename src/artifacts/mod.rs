@@ -124,60 +124,64 @@ pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>, memo: &dyn c
             sink(file);
         }
     };
-    // What the report reads first: the workbook, the longest single piece, starts from these
-    // while everything else is rendered beside it.
-    let mut sources = std::thread::scope(|s| {
-        let maps = s.spawn(|| {
+    std::thread::scope(|s| {
+        // What the report does not read renders beside it from the start.
+        let rest = s.spawn(|| {
+            std::thread::scope(|s| {
+                let hosts = s.spawn(|| {
+                    if only.has(OutputGroup::Plan) {
+                        put(plan::plan_json(f, &names));
+                    }
+                    if only.has(OutputGroup::Hosts) {
+                        scheduler::files(inputs).into_iter().for_each(put);
+                        hosts::files(inputs).into_iter().for_each(put);
+                    }
+                });
+                if only.has(OutputGroup::Cabling) {
+                    put(cabling::netbox_csv(f, &names));
+                }
+                if only.has(OutputGroup::Plan) {
+                    put(OutputFile::new(
+                        "summary.json",
+                        summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
+                    ));
+                }
+                join(hosts);
+            });
+        });
+        let mut sources = std::thread::scope(|s| {
+            let maps = s.spawn(|| {
+                let mut v = Vec::new();
+                if cabling {
+                    v = portmap::port_maps(f, &names);
+                }
+                if addresses {
+                    v.push(addresses::addresses_csv(f, alloc, &names));
+                }
+                v
+            });
             let mut v = Vec::new();
             if cabling {
-                v = portmap::port_maps(f, &names);
+                v.extend([cabling::cabling_csv(f, &names), bom::bom_csv(f)]);
             }
-            if addresses {
-                v.push(addresses::addresses_csv(f, alloc, &names));
-            }
+            v.extend(join(maps));
             v
         });
-        let mut v = Vec::new();
-        if cabling {
-            v.extend([cabling::cabling_csv(f, &names), bom::bom_csv(f)]);
+        // The report, workbook and labels read the CSV files back, so they show exactly those
+        // rows.
+        if report {
+            report::files(inputs, &names, &sources, sink, memo);
         }
-        v.extend(maps.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        v
+        for file in sources.drain(..) {
+            put(file);
+        }
+        join(rest);
     });
-    let rest = || {
-        std::thread::scope(|s| {
-            let hosts = s.spawn(|| {
-                if only.has(OutputGroup::Plan) {
-                    put(plan::plan_json(f, &names));
-                }
-                if only.has(OutputGroup::Hosts) {
-                    scheduler::files(inputs).into_iter().for_each(put);
-                    hosts::files(inputs).into_iter().for_each(put);
-                }
-            });
-            if only.has(OutputGroup::Cabling) {
-                put(cabling::netbox_csv(f, &names));
-            }
-            if only.has(OutputGroup::Plan) {
-                put(OutputFile::new(
-                    "summary.json",
-                    summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
-                ));
-            }
-            hosts
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        });
-    };
-    // The report, workbook and labels read the CSV files back, so they show exactly those rows.
-    if report {
-        report::files(inputs, &names, &sources, sink, memo, &rest);
-    } else {
-        rest();
-    }
-    for file in sources.drain(..) {
-        put(file);
-    }
+}
+
+/// A scoped thread's result; its panic re-raised here.
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
 /// Only the deliverables people look at (`railyard report`): `report.html`, `cabling.xlsx`,
@@ -191,14 +195,7 @@ pub fn render_report(inputs: &Inputs<'_>) -> Vec<OutputFile> {
     sources.push(cabling::cabling_csv(f, &names));
     sources.push(bom::bom_csv(f));
     let c = Collector::default();
-    report::files(
-        inputs,
-        &names,
-        &sources,
-        &|f| c.put(f),
-        &crate::NoMemo,
-        &|| {},
-    );
+    report::files(inputs, &names, &sources, &|f| c.put(f), &crate::NoMemo);
     c.finish()
 }
 

@@ -116,15 +116,13 @@ fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
 }
 
 /// `report.html`, `cabling.xlsx` and `labels/*.html` from the fabric and the CSV artifacts in
-/// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`);
-/// `beside` runs next to the workbook.
+/// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`).
 pub fn files(
     inputs: &Inputs<'_>,
     names: &LinkNames,
     files: &[OutputFile],
     sink: &Sink<'_>,
     memo: &dyn crate::Memo,
-    beside: &(dyn Fn() + Sync),
 ) {
     let f = inputs.fabric;
     let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
@@ -145,18 +143,23 @@ pub fn files(
             .filter(|_| draw_workbook)
             .map(|c| read_csv(&c.bytes))
     };
-    let (cabling, addresses) = (read("cabling.csv"), read("addresses.csv"));
-    let bom = find(files, "bom.csv").map(|c| read_csv(&c.bytes));
-    let portmaps: Vec<(&str, Csv)> = files
-        .iter()
-        .filter_map(|o| {
-            let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
-            Some((name, read_csv(&o.bytes)))
-        })
-        .collect();
-    // The workbook is the longest single piece (one zip, written sheet by sheet): it gets a core
-    // of its own while the other draws the page, the label sheets and then `beside` (the
-    // artifacts the report does not read).
+    // The two largest tables are parsed beside the rest.
+    let ((cabling, addresses), (bom, portmaps)) = std::thread::scope(|s| {
+        let large = s.spawn(|| (read("cabling.csv"), read("addresses.csv")));
+        let bom = find(files, "bom.csv").map(|c| read_csv(&c.bytes));
+        let portmaps: Vec<(&str, Csv)> = files
+            .iter()
+            .filter_map(|o| {
+                let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
+                Some((name, read_csv(&o.bytes)))
+            })
+            .collect();
+        let large = large
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (large, (bom, portmaps))
+    });
+    // The workbook (its pieces over the cores) beside the page and the label sheets.
     std::thread::scope(|s| {
         let workbook = draw_workbook.then(|| {
             s.spawn(|| {
@@ -172,7 +175,6 @@ pub fn files(
         let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
         sink(OutputFile::new("report.html", html));
         labels::sheets(f, names, sink, memo);
-        beside();
         if let Some(workbook) = workbook {
             let bytes = workbook
                 .join()
