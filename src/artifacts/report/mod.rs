@@ -7,6 +7,7 @@
 //! `bom.csv` and `addresses.csv`, so every view shows exactly what the CSV files say.
 //! Self-contained: the page carries its CSS, script, SVG and data inline and loads nothing.
 
+mod csv_table;
 mod diagram;
 mod labels;
 mod markup;
@@ -19,6 +20,7 @@ use std::collections::BTreeMap;
 
 use super::{Inputs, LinkNames, OutputFile, Sink, metres};
 use crate::topology::{Device, Fabric};
+pub(crate) use csv_table::{Csv, CsvRow};
 
 /// Natural order of names (`gpu2` before `gpu10`, `su9` before `su10`).
 pub(crate) fn natural_key(s: &str) -> Vec<(String, u64)> {
@@ -47,28 +49,6 @@ pub(crate) fn label_end(d: &Device, port: &str) -> String {
         Some(r) => format!("{r}.{}:{port}", d.name),
         None => format!("{}:{port}", d.name),
     }
-}
-
-/// A CSV artifact parsed back into rows (header first).
-pub(crate) struct Csv {
-    pub header: Vec<String>,
-    pub rows: Vec<Vec<String>>,
-}
-
-pub(crate) fn read_csv(bytes: &[u8]) -> Csv {
-    let mut r = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .from_reader(bytes);
-    let header = r
-        .headers()
-        .map(|h| h.iter().map(str::to_string).collect())
-        .unwrap_or_default();
-    let rows = r
-        .records()
-        .filter_map(Result::ok)
-        .map(|rec| rec.iter().map(str::to_string).collect())
-        .collect();
-    Csv { header, rows }
 }
 
 /// Where an installer works: a rack when the spec has racks, else a switch.
@@ -141,17 +121,17 @@ pub fn files(
     let read = |path: &str| {
         find(files, path)
             .filter(|_| draw_workbook)
-            .map(|c| read_csv(&c.bytes))
+            .map(|c| Csv::read(&c.bytes))
     };
     // The two largest tables are parsed beside the rest.
     let ((cabling, addresses), (bom, portmaps)) = std::thread::scope(|s| {
         let large = s.spawn(|| (read("cabling.csv"), read("addresses.csv")));
-        let bom = find(files, "bom.csv").map(|c| read_csv(&c.bytes));
+        let bom = find(files, "bom.csv").map(|c| Csv::read(&c.bytes));
         let portmaps: Vec<(&str, Csv)> = files
             .iter()
             .filter_map(|o| {
                 let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
-                Some((name, read_csv(&o.bytes)))
+                Some((name, Csv::read(&o.bytes)))
             })
             .collect();
         let large = large

@@ -56,7 +56,7 @@ type DeviceRow<'a> = (
 #[derive(Serialize)]
 struct Table<'a> {
     columns: &'a [String],
-    rows: &'a [Vec<String>],
+    rows: &'a [Vec<&'a str>],
 }
 
 #[derive(Serialize)]
@@ -187,10 +187,9 @@ pub fn report_html(
             continue;
         };
         let rows = csv
-            .rows
-            .iter()
+            .rows()
             .map(|r| {
-                let get = |k: usize| r.get(k).map_or("", String::as_str);
+                let get = |k: usize| r.get(k);
                 let cable = cable_index
                     .get(get(id))
                     .map_or(-1, |&i| i64::try_from(i).unwrap_or(-1));
@@ -203,7 +202,8 @@ pub fn report_html(
     switches.sort_by_key(|&i| super::natural_key(&devices[i].name));
     let (has_racks, sheets) = sheet_locations(f, names);
     let empty_cols: Vec<String> = Vec::new();
-    let empty_rows: Vec<Vec<String>> = Vec::new();
+    let bom_rows: Vec<Vec<&str>> =
+        bom.map_or_else(Vec::new, |b| b.rows().map(|r| r.iter().collect()).collect());
     let data = Data {
         cluster: &f.name,
         devices: device_rows,
@@ -216,7 +216,7 @@ pub fn report_html(
         auto_sheet_rows: AUTO_SHEET_ROWS,
         bom: Table {
             columns: bom.map_or(&empty_cols, |b| &b.header),
-            rows: bom.map_or(&empty_rows, |b| &b.rows),
+            rows: &bom_rows,
         },
     };
     let data_json = script_json(&data);

@@ -17,7 +17,7 @@ mod zip;
 
 use std::collections::BTreeSet;
 
-use super::Csv;
+use super::{Csv, CsvRow};
 use crate::artifacts::summary::Summary;
 use sheet::{Table, Value};
 use zip::{Entry, Piece};
@@ -114,22 +114,24 @@ fn sheet_name(want: &str, used: &mut BTreeSet<String>) -> String {
 #[derive(Clone, Copy)]
 pub(super) struct Row<'a> {
     lead: Option<&'a str>,
-    cells: &'a [String],
+    cells: CsvRow<'a>,
 }
 
 impl<'a> Row<'a> {
-    fn plain(cells: &'a [String]) -> Self {
+    fn plain(cells: CsvRow<'a>) -> Self {
         Self { lead: None, cells }
     }
 
     fn cells(self) -> impl Iterator<Item = &'a str> {
-        self.lead
-            .into_iter()
-            .chain(self.cells.iter().map(String::as_str))
+        self.lead.into_iter().chain(self.cells.iter())
     }
 
     fn cell(self, i: usize) -> Option<&'a str> {
-        self.cells().nth(i)
+        match (self.lead, i) {
+            (Some(lead), 0) => Some(lead),
+            (Some(_), i) => Some(self.cells.get(i - 1)),
+            (None, i) => Some(self.cells.get(i)),
+        }
     }
 }
 
@@ -199,14 +201,14 @@ fn all_tables<'a>(
 ) -> Vec<Table<'a>> {
     let mut out = Vec::new();
     if let Some(c) = cabling {
-        let all: Vec<Row> = c.rows.iter().map(|r| Row::plain(r)).collect();
+        let all: Vec<Row> = c.rows().map(Row::plain).collect();
         tables(&mut out, used, "Cabling", c.header.clone(), all, 0x2563EB);
         let col = |n: &str| c.header.iter().position(|h| h == n);
         if let (Some(ar), Some(br)) = (col("a_rack"), col("b_rack")) {
             // Every rack's rows in one pass, in cabling order; a cable within one rack once.
             let mut racks: std::collections::BTreeMap<&str, Vec<Row>> = Default::default();
-            for r in &c.rows {
-                let (a, b) = (r[ar].as_str(), r[br].as_str());
+            for r in c.rows() {
+                let (a, b) = (r.get(ar), r.get(br));
                 if !a.is_empty() {
                     racks.entry(a).or_default().push(Row::plain(r));
                 }
@@ -237,7 +239,7 @@ fn all_tables<'a>(
         let rows = switches
             .iter()
             .flat_map(|(name, csv)| {
-                csv.rows.iter().map(move |r| Row {
+                csv.rows().map(move |r| Row {
                     lead: Some(name),
                     cells: r,
                 })
@@ -246,7 +248,7 @@ fn all_tables<'a>(
         tables(&mut out, used, "Port maps", header, rows, 0x059669);
     }
     if let Some((_, nodes)) = portmaps.iter().find(|(n, _)| *n == "nodes") {
-        let rows = nodes.rows.iter().map(|r| Row::plain(r)).collect();
+        let rows = nodes.rows().map(Row::plain).collect();
         tables(
             &mut out,
             used,
@@ -258,7 +260,7 @@ fn all_tables<'a>(
     }
     for (name, csv, tab) in [("BOM", bom, 0xD97706), ("Addresses", addresses, 0x7C3AED)] {
         if let Some(c) = csv {
-            let rows = c.rows.iter().map(|r| Row::plain(r)).collect();
+            let rows = c.rows().map(Row::plain).collect();
             tables(&mut out, used, name, c.header.clone(), rows, tab);
         }
     }
