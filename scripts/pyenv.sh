@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates (or refreshes) target/pyenv, the virtualenv of the Python programs the tests run as
-# real consumers of railyard's output: pyavd (Arista's EOS renderer) and the NVUE object-model
-# schema. Pinned by tests/python/requirements.txt; pip installs from PyPI, never system-wide.
+# real consumers of railyard's output: pyavd (Arista's EOS renderer), the NVUE object-model
+# schema and openpyxl (the workbook). Pinned by tests/python/requirements.txt; pip installs
+# from PyPI, never system-wide.
 # Idempotent and safe to run concurrently: a stamp holds the requirements' hash, a lock
 # serializes the work. Prints the venv's python on success.
 set -euo pipefail

@@ -1,7 +1,7 @@
 //! The Python virtualenv of the tests that run Python consumers of railyard's output (pyavd, the
-//! NVUE object-model schema). `scripts/pyenv.sh` builds it under `target/pyenv` from the pinned
-//! `tests/python/requirements.txt`; `scripts/test.sh` runs it first, and a test runs it itself when
-//! the venv is missing or stale. A venv that cannot be built is a missing prerequisite
+//! NVUE object-model schema, openpyxl). `scripts/pyenv.sh` builds it under `target/pyenv` from
+//! the pinned `tests/python/requirements.txt`; `scripts/test.sh` runs it first, and a test runs
+//! it itself when the venv is missing or stale. A venv that cannot be built is a missing prerequisite
 //! (tests/prereq: a failure, or an announced skip when opted out with `RAILYARD_SKIP=pyenv`).
 
 #![allow(dead_code)]
