@@ -184,6 +184,11 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             let src = load(spec.as_deref())?;
             let progress = progress::Progress::new();
             progress.stage("compiling");
+            // The previous output (what a rebuild may keep) is scanned while the spec compiles.
+            let previous = {
+                let dir = output.clone();
+                std::thread::spawn(move || output::previous(&dir))
+            };
             let mut compiled = railyard::compile(&src);
             if let Some(csv) = &port_guids {
                 // The CSV is checked against the plan first; then the spec is compiled again
@@ -205,8 +210,12 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             }
             // Rendered and written as it goes: the output is never all in memory at once.
             progress.streaming("rendering and writing");
-            let result = output::write_streaming(
+            let previous = previous
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            let result = output::write_over(
                 &output,
+                previous,
                 |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
                     Some(Ok(())) => Ok(()),
                     Some(Err(e)) => Err(e.into()),

@@ -25,7 +25,8 @@ use railyard::Memo;
 use railyard::artifacts::{ManifestEntry, OutputFile, Sink, manifest_of};
 
 use super::commit::{self, Moves};
-use super::memo::{self, MANIFEST, MemoFile, Previous, Stamp, Unit};
+pub use super::memo::Previous;
+use super::memo::{self, MANIFEST, MemoFile, Stamp, Unit};
 
 fn sibling(dir: &Path, tag: &str) -> PathBuf {
     let name = dir
@@ -52,6 +53,22 @@ pub fn write_streaming(
     produce: impl FnOnce(&Sink<'_>, &dyn Memo) -> anyhow::Result<()>,
     on_file: &(dyn Fn() + Sync),
 ) -> anyhow::Result<WriteStats> {
+    write_over(dir, previous(dir), produce, on_file)
+}
+
+/// What a build over `dir` can update in place (see [`Previous::scan`]); scanned by
+/// `railyard build` while the spec compiles.
+pub fn previous(dir: &Path) -> Option<Previous> {
+    dir.is_dir().then(|| Previous::scan(dir)).flatten()
+}
+
+/// [`write_streaming`] over a previous output scanned beforehand.
+pub fn write_over(
+    dir: &Path,
+    before: Option<Previous>,
+    produce: impl FnOnce(&Sink<'_>, &dyn Memo) -> anyhow::Result<()>,
+    on_file: &(dyn Fn() + Sync),
+) -> anyhow::Result<WriteStats> {
     let parent = dir
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -62,7 +79,7 @@ pub fn write_streaming(
     fs::create_dir_all(&stage).with_context(|| format!("creating `{}`", stage.display()))?;
     let w = Writer {
         stage: &stage,
-        before: dir.is_dir().then(|| Previous::scan(dir)).flatten(),
+        before,
         memo: Mutex::new(MemoFile::default()),
         dirs: Mutex::new(BTreeSet::new()),
         staged: Mutex::new(Vec::new()),
