@@ -56,8 +56,17 @@ pub fn commit(m: &Moves<'_>) -> anyhow::Result<()> {
 fn apply(m: &Moves<'_>, log: &mut Vec<Step>) -> anyhow::Result<()> {
     let mut existing: BTreeSet<PathBuf> = m.dirs.iter().map(|d| m.dir.join(d)).collect();
     let mut trash_dirs = BTreeSet::new();
+    let mut in_the_way = 0;
     let mut aside = |rel: &str, log: &mut Vec<Step>| -> anyhow::Result<()> {
-        let (from, to) = (m.dir.join(rel), m.trash.join(rel));
+        let from = m.dir.join(rel);
+        // A directory where a file goes (what it held is already aside) gets a name of its own:
+        // under its path, the trash may hold its files.
+        let to = if fs::symlink_metadata(&from).is_ok_and(|f| f.is_dir()) {
+            in_the_way += 1;
+            m.trash.join(format!(".in-the-way-{in_the_way}"))
+        } else {
+            m.trash.join(rel)
+        };
         if let Some(parent) = to.parent()
             && trash_dirs.insert(parent.to_path_buf())
         {

@@ -7,7 +7,9 @@
 //! same (size, modification time, inode), as make, cargo and git do: an edit in place changes
 //! the time, an editor's save-and-rename the inode. A file written in the same clock tick as the
 //! memo itself could be edited after it without its time changing ("racy git"); such files are
-//! hashed and compared with the manifest instead.
+//! hashed and compared with the manifest instead. The memo is sealed (its own SHA-256) and
+//! names the manifest's: a memo edited by hand, or a manifest restored from another build, is
+//! not trusted, and the build writes everything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -29,13 +31,14 @@ pub struct Unit {
 }
 
 /// What identifies a file's content without reading it: size, modification time (seconds,
-/// nanoseconds) and inode.
+/// nanoseconds), inode, and mode (a file a fresh build would write with other permissions is
+/// written again).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stamp(u64, i64, i64, u64);
+pub struct Stamp(u64, i64, i64, u64, u32);
 
 impl Stamp {
     pub fn of(m: &fs::Metadata) -> Self {
-        Self(m.len(), m.mtime(), m.mtime_nsec(), m.ino())
+        Self(m.len(), m.mtime(), m.mtime_nsec(), m.ino(), m.mode())
     }
 
     fn len(self) -> usize {
@@ -49,11 +52,32 @@ impl Stamp {
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct MemoFile {
+    /// The SHA-256 of the memo written with an empty seal: a memo edited by hand (or merged) is
+    /// not trusted, and the build writes everything.
+    #[serde(default)]
+    seal: String,
     pub units: BTreeMap<String, Unit>,
     /// Every file of the build, by path relative to the output directory.
     pub files: BTreeMap<String, Stamp>,
-    /// The SHA-256 of `manifest.json`, which does not list itself.
+    /// The SHA-256 of `manifest.json`, which does not list itself: a manifest edited or restored
+    /// from another build is not trusted either.
     pub manifest: String,
+}
+
+impl MemoFile {
+    /// Seals the memo; its bytes as written.
+    pub fn seal(&mut self) -> serde_json::Result<Vec<u8>> {
+        self.seal.clear();
+        self.seal = sha256_hex(&serde_json::to_vec(self)?);
+        serde_json::to_vec(self)
+    }
+
+    /// A memo whose seal holds.
+    fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let mut memo: Self = serde_json::from_slice(bytes).ok()?;
+        let seal = std::mem::take(&mut memo.seal);
+        (sha256_hex(&serde_json::to_vec(&memo).ok()?) == seal).then_some(memo)
+    }
 }
 
 /// A file of the previous build that still holds what its manifest says.
@@ -94,9 +118,12 @@ impl Previous {
     pub fn scan(dir: &Path) -> Option<Self> {
         let memo_path = dir.join(FILE);
         let memo_time = Stamp::of(&fs::symlink_metadata(&memo_path).ok()?).time();
-        let memo: MemoFile = serde_json::from_slice(&fs::read(&memo_path).ok()?).ok()?;
-        let manifest: Manifest =
-            serde_json::from_slice(&fs::read(dir.join(MANIFEST)).ok()?).ok()?;
+        let memo = MemoFile::from_bytes(&fs::read(&memo_path).ok()?)?;
+        let manifest = fs::read(dir.join(MANIFEST)).ok()?;
+        if sha256_hex(&manifest) != memo.manifest {
+            return None;
+        }
+        let manifest: Manifest = serde_json::from_slice(&manifest).ok()?;
         let manifest: BTreeMap<String, (String, usize)> = manifest
             .files
             .into_iter()

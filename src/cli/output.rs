@@ -35,6 +35,40 @@ fn sibling(dir: &Path, tag: &str) -> PathBuf {
     dir.with_file_name(format!(".{name}.{tag}-{}", std::process::id()))
 }
 
+/// Removes what killed runs left beside `dir`: stage and trash directories of processes that
+/// no longer run (a running build's are its own).
+fn sweep(dir: &Path) {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return;
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let name = name.to_string_lossy();
+    // Whether a process runs is asked of /proc; without it nothing is removed.
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let file = file.to_string_lossy();
+        let pid = ["tmp", "old"].iter().find_map(|tag| {
+            file.strip_prefix(&format!(".{name}.{tag}-"))
+                .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if let Some(pid) = pid
+            && !Path::new("/proc").join(pid).exists()
+        {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 /// What a write did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WriteStats {
@@ -59,7 +93,12 @@ pub fn write_streaming(
 /// What a build over `dir` can update in place (see [`Previous::scan`]); scanned by
 /// `railyard build` while the spec compiles.
 pub fn previous(dir: &Path) -> Option<Previous> {
-    dir.is_dir().then(|| Previous::scan(dir)).flatten()
+    // A symbolic link is replaced as a whole, as before incremental builds: its target may be
+    // on another file system, where the stage's files could not be renamed.
+    fs::symlink_metadata(dir)
+        .is_ok_and(|m| m.is_dir())
+        .then(|| Previous::scan(dir))
+        .flatten()
 }
 
 /// [`write_streaming`] over a previous output scanned beforehand.
@@ -74,6 +113,7 @@ pub fn write_over(
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
+    sweep(dir);
     let stage = sibling(dir, "tmp");
     let _ = fs::remove_dir_all(&stage);
     fs::create_dir_all(&stage).with_context(|| format!("creating `{}`", stage.display()))?;
@@ -200,8 +240,8 @@ impl Writer<'_> {
         if let Some(e) = lock(&self.error).take() {
             return Err(e);
         }
-        let memo = std::mem::take(&mut *lock(&self.memo));
-        let bytes = serde_json::to_vec(&memo).context("the build memo")?;
+        let mut memo = std::mem::take(&mut *lock(&self.memo));
+        let bytes = memo.seal().context("the build memo")?;
         let path = self.stage.join(memo::FILE);
         fs::write(&path, bytes).with_context(|| format!("writing `{}`", path.display()))?;
         let mut staged = std::mem::take(&mut *lock(&self.staged));
@@ -407,6 +447,48 @@ mod tests {
         // Nothing changed: nothing written.
         let s = write_atomically(&out, &second, &|| {}).unwrap();
         assert_eq!((s.written, s.unchanged), (0, 5));
+    }
+
+    /// A manifest or memo changed since (edited, restored from another build) is not trusted:
+    /// everything is written again. A directory where a file now goes is moved aside with what
+    /// it held; what killed runs left beside the output is swept.
+    #[test]
+    fn a_rebuild_trusts_only_its_own_bookkeeping() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        let files = [
+            OutputFile::new("a.txt", "a"),
+            OutputFile::new("b/c.txt", "c"),
+        ];
+        write_atomically(&out, &files, &|| {}).unwrap();
+        let manifest = out.join(MANIFEST);
+        let mut text = fs::read(&manifest).unwrap();
+        text.push(b'\n');
+        fs::write(&manifest, &text).unwrap();
+        let s = write_atomically(&out, &files, &|| {}).unwrap();
+        assert_eq!((s.written, s.unchanged), (3, 0), "edited manifest");
+        let memo_path = out.join(memo::FILE);
+        let mut memo: serde_json::Value =
+            serde_json::from_slice(&fs::read(&memo_path).unwrap()).unwrap();
+        memo["units"]["b"] = serde_json::json!({"inputs": "00", "files": ["b/c.txt"]});
+        fs::write(&memo_path, serde_json::to_vec(&memo).unwrap()).unwrap();
+        let s = write_atomically(&out, &files, &|| {}).unwrap();
+        assert_eq!((s.written, s.unchanged), (3, 0), "edited memo");
+        let s = write_atomically(&out, &files, &|| {}).unwrap();
+        assert_eq!((s.written, s.unchanged), (0, 3), "its own bookkeeping");
+
+        fs::create_dir_all(out.join("x/deep")).unwrap();
+        fs::write(out.join("x/deep/mine.txt"), "foreign").unwrap();
+        let stale = root.path().join(".out.tmp-4294967295");
+        fs::create_dir_all(stale.join("half")).unwrap();
+        let more = [
+            files[0].clone(),
+            files[1].clone(),
+            OutputFile::new("x", "now a file"),
+        ];
+        write_atomically(&out, &more, &|| {}).unwrap();
+        assert_eq!(read_all(&out), with_manifest(&more));
+        assert_eq!(siblings(root.path()), ["out"], "stale stage swept");
     }
 
     #[test]

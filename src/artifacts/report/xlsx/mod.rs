@@ -166,28 +166,35 @@ fn tables<'a>(
     }
 }
 
-fn summary_rows(s: &Summary) -> Vec<(String, String)> {
-    let mut rows: Vec<(String, String)> = vec![
-        ("cluster".into(), s.cluster.clone()),
-        ("GPUs".into(), s.gpus.to_string()),
-        ("nodes".into(), s.nodes.to_string()),
-        ("scalable units".into(), s.scalable_units.to_string()),
+/// The Summary's figures: (name, value, whether it is a number). Names and ratios stay text,
+/// whatever they look like (a cluster may be called `2024`).
+fn summary_rows(s: &Summary) -> Vec<(String, String, bool)> {
+    let mut rows: Vec<(String, String, bool)> = vec![
+        ("cluster".into(), s.cluster.clone(), false),
+        ("GPUs".into(), s.gpus.to_string(), true),
+        ("nodes".into(), s.nodes.to_string(), true),
+        ("scalable units".into(), s.scalable_units.to_string(), true),
         (
             "compute fabric".into(),
             format!("{} {}, {}-tier", s.transport, s.layout, s.tiers),
+            false,
         ),
-        ("rails".into(), s.rails.to_string()),
-        ("planes".into(), s.planes.to_string()),
-        ("bisection (Gb/s)".into(), s.bisection_gbps.to_string()),
+        ("rails".into(), s.rails.to_string(), true),
+        ("planes".into(), s.planes.to_string(), true),
+        (
+            "bisection (Gb/s)".into(),
+            s.bisection_gbps.to_string(),
+            true,
+        ),
     ];
     for (k, v) in &s.oversubscription {
-        rows.push((format!("oversubscription ({k})"), v.clone()));
+        rows.push((format!("oversubscription ({k})"), v.clone(), false));
     }
     for (k, v) in &s.switches {
-        rows.push((format!("switches: {k}"), v.to_string()));
+        rows.push((format!("switches: {k}"), v.to_string(), true));
     }
     for (k, v) in &s.links {
-        rows.push((format!("cables: {k}"), v.to_string()));
+        rows.push((format!("cables: {k}"), v.to_string(), true));
     }
     rows
 }
@@ -334,9 +341,9 @@ pub fn workbook(
     let rows = summary_rows(summary);
     let values: Vec<(String, Value)> = rows
         .iter()
-        .map(|(k, v)| {
+        .map(|(k, v, number)| {
             let value = match v.parse::<f64>() {
-                Ok(x) if x.is_finite() && !v.contains(':') => Value::Number(x),
+                Ok(x) if *number && x.is_finite() => Value::Number(x),
                 _ => Value::Text(v),
             };
             (k.clone(), value)

@@ -202,6 +202,10 @@ fn page(x: &mut Xml) {
 /// `<cols>`: widths in characters of the default font (Calibri 11: 7-pixel digits, 5 pixels of
 /// padding), stored as Excel stores them, truncated to 1/256 of a character.
 fn cols(x: &mut Xml, widths: &[usize]) {
+    // The schema wants at least one `<col>` in `<cols>`.
+    if widths.is_empty() {
+        return;
+    }
     x.open("cols", &[]);
     for (i, w) in widths.iter().enumerate() {
         let n = (i + 1).to_string();

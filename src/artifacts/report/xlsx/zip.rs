@@ -33,9 +33,11 @@ impl Piece {
                 data.reserve(data.capacity().max(4096));
             }
             let before = c.total_in();
-            // Cannot fail on a stream this function owns from start to end; a sync flush is
-            // done when it returns with output space to spare.
-            let _ = c.compress_vec(input, &mut data, FlushCompress::Sync);
+            // A sync flush is done when the call returns with output space to spare. An error
+            // means a misused stream (this function owns it from start to end), not bad input.
+            if let Err(e) = c.compress_vec(input, &mut data, FlushCompress::Sync) {
+                panic!("deflate of a workbook part failed: {e}");
+            }
             let used = usize::try_from(c.total_in() - before).unwrap_or(input.len());
             input = &input[used.min(input.len())..];
             if input.is_empty() && data.len() < data.capacity() {
