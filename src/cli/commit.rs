@@ -191,15 +191,16 @@ mod tests {
         fs::write(stage.join("new/n.txt"), "n").unwrap();
         let before = files(&dir);
         let staged = ["a.txt", "new/n.txt", "missing.txt"].map(String::from);
-        let e = commit(&Moves {
+        let removed = ["old.txt".to_string()];
+        let moves = Moves {
             dir: &dir,
             stage: &stage,
             trash: &trash,
             staged: &staged,
-            removed: &["old.txt".to_string()],
+            removed: &removed,
             dirs: &[],
-        })
-        .unwrap_err();
+        };
+        let e = commit(&moves).unwrap_err();
         assert!(format!("{e:#}").contains("missing.txt"), "{e:#}");
         assert_eq!(files(&dir), before);
         assert_eq!(fs::read_to_string(stage.join("a.txt")).unwrap(), "a2");
@@ -207,15 +208,7 @@ mod tests {
 
         // The same moves with every staged file there.
         fs::write(stage.join("missing.txt"), "m").unwrap();
-        commit(&Moves {
-            dir: &dir,
-            stage: &stage,
-            trash: &trash,
-            staged: &staged,
-            removed: &["old.txt".to_string()],
-            dirs: &[],
-        })
-        .unwrap();
+        commit(&moves).unwrap();
         let want: Vec<(String, String)> = [
             ("a.txt", "a2"),
             ("missing.txt", "m"),

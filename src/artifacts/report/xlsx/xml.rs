@@ -66,24 +66,35 @@ impl Xml {
         self.escaped(s, false);
     }
 
-    /// Copies clean runs whole. Control characters XML 1.0 cannot carry are dropped (a CSV
-    /// field never holds one; Excel would refuse the part).
+    /// Copies clean runs whole. Characters XML 1.0 cannot carry (C0 controls but tab and line
+    /// feed, U+FFFE, U+FFFF) are dropped — a CSV field never holds one; a carriage return is
+    /// written as a reference, which a parser keeps (a raw one would read back as a line feed).
     fn escaped(&mut self, s: &str, attr: bool) {
         let bytes = s.as_bytes();
-        let mut start = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            let rep: &[u8] = match b {
-                b'&' => b"&amp;",
-                b'<' => b"&lt;",
-                b'>' => b"&gt;",
-                b'"' if attr => b"&quot;",
-                b'\t' | b'\n' | b'\r' => continue,
-                0..=0x1f => b"",
-                _ => continue,
+        let (mut start, mut i) = (0, 0);
+        while i < bytes.len() {
+            let b = bytes[i];
+            let (rep, len): (&[u8], usize) = match b {
+                b'&' => (b"&amp;", 1),
+                b'<' => (b"&lt;", 1),
+                b'>' => (b"&gt;", 1),
+                b'"' if attr => (b"&quot;", 1),
+                b'\r' => (b"&#13;", 1),
+                b'\t' | b'\n' => {
+                    i += 1;
+                    continue;
+                }
+                0..=0x1f => (b"", 1),
+                0xEF if matches!(bytes.get(i + 1..i + 3), Some([0xBF, 0xBE | 0xBF])) => (b"", 3),
+                _ => {
+                    i += 1;
+                    continue;
+                }
             };
             self.buf.extend_from_slice(&bytes[start..i]);
             self.buf.extend_from_slice(rep);
-            start = i + 1;
+            i += len;
+            start = i;
         }
         self.buf.extend_from_slice(&bytes[start..]);
     }
@@ -96,10 +107,10 @@ mod tests {
     #[test]
     fn text_and_attributes_are_escaped() {
         let mut x = Xml::default();
-        x.leaf("t", &[("a", "1\"<2")], "a&b <c>\u{1}\td");
+        x.leaf("t", &[("a", "1\"<2")], "a&b <c>\u{1}\td\r\u{FFFE}é\u{FFFF}");
         assert_eq!(
             String::from_utf8(x.buf).unwrap(),
-            "<t a=\"1&quot;&lt;2\">a&amp;b &lt;c&gt;\td</t>"
+            "<t a=\"1&quot;&lt;2\">a&amp;b &lt;c&gt;\td&#13;é</t>"
         );
     }
 }
