@@ -19,6 +19,7 @@ pub mod diag;
 pub mod intent;
 pub mod lab;
 pub mod model;
+pub mod output;
 mod parallel;
 pub mod push;
 pub mod render;
@@ -27,6 +28,7 @@ pub mod tenancy;
 pub mod topology;
 
 use diag::{Diagnostics, SourceFile};
+use output::{Collector, Memo, NoMemo, OutputFile, Selection, Sink};
 
 /// The result of compiling a spec: every stage's value when all stages succeeded, and all
 /// diagnostics.
@@ -109,65 +111,6 @@ fn compile_site(
     out
 }
 
-/// Where rendered files go, as they are produced (from several threads, in no particular
-/// order): collected in memory (`artifacts::Collector`) or written at once (`railyard build`),
-/// so the largest outputs never need to be held all together.
-pub type Sink<'a> = dyn Fn(OutputFile) + Sync + 'a;
-
-/// What an earlier build of the same output directory rendered, so a rebuild skips the work
-/// whose inputs did not change. A unit (one switch's `configs/<name>/`, one label sheet) is
-/// identified by a
-/// digest of everything it is rendered from ([`unit_digest`]); the memo carries the unit's
-/// files over when the earlier build rendered it from the same digest and its files are intact,
-/// and the producer then renders nothing for it.
-pub trait Memo: Sync {
-    /// Carry over `unit`'s files if an earlier build rendered them from `inputs`; `true` when
-    /// done (the unit must then not be rendered or sent to the sink).
-    fn reuse(&self, unit: &str, inputs: &[u8; 32]) -> bool;
-    /// `unit` was rendered from `inputs` into `paths` (sent to the sink).
-    fn record(&self, unit: &str, inputs: &[u8; 32], paths: Vec<String>);
-}
-
-/// No earlier build: everything is rendered.
-pub struct NoMemo;
-
-impl Memo for NoMemo {
-    fn reuse(&self, _: &str, _: &[u8; 32]) -> bool {
-        false
-    }
-    fn record(&self, _: &str, _: &[u8; 32], _: Vec<String>) {}
-}
-
-/// The digest of a unit's inputs: this railyard's sources (code, built-in templates and
-/// catalog, locked dependencies: `build.rs`), then each part (the template overrides, the
-/// unit's intent as YAML, …) with its length, so no two sequences of parts collide.
-pub fn unit_digest(parts: &[&[u8]]) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(env!("RAILYARD_SOURCE_DIGEST").as_bytes());
-    for p in parts {
-        h.update((p.len() as u64).to_le_bytes());
-        h.update(p);
-    }
-    h.finalize().into()
-}
-
-/// One output file, relative to the output directory.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutputFile {
-    pub path: String,
-    pub bytes: Vec<u8>,
-}
-
-impl OutputFile {
-    pub fn new(path: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
-        Self {
-            path: path.into(),
-            bytes: bytes.into(),
-        }
-    }
-}
-
 impl Compiled {
     /// Every output file of a successful compile: switch configs, intent dumps, subnet-manager
     /// files and the fabric artifacts, sorted by path, `manifest.json` last. `None` when the
@@ -176,7 +119,7 @@ impl Compiled {
         &self,
         templates: &render::Templates,
     ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
-        self.outputs_only(templates, &artifacts::Selection::all())
+        self.outputs_only(templates, &Selection::all())
     }
 
     /// [`Compiled::outputs`] of the selected groups only: switch configs are rendered only when
@@ -184,9 +127,9 @@ impl Compiled {
     pub fn outputs_only(
         &self,
         templates: &render::Templates,
-        only: &artifacts::Selection,
+        only: &Selection,
     ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
-        let c = artifacts::Collector::default();
+        let c = Collector::default();
         let done = self.emit(templates, only, &|f| c.put(f), &NoMemo)?;
         Some(done.map(|()| c.finish()))
     }
@@ -199,8 +142,8 @@ impl Compiled {
     pub fn emit(
         &self,
         templates: &render::Templates,
-        only: &artifacts::Selection,
-        sink: &artifacts::Sink<'_>,
+        only: &Selection,
+        sink: &Sink<'_>,
         memo: &dyn Memo,
     ) -> Option<Result<(), render::RenderError>> {
         let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
@@ -213,19 +156,16 @@ impl Compiled {
         };
         // Configs and artifacts side by side: each splits its own work over the cores, and each
         // has single-threaded stretches (the workbook, the report page) the other fills.
-        let rendered = std::thread::scope(|s| {
-            let configs = s.spawn(|| {
-                if only.has(artifacts::OutputGroup::Configs) {
+        let (rendered, ()) = parallel::join(
+            || {
+                if only.has(output::OutputGroup::Configs) {
                     render::emit(intents, templates, sink, memo)
                 } else {
                     Ok(())
                 }
-            });
-            artifacts::emit(&inputs, only, sink, memo);
-            configs
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p))
-        });
+            },
+            || artifacts::emit(&inputs, only, sink, memo),
+        );
         Some(rendered)
     }
 }

@@ -253,7 +253,7 @@ fn growing_by_one_su_changes_no_storage_inband_or_oob_leaf_nor_any_cable_row() {
     for extra in ["", "platforms: {default: frr, oob: frr}"] {
         let three = outputs(&separate(3, extra));
         let four = outputs(&separate(4, extra));
-        let by_path = |v: &[railyard::OutputFile]| -> BTreeMap<String, String> {
+        let by_path = |v: &[railyard::output::OutputFile]| -> BTreeMap<String, String> {
             v.iter()
                 .map(|f| {
                     (

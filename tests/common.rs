@@ -24,7 +24,7 @@ pub fn compile_text(name: &str, text: &str) -> Fabric {
 }
 
 /// Every output file of a spec (configs, intent, artifacts, manifest).
-pub fn outputs(text: &str) -> Vec<railyard::OutputFile> {
+pub fn outputs(text: &str) -> Vec<railyard::output::OutputFile> {
     let c = railyard::compile(&SourceFile::new("spec.yaml", text));
     match c.outputs(&railyard::render::Templates::default()) {
         Some(Ok(files)) => files,
@@ -41,7 +41,7 @@ pub fn outputs(text: &str) -> Vec<railyard::OutputFile> {
 }
 
 /// One output file's text.
-pub fn file(files: &[railyard::OutputFile], path: &str) -> String {
+pub fn file(files: &[railyard::output::OutputFile], path: &str) -> String {
     let f = files
         .iter()
         .find(|f| f.path == path)
@@ -51,7 +51,7 @@ pub fn file(files: &[railyard::OutputFile], path: &str) -> String {
 
 /// The data rows of a rendered CSV file (header dropped), split at commas (railyard's CSVs quote
 /// nothing in the columns the tests read).
-pub fn csv_rows(files: &[railyard::OutputFile], path: &str) -> Vec<Vec<String>> {
+pub fn csv_rows(files: &[railyard::output::OutputFile], path: &str) -> Vec<Vec<String>> {
     file(files, path)
         .lines()
         .skip(1)

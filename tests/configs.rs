@@ -283,7 +283,7 @@ fn growing_spectrum_x_by_one_su_renumbers_nothing() {
     ] {
         let three = outputs(&with(&spx(3), extra));
         let four = outputs(&with(&spx(4), extra));
-        let map = |v: &[railyard::OutputFile]| -> BTreeMap<String, String> {
+        let map = |v: &[railyard::output::OutputFile]| -> BTreeMap<String, String> {
             v.iter()
                 .filter(|f| f.path.starts_with("configs/") || f.path.starts_with("intent/"))
                 .map(|f| (f.path.clone(), String::from_utf8(f.bytes.clone()).unwrap()))

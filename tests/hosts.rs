@@ -122,7 +122,9 @@ fn parse_topo(xml: &str) -> El {
 }
 
 /// cabling.csv rows of compute node-leaf cables: (node, node port) → (leaf, rail).
-fn cabling_rails(files: &[railyard::OutputFile]) -> BTreeMap<(String, String), (String, u32)> {
+fn cabling_rails(
+    files: &[railyard::output::OutputFile],
+) -> BTreeMap<(String, String), (String, u32)> {
     let text = file(files, "cabling.csv");
     let mut r = csv::Reader::from_reader(text.as_bytes());
     let head = r.headers().expect("header").clone();
@@ -153,7 +155,7 @@ fn cabling_rails(files: &[railyard::OutputFile]) -> BTreeMap<(String, String), (
     out
 }
 
-fn json(files: &[railyard::OutputFile], path: &str) -> serde_json::Value {
+fn json(files: &[railyard::output::OutputFile], path: &str) -> serde_json::Value {
     serde_json::from_str(&file(files, path)).expect("valid JSON")
 }
 
@@ -165,7 +167,7 @@ fn env_value(env: &str, key: &str) -> Option<String> {
 
 /// The checks both reference clusters must pass: one XML for the model, 8 GPU–NIC pairs each
 /// behind its own PCIe switch, every NIC's rail = the rail of the leaf it is cabled to.
-fn check_topology(inv: &str, model: &str, nic_class: &str) -> Vec<railyard::OutputFile> {
+fn check_topology(inv: &str, model: &str, nic_class: &str) -> Vec<railyard::output::OutputFile> {
     let files = outputs(&inventory(inv));
     let per_model = format!("hosts/{model}/nccl-topo.xml");
     let xml_files: Vec<&str> = files
@@ -364,10 +366,11 @@ fn roce_dscp_changes_switches_nics_and_nccl_together() {
     let base = inventory("spectrum-x-cloud.yaml");
     let changed = format!("{base}roce: {{dscp: 24}}\n");
     let (a, b) = (outputs(&base), outputs(&changed));
-    let env = |f: &[railyard::OutputFile]| env_value(&file(f, "hosts/nccl.env"), "NCCL_IB_TC");
+    let env =
+        |f: &[railyard::output::OutputFile]| env_value(&file(f, "hosts/nccl.env"), "NCCL_IB_TC");
     assert_eq!(env(&a).as_deref(), Some("106"));
     assert_eq!(env(&b).as_deref(), Some("98"), "24 × 4 + 2");
-    let leaf_intent = |f: &[railyard::OutputFile]| -> serde_json::Value {
+    let leaf_intent = |f: &[railyard::output::OutputFile]| -> serde_json::Value {
         let path = f
             .iter()
             .map(|x| x.path.as_str())
@@ -378,13 +381,13 @@ fn roce_dscp_changes_switches_nics_and_nccl_together() {
     };
     assert_eq!(leaf_intent(&a)["qos"]["roce"]["dscp"], 26);
     assert_eq!(leaf_intent(&b)["qos"]["roce"]["dscp"], 24);
-    let script = |f: &[railyard::OutputFile]| file(f, "hosts/xe9680-bf3/roce.sh");
+    let script = |f: &[railyard::output::OutputFile]| file(f, "hosts/xe9680-bf3/roce.sh");
     assert!(script(&a).contains("cma_roce_tos -d mlx5_0 -t 106"));
     assert!(script(&b).contains("cma_roce_tos -d mlx5_0 -t 98"));
     assert!(script(&b).contains("/tc/1/traffic_class"));
     assert!(script(&a).contains("--trust dscp") && script(&a).contains("--pfc 0,0,0,1,0,0,0,0"));
     // Some switch config text changes too (the DSCP map is rendered per platform).
-    let configs = |f: &[railyard::OutputFile]| -> String {
+    let configs = |f: &[railyard::output::OutputFile]| -> String {
         f.iter()
             .filter(|x| x.path.starts_with("configs/leaf"))
             .map(|x| String::from_utf8_lossy(&x.bytes).into_owned())
@@ -598,7 +601,7 @@ fn only_verified_layouts_reach_nccl_topo_file() {
         let model_name = fabric.sizing.node_model.clone();
         let model = &fabric.catalog.nodes[&model_name];
         let files = outputs(&text);
-        let envs: Vec<&railyard::OutputFile> = files
+        let envs: Vec<&railyard::output::OutputFile> = files
             .iter()
             .filter(|f| f.path.starts_with("hosts/") && f.path.ends_with("nccl.env"))
             .collect();

@@ -18,7 +18,7 @@ use std::process::Command;
 
 use common::*;
 
-fn nvue_startup_files(files: &[railyard::OutputFile]) -> Vec<(String, String)> {
+fn nvue_startup_files(files: &[railyard::output::OutputFile]) -> Vec<(String, String)> {
     files
         .iter()
         .filter_map(|f| {

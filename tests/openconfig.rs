@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use railyard::OutputFile;
 use railyard::intent::Intents;
+use railyard::output::OutputFile;
 use railyard::push::netconf::client::ConfigPayload;
 use railyard::push::netconf::xml::Element;
 

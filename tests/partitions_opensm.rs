@@ -48,7 +48,10 @@ fn ib_port(name: &str) -> u32 {
 /// The ibsim topology file of the plan's compute fabric: every switch, and every node port as a
 /// one-port HCA whose node description is `<host> <rdma>` (rdma-ndd's default), GUIDs derived
 /// from the device's position. The first record (the UFM appliance) carries the SM.
-fn fabric_net(files: &[railyard::OutputFile], rdma: &BTreeMap<(String, String), String>) -> String {
+fn fabric_net(
+    files: &[railyard::output::OutputFile],
+    rdma: &BTreeMap<(String, String), String>,
+) -> String {
     let cabling = file(files, "cabling.csv");
     let mut r = csv::Reader::from_reader(cabling.as_bytes());
     let head = r.headers().expect("header").clone();
@@ -116,7 +119,7 @@ fn fabric_net(files: &[railyard::OutputFile], rdma: &BTreeMap<(String, String), 
 }
 
 /// (node, port) → RDMA device, from the build's hosts JSON.
-fn rdma_names(files: &[railyard::OutputFile]) -> BTreeMap<(String, String), String> {
+fn rdma_names(files: &[railyard::output::OutputFile]) -> BTreeMap<(String, String), String> {
     let c = railyard::compile(&spec());
     let hosts = &c.intents.expect("compiles").hosts;
     let mut m = BTreeMap::new();
@@ -131,7 +134,7 @@ fn rdma_names(files: &[railyard::OutputFile]) -> BTreeMap<(String, String), Stri
     m
 }
 
-fn outputs_with(guids: &railyard::model::PortGuids) -> Vec<railyard::OutputFile> {
+fn outputs_with(guids: &railyard::model::PortGuids) -> Vec<railyard::output::OutputFile> {
     let c = railyard::compile_with_guids(&spec(), guids);
     match c.outputs(&railyard::render::Templates::default()) {
         Some(Ok(f)) => f,

@@ -519,9 +519,9 @@ use railyard::intent::DeviceIntent;
 use railyard::model::Role;
 
 /// The two tenant inventories rendered for EOS, once per test binary.
-fn tenant_files(inventory_file: &str) -> &'static [railyard::OutputFile] {
-    static SPX: OnceLock<Vec<railyard::OutputFile>> = OnceLock::new();
-    static MDX: OnceLock<Vec<railyard::OutputFile>> = OnceLock::new();
+fn tenant_files(inventory_file: &str) -> &'static [railyard::output::OutputFile] {
+    static SPX: OnceLock<Vec<railyard::output::OutputFile>> = OnceLock::new();
+    static MDX: OnceLock<Vec<railyard::output::OutputFile>> = OnceLock::new();
     let cell = match inventory_file {
         "spectrum-x-cloud-tenants.yaml" => &SPX,
         "mdx-research-cloud.yaml" => &MDX,
@@ -534,7 +534,7 @@ const TENANT_INVENTORIES: [&str; 2] = ["spectrum-x-cloud-tenants.yaml", "mdx-res
 
 /// Every switch with a startup-config: its intent (parsed from `intent/<device>.yaml`) and
 /// config.
-fn switches(files: &[railyard::OutputFile]) -> Vec<(DeviceIntent, String)> {
+fn switches(files: &[railyard::output::OutputFile]) -> Vec<(DeviceIntent, String)> {
     let out: Vec<(DeviceIntent, String)> = files
         .iter()
         .filter_map(|f| {
@@ -1069,7 +1069,7 @@ fn arista_7060x6_cages_run_two_400g_ports_on_lanes_1_and_5() {
 #[test]
 fn every_eos_config_carries_the_basics_an_eos_engineer_expects() {
     let files = outputs(&arista());
-    let configs: Vec<&railyard::OutputFile> = files
+    let configs: Vec<&railyard::output::OutputFile> = files
         .iter()
         .filter(|f| f.path.ends_with("/startup-config"))
         .collect();
@@ -1110,7 +1110,7 @@ fn every_eos_config_carries_the_basics_an_eos_engineer_expects() {
 fn growing_the_eos_example_by_one_su_renumbers_nothing() {
     let two = outputs(&arista());
     let three = outputs(&arista().replace("  count: 2\n", "  count: 3\n"));
-    let configs = |v: &[railyard::OutputFile]| -> BTreeMap<String, String> {
+    let configs = |v: &[railyard::output::OutputFile]| -> BTreeMap<String, String> {
         v.iter()
             .filter(|f| f.path.ends_with("/startup-config"))
             .map(|f| (f.path.clone(), String::from_utf8(f.bytes.clone()).unwrap()))

@@ -31,11 +31,11 @@ fn intents(text: &str) -> Intents {
     c.intents.expect("spec compiles")
 }
 
-fn script(files: &[railyard::OutputFile], device: &str) -> String {
+fn script(files: &[railyard::output::OutputFile], device: &str) -> String {
     file(files, &format!("configs/{device}/nv-set.sh"))
 }
 
-fn startup(files: &[railyard::OutputFile], device: &str) -> String {
+fn startup(files: &[railyard::output::OutputFile], device: &str) -> String {
     file(files, &format!("configs/{device}/startup.yaml"))
 }
 
@@ -145,7 +145,7 @@ fn has(script: &str, line: &str) -> bool {
 }
 
 /// Interfaces whose description (the cabling peer) names a switch that has its own config.
-fn uplinks(files: &[railyard::OutputFile], device: &str) -> BTreeSet<String> {
+fn uplinks(files: &[railyard::output::OutputFile], device: &str) -> BTreeSet<String> {
     let switches: BTreeSet<String> = files
         .iter()
         .filter_map(|f| f.path.strip_prefix("configs/"))
@@ -546,7 +546,7 @@ fn management_and_services_live_in_the_management_vrf() {
 /// Compares the two files of every NVUE switch of one rendering, setting by setting: every
 /// `nv set` line (as the shell splits it) is one path of the startup tree (as a YAML reader sees
 /// it) and every path of the tree is one line. Returns how many switches were compared.
-fn assert_same_settings(what: &str, files: &[railyard::OutputFile]) -> usize {
+fn assert_same_settings(what: &str, files: &[railyard::output::OutputFile]) -> usize {
     let mut checked = 0;
     for dev in nvue_devices(files) {
         let lines = nv_set(&script(files, &dev));
@@ -742,7 +742,7 @@ fn mdx() -> String {
 }
 
 /// The tenant plan as the program writes it, read back as plain YAML.
-fn plan(files: &[railyard::OutputFile]) -> serde_json::Value {
+fn plan(files: &[railyard::output::OutputFile]) -> serde_json::Value {
     serde_saphyr::from_str(&file(files, "tenants/plan.yaml")).expect("plan.yaml is YAML")
 }
 
@@ -755,7 +755,7 @@ fn strings(v: &serde_json::Value) -> BTreeSet<String> {
 }
 
 /// Devices with an NVUE script.
-fn nvue_devices(files: &[railyard::OutputFile]) -> Vec<String> {
+fn nvue_devices(files: &[railyard::output::OutputFile]) -> Vec<String> {
     files
         .iter()
         .filter_map(|f| f.path.strip_prefix("configs/"))

@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 
 use common::*;
 use ipnet::IpNet;
-use railyard::OutputFile;
 use railyard::intent::DeviceIntent;
+use railyard::output::OutputFile;
 use serde_json::{Map, Value};
 
 const SONIC: &str = "platforms: {default: sonic}\n";

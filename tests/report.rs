@@ -32,7 +32,7 @@ fn artifacts_dir() -> PathBuf {
 }
 
 /// Build a spec and write every output under `target/report-artifacts/<name>/`.
-fn build(name: &str, spec: &str) -> (PathBuf, Vec<railyard::OutputFile>) {
+fn build(name: &str, spec: &str) -> (PathBuf, Vec<railyard::output::OutputFile>) {
     let files = common::outputs(spec);
     let dir = artifacts_dir().join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -45,7 +45,7 @@ fn build(name: &str, spec: &str) -> (PathBuf, Vec<railyard::OutputFile>) {
 }
 
 fn csv_rows(
-    files: &[railyard::OutputFile],
+    files: &[railyard::output::OutputFile],
     path: &str,
 ) -> (Vec<String>, Vec<BTreeMap<String, String>>) {
     let text = common::file(files, path);
@@ -601,7 +601,7 @@ fn sheet(wb: &mut Xlsx<Cursor<Vec<u8>>>, name: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn csv_table(files: &[railyard::OutputFile], path: &str) -> Vec<Vec<String>> {
+fn csv_table(files: &[railyard::output::OutputFile], path: &str) -> Vec<Vec<String>> {
     let text = common::file(files, path);
     let mut r = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -676,7 +676,7 @@ fn workbook_rows_equal_the_csv_files() {
     // Port maps: every switch's CSV, prefixed with the switch name.
     let ports = sheet(&mut wb, "Port maps");
     let mut n = 1;
-    let mut maps: Vec<&railyard::OutputFile> = files
+    let mut maps: Vec<&railyard::output::OutputFile> = files
         .iter()
         .filter(|f| {
             f.path.starts_with("portmaps/")

@@ -130,8 +130,8 @@ fn adding_a_fourth_tenant_changes_no_byte_of_the_first_three() {
     for t in &three.tenants.tenants {
         let after = tenant(&four, &t.name);
         assert_eq!(
-            railyard::spec::to_yaml(t),
-            railyard::spec::to_yaml(after),
+            railyard::output::yaml::to_string(t).unwrap(),
+            railyard::output::yaml::to_string(after).unwrap(),
             "tenant {} changed",
             t.name
         );

@@ -3,9 +3,10 @@
 //! OOB gateway's address in every management subnet, both ends of every numbered link), for
 //! import into an IPAM and for host provisioning.
 
-use super::{LinkNames, OutputFile};
+use super::LinkNames;
 use crate::addressing::Allocation;
 use crate::model::Role;
+use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Fabric, PortId};
 
 pub const COLUMNS: [&str; 7] = [
@@ -104,5 +105,9 @@ pub fn addresses_csv(f: &Fabric, a: &Allocation, n: &LinkNames) -> OutputFile {
             }
         }
     }
-    OutputFile::new("addresses.csv", w.into_inner().unwrap_or_default())
+    OutputFile::new(
+        OutputGroup::Addresses,
+        "addresses.csv",
+        w.into_inner().unwrap_or_default(),
+    )
 }

@@ -5,8 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{OutputFile, metres};
+use super::metres;
 use crate::model::{Form, Media, Speed};
+use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Fabric, PortId};
 
 /// A transceiver kind: the cage form, the rate of each port it serves, how many ports, the fibre.
@@ -136,5 +137,9 @@ pub fn bom_csv(f: &Fabric) -> OutputFile {
     for ((cat, part, desc), q) in items {
         let _ = w.write_record([cat, part.as_str(), desc.as_str(), &q.to_string()]);
     }
-    OutputFile::new("bom.csv", w.into_inner().unwrap_or_default())
+    OutputFile::new(
+        OutputGroup::Cabling,
+        "bom.csv",
+        w.into_inner().unwrap_or_default(),
+    )
 }

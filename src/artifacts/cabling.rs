@@ -1,7 +1,8 @@
 //! The cabling plan: one row per cable, both ends named, TIA-606-style labels; and the same
 //! plan in NetBox's cable bulk-import columns (NetBox CableImportForm (netbox-community/netbox)).
 
-use super::{LinkNames, OutputFile, metres};
+use super::{LinkNames, metres};
+use crate::output::{OutputFile, OutputGroup};
 use crate::topology::Fabric;
 
 pub const COLUMNS: [&str; 15] = [
@@ -42,7 +43,11 @@ pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
             b.rack.as_deref().unwrap_or(""),
         ]);
     }
-    OutputFile::new("cabling.csv", w.into_inner().unwrap_or_default())
+    OutputFile::new(
+        OutputGroup::Cabling,
+        "cabling.csv",
+        w.into_inner().unwrap_or_default(),
+    )
 }
 
 pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
@@ -78,5 +83,9 @@ pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
             &l.cable_id,
         ]);
     }
-    OutputFile::new("netbox-cables.csv", w.into_inner().unwrap_or_default())
+    OutputFile::new(
+        OutputGroup::Cabling,
+        "netbox-cables.csv",
+        w.into_inner().unwrap_or_default(),
+    )
 }

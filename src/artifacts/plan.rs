@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::{LinkNames, OutputFile};
+use super::LinkNames;
+use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Device, Fabric};
 
 #[derive(Serialize)]
@@ -75,5 +76,5 @@ pub fn plan_json(f: &Fabric, n: &LinkNames) -> OutputFile {
     };
     let mut bytes = serde_json::to_vec(&plan).unwrap_or_default();
     bytes.push(b'\n');
-    OutputFile::new("plan.json", bytes)
+    OutputFile::new(OutputGroup::Plan, "plan.json", bytes)
 }

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::{LinkNames, OutputFile, metres};
+use super::{LinkNames, metres};
+use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Device, Fabric, Link, PortId};
 
 struct Row<'a> {
@@ -92,6 +93,7 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Vec<OutputFile> {
         }
     }
     out.push(OutputFile::new(
+        OutputGroup::Cabling,
         "portmaps/nodes.csv",
         nodes.into_inner().unwrap_or_default(),
     ));
@@ -184,6 +186,7 @@ fn csv_map(d: &Device, rows: &[Row<'_>]) -> OutputFile {
         ]);
     }
     OutputFile::new(
+        OutputGroup::Cabling,
         format!("portmaps/{}.csv", d.name),
         w.into_inner().unwrap_or_default(),
     )
@@ -244,5 +247,5 @@ fn md_map(f: &Fabric, d: &Device, rows: &[Row<'_>]) -> OutputFile {
             }
         }
     }
-    OutputFile::new(format!("portmaps/{}.md", d.name), s)
+    OutputFile::new(OutputGroup::Cabling, format!("portmaps/{}.md", d.name), s)
 }

@@ -17,8 +17,9 @@ mod slurm;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Inputs, OutputFile};
+use super::Inputs;
 use crate::model::{Network, Role, Tier};
+use crate::output::OutputFile;
 use crate::topology::Fabric;
 
 pub fn files(inputs: &Inputs<'_>) -> Vec<OutputFile> {

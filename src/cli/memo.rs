@@ -18,10 +18,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use railyard::artifacts::sha256_hex;
+use railyard::output::Manifest;
+use railyard::output::digest::sha256_hex;
+use railyard::output::manifest::PATH as MANIFEST;
 
 pub const FILE: &str = ".railyard-memo.json";
-pub const MANIFEST: &str = "manifest.json";
 
 /// One unit: the hex digest of its inputs and the files it was rendered into.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,18 +103,6 @@ pub struct Previous {
     pub dirs: Vec<String>,
 }
 
-#[derive(Deserialize)]
-struct Manifest {
-    files: Vec<ManifestRow>,
-}
-
-#[derive(Deserialize)]
-struct ManifestRow {
-    path: String,
-    sha256: String,
-    bytes: usize,
-}
-
 impl Previous {
     pub fn scan(dir: &Path) -> Option<Self> {
         let memo_path = dir.join(FILE);
@@ -123,7 +112,7 @@ impl Previous {
         if sha256_hex(&manifest) != memo.manifest {
             return None;
         }
-        let manifest: Manifest = serde_json::from_slice(&manifest).ok()?;
+        let manifest = Manifest::parse(&manifest).ok()?;
         let manifest: BTreeMap<String, (String, usize)> = manifest
             .files
             .into_iter()

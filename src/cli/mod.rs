@@ -77,7 +77,7 @@ enum Command {
         /// cabling.xlsx, labels/). The output directory then holds just those, with their
         /// manifest. Default: everything.
         #[arg(long, value_name = "GROUPS", value_delimiter = ',')]
-        only: Vec<railyard::artifacts::OutputGroup>,
+        only: Vec<railyard::output::OutputGroup>,
     },
     /// Write the deliverables people look at: report.html (summary, fabric diagram, rack
     /// elevations, cabling and port-map tables, print sheets), cabling.xlsx and cable labels.
@@ -149,7 +149,7 @@ fn load(spec: Option<&Path>) -> anyhow::Result<SourceFile> {
 }
 
 /// Write `files` atomically into `dir`, with a progress bar on a terminal.
-fn write(dir: &Path, files: &[railyard::OutputFile]) -> anyhow::Result<ExitCode> {
+fn write(dir: &Path, files: &[railyard::output::OutputFile]) -> anyhow::Result<ExitCode> {
     let progress = progress::Progress::new();
     progress.writing(files.len());
     let result = output::write_atomically(dir, files, &|| progress.file_written());
@@ -179,7 +179,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             port_guids,
             only,
         } => {
-            let only = railyard::artifacts::Selection::of(&only);
+            let only = railyard::output::Selection::of(&only);
             let templates = templates::load(templates.as_deref())?;
             let src = load(spec.as_deref())?;
             let progress = progress::Progress::new();

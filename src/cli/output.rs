@@ -8,7 +8,7 @@
 //! Nothing of the previous build is read back: a file is unchanged when the SHA-256 of its new
 //! bytes (taken for the manifest anyway) equals the previous manifest's and the file still has
 //! the stamp the memo recorded. Switch configs, label sheets and the workbook whose inputs did
-//! not change are not even rendered: the writer is the build's [`railyard::Memo`]. Files are
+//! not change are not even rendered: the writer is the build's [`railyard::output::Memo`]. Files are
 //! written as they are rendered, by the rendering threads, and dropped once written: the output
 //! is never all in memory at once. Each directory is created once.
 
@@ -21,12 +21,13 @@ use std::sync::{Mutex, PoisonError};
 
 use anyhow::Context;
 
-use railyard::Memo;
-use railyard::artifacts::{ManifestEntry, OutputFile, Sink, manifest_of};
+use railyard::output::digest::{hex, sha256_hex};
+use railyard::output::{Manifest, ManifestEntry, Memo, OutputFile, Sink};
 
 use super::commit::{self, Moves};
 pub use super::memo::Previous;
-use super::memo::{self, MANIFEST, MemoFile, Stamp, Unit};
+use super::memo::{self, MemoFile, Stamp, Unit};
+use railyard::output::manifest::PATH as MANIFEST;
 
 fn sibling(dir: &Path, tag: &str) -> PathBuf {
     let name = dir
@@ -234,8 +235,8 @@ impl Writer<'_> {
     fn finish(self, dir: &Path) -> anyhow::Result<WriteStats> {
         let entries = std::mem::take(&mut *lock(&self.entries));
         let files = entries.len() + 1;
-        let manifest = manifest_of(entries);
-        lock(&self.memo).manifest = railyard::artifacts::sha256_hex(&manifest.bytes);
+        let manifest = Manifest::of(entries).to_file();
+        lock(&self.memo).manifest = sha256_hex(&manifest.bytes);
         self.put(&manifest);
         if let Some(e) = lock(&self.error).take() {
             return Err(e);
@@ -302,7 +303,7 @@ impl Memo for Writer<'_> {
         let Some(before) = &self.before else {
             return false;
         };
-        let inputs = railyard::artifacts::hex(inputs);
+        let inputs = hex(inputs);
         let Some(old) = before.units.get(unit).filter(|u| u.inputs == inputs) else {
             return false;
         };
@@ -336,7 +337,7 @@ impl Memo for Writer<'_> {
         lock(&self.memo).units.insert(
             unit.to_string(),
             Unit {
-                inputs: railyard::artifacts::hex(inputs),
+                inputs: hex(inputs),
                 files: paths,
             },
         );
@@ -367,6 +368,7 @@ pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use railyard::output::OutputGroup;
 
     /// Every file under `dir` but the memo, relative path → bytes.
     fn read_all(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -394,7 +396,9 @@ mod tests {
             .collect();
         want.push((
             MANIFEST.into(),
-            manifest_of(files.iter().map(ManifestEntry::of).collect()).bytes,
+            Manifest::of(files.iter().map(ManifestEntry::of).collect())
+                .to_file()
+                .bytes,
         ));
         want.sort();
         want
@@ -413,10 +417,10 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("out");
         let first = vec![
-            OutputFile::new("a/x.txt", "x1"),
-            OutputFile::new("a/y.txt", "y1"),
-            OutputFile::new("k/keep.txt", "k"),
-            OutputFile::new("gone/deep/gone.txt", "bye"),
+            OutputFile::new(OutputGroup::Plan, "a/x.txt", "x1"),
+            OutputFile::new(OutputGroup::Plan, "a/y.txt", "y1"),
+            OutputFile::new(OutputGroup::Plan, "k/keep.txt", "k"),
+            OutputFile::new(OutputGroup::Plan, "gone/deep/gone.txt", "bye"),
         ];
         let s = write_atomically(&out, &first, &|| {}).unwrap();
         // The four files and their manifest.
@@ -428,10 +432,10 @@ mod tests {
         fs::write(out.join("a/y.txt"), "y2").unwrap();
         fs::write(out.join("a/notes.txt"), "mine").unwrap();
         let second = vec![
-            OutputFile::new("a/x.txt", "x1"),
-            OutputFile::new("a/y.txt", "y1"),
-            OutputFile::new("k/keep.txt", "k"),
-            OutputFile::new("b/z.txt", "z1"),
+            OutputFile::new(OutputGroup::Plan, "a/x.txt", "x1"),
+            OutputFile::new(OutputGroup::Plan, "a/y.txt", "y1"),
+            OutputFile::new(OutputGroup::Plan, "k/keep.txt", "k"),
+            OutputFile::new(OutputGroup::Plan, "b/z.txt", "z1"),
         ];
         let s = write_atomically(&out, &second, &|| {}).unwrap();
         // y restored, z new, the manifest changed; x and keep untouched.
@@ -457,8 +461,8 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("out");
         let files = [
-            OutputFile::new("a.txt", "a"),
-            OutputFile::new("b/c.txt", "c"),
+            OutputFile::new(OutputGroup::Plan, "a.txt", "a"),
+            OutputFile::new(OutputGroup::Plan, "b/c.txt", "c"),
         ];
         write_atomically(&out, &files, &|| {}).unwrap();
         let manifest = out.join(MANIFEST);
@@ -484,7 +488,7 @@ mod tests {
         let more = [
             files[0].clone(),
             files[1].clone(),
-            OutputFile::new("x", "now a file"),
+            OutputFile::new(OutputGroup::Plan, "x", "now a file"),
         ];
         write_atomically(&out, &more, &|| {}).unwrap();
         assert_eq!(read_all(&out), with_manifest(&more));
@@ -495,13 +499,18 @@ mod tests {
     fn a_failing_producer_leaves_the_previous_output_as_it_was() {
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("out");
-        write_atomically(&out, &[OutputFile::new("a.txt", "old")], &|| {}).unwrap();
+        write_atomically(
+            &out,
+            &[OutputFile::new(OutputGroup::Plan, "a.txt", "old")],
+            &|| {},
+        )
+        .unwrap();
         let before = read_all(&out);
         let r = write_streaming(
             &out,
             |sink, _| {
-                sink(OutputFile::new("a.txt", "new"));
-                sink(OutputFile::new("b/c.txt", "half"));
+                sink(OutputFile::new(OutputGroup::Plan, "a.txt", "new"));
+                sink(OutputFile::new(OutputGroup::Plan, "b/c.txt", "half"));
                 anyhow::bail!("the renderer failed")
             },
             &|| {},

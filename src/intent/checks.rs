@@ -57,21 +57,20 @@ impl<'a> Index<'a> {
 pub fn run(spec: &ClusterSpec, devs: &BTreeMap<String, DeviceIntent>, diags: &mut Diagnostics) {
     let ix = Index::new(devs);
     // Sessions on one core, the rest on another; findings in this order either way.
-    let (of_sessions, of_rest) = std::thread::scope(|s| {
-        let sessions = s.spawn(|| {
+    let (of_sessions, of_rest) = crate::parallel::join(
+        || {
             let mut found = Diagnostics::default();
             sessions(spec, devs, &ix, &mut found);
             found
-        });
-        let mut found = Diagnostics::default();
-        links(spec, devs, &ix, &mut found);
-        router_ids(spec, devs, &mut found);
-        vrf_prefix_lists(spec, devs, &mut found);
-        let of_sessions = sessions
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (of_sessions, found)
-    });
+        },
+        || {
+            let mut found = Diagnostics::default();
+            links(spec, devs, &ix, &mut found);
+            router_ids(spec, devs, &mut found);
+            vrf_prefix_lists(spec, devs, &mut found);
+            found
+        },
+    );
     diags.extend(of_sessions);
     diags.extend(of_rest);
 }

@@ -18,7 +18,6 @@ mod qos;
 mod sonic;
 mod system;
 mod tenancy;
-pub mod tenant_plan;
 
 use std::collections::BTreeMap;
 
@@ -28,8 +27,8 @@ use crate::addressing::Allocation;
 use crate::diag::Diagnostics;
 use crate::model::{Network, Platform, PortGuids, Role, Transport};
 use crate::spec::ClusterSpec;
+use crate::tenancy::TenantPlan;
 use crate::topology::{Device, Fabric, Link, PortId};
-use tenant_plan::TenantPlan;
 
 /// Everything the renderers get.
 #[derive(Clone, Debug, Default)]
@@ -152,21 +151,20 @@ pub fn build(
     sonic.report(spec, diags);
     // The cross-device checks read the finished intents, as does the hosts' side: one core each,
     // their findings appended in the sequential order (checks first).
-    let (checked, (hosts, partitions, rest)) = std::thread::scope(|s| {
-        let checks = s.spawn(|| {
+    let (checked, (hosts, partitions, rest)) = crate::parallel::join(
+        || {
             let mut found = Diagnostics::default();
             checks::run(spec, &devices, &mut found);
             found
-        });
-        let mut found = Diagnostics::default();
-        tenancy::prove(&plan, &devices, &mut found);
-        let hosts = host::build(spec, f, alloc, &devices, &mut found);
-        let partitions = partitions::build(spec, &plan, &hosts, guids, &mut found);
-        let checked = checks
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (checked, (hosts, partitions, found))
-    });
+        },
+        || {
+            let mut found = Diagnostics::default();
+            tenancy::prove(&plan, &devices, &mut found);
+            let hosts = host::build(spec, f, alloc, &devices, &mut found);
+            let partitions = partitions::build(spec, &plan, &hosts, guids, &mut found);
+            (hosts, partitions, found)
+        },
+    );
     diags.extend(checked);
     diags.extend(rest);
     Intents {

@@ -24,13 +24,15 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use super::disruptive::{self, Dialect};
-use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, sha256_hex};
+use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
 use super::frr::canon::diff_text;
 use super::frr::ops::{Baseline, FrrOps};
-use super::remote::{Remote, shell_quote as q};
+use super::remote::Remote;
 use super::revert_timer;
 use super::targets::FrrSpec;
 use super::tree;
+use crate::output::digest::sha256_hex;
+use crate::output::shell::quote as q;
 
 /// Settings common to the command drivers.
 #[derive(Clone, Debug)]

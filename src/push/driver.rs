@@ -8,6 +8,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::output::digest::sha256_hex;
+
 use super::netconf::client::{NetconfError, RpcError};
 use super::ssh::SshError;
 
@@ -196,13 +198,4 @@ pub trait Driver: Send {
             "this driver cannot resume a pending commit; it reverts by itself at its timer",
         ))
     }
-}
-
-/// sha256 hex of some bytes (config hashes for the journal).
-pub fn sha256_hex(data: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(data)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }

@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::driver::sha256_hex;
+use crate::output::Manifest;
+use crate::output::digest::sha256_hex;
 
 /// `configs/**` of an output directory, keyed by path relative to it.
 pub fn read_output_dir(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
@@ -50,13 +51,12 @@ pub fn check_manifest(
             manifest_path.display()
         )
     })?;
-    let doc: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not JSON: {e}", manifest_path.display()))?;
-    let recorded: BTreeMap<&str, &str> = doc["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|f| Some((f["path"].as_str()?, f["sha256"].as_str()?)))
+    let manifest = Manifest::parse(text.as_bytes())
+        .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+    let recorded: BTreeMap<&str, &str> = manifest
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.sha256.as_str()))
         .collect();
     let mut edited = Vec::new();
     let mut unlisted = Vec::new();
@@ -113,9 +113,9 @@ mod tests {
                 .contains("manifest.json")
         );
         let manifest = serde_json::json!({"files": [
-            {"path": "configs/a/frr.conf", "sha256": sha256_hex(b"a\n")},
-            {"path": "configs/b/frr.conf", "sha256": sha256_hex(b"b\n")},
-        ]});
+            {"path": "configs/a/frr.conf", "sha256": sha256_hex(b"a\n"), "bytes": 2},
+            {"path": "configs/b/frr.conf", "sha256": sha256_hex(b"b\n"), "bytes": 2},
+        ], "generator": "railyard 0.1.0"});
         std::fs::write(d.path().join("manifest.json"), manifest.to_string()).unwrap();
         let e = check_manifest(d.path(), &files, &paths).unwrap_err();
         assert!(e.contains("edited after the build"), "{e}");

@@ -99,7 +99,7 @@ impl Journal {
     pub fn save_copy(&self, bytes: &[u8]) -> std::io::Result<String> {
         use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
         let bytes = &self.secrets.to_placeholders(bytes)[..];
-        let hash = super::driver::sha256_hex(bytes);
+        let hash = crate::output::digest::sha256_hex(bytes);
         let dir = saved_dir(&self.path);
         std::fs::DirBuilder::new()
             .recursive(true)
@@ -213,7 +213,7 @@ pub fn load_copy(journal_path: &Path, hash: &str) -> std::io::Result<Vec<u8>> {
     }
     let p = saved_dir(journal_path).join(format!("{hash}.conf"));
     let bytes = std::fs::read(&p)?;
-    if super::driver::sha256_hex(&bytes) != hash {
+    if crate::output::digest::sha256_hex(&bytes) != hash {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("{}: content does not match its hash", p.display()),

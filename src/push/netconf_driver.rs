@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use super::disruptive::{self, Dialect};
-use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, sha256_hex};
+use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
 use super::netconf::canon;
 use super::netconf::client::{
     CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, CAP_ROLLBACK_ON_ERROR, Client, ClientOptions,
@@ -18,6 +18,7 @@ use super::netconf::client::{
 };
 use super::netconf::xml::{self, Element, NS_BASE};
 use super::ssh::{self, Auth, ConnectOptions, Endpoint, SshTransport};
+use crate::output::digest::sha256_hex;
 
 pub struct NetconfDriver {
     pub endpoint: Endpoint,

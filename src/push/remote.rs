@@ -10,11 +10,6 @@ use ssh2::Session;
 use super::driver::{DriverError, FailKind};
 use super::ssh::{self, Auth, ConnectOptions, Endpoint, ExecOutput};
 
-/// Single-quote for the remote POSIX shell.
-pub fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
 /// An SSH command runner for one device.
 pub struct Remote {
     endpoint: Endpoint,

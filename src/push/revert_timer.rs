@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::remote::shell_quote as q;
+use crate::output::shell::quote as q;
 
 /// Shell that arms a device-side revert: after `timeout`, run `revert` (logging to `log`).
 /// `setsid` gives the timer its own process group (killed as a group on disarm) and detaches it

@@ -78,12 +78,7 @@ impl Format {
     /// The value as it appears in the file.
     fn encode(self, value: &str) -> String {
         match self {
-            Format::Xml => value
-                .replace('&', "&amp;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;")
-                .replace('"', "&quot;")
-                .replace('\'', "&apos;"),
+            Format::Xml => crate::output::markup::escaped(value),
             Format::Json => {
                 let quoted = serde_json::Value::String(value.to_string()).to_string();
                 quoted[1..quoted.len() - 1].to_string()

@@ -15,15 +15,14 @@ mod openconfig;
 mod sonic;
 mod subnet_manager;
 mod tenants;
-mod yaml;
 
 use minijinja::Environment;
 
 pub use env::Templates;
 
-use crate::OutputFile;
 use crate::intent::{DeviceIntent, Intents};
 use crate::model::Platform;
+use crate::output::{Memo, NoMemo, OutputFile, OutputGroup, Sink, unit_digest};
 
 /// A template failed: a bug in a built-in template, or in a user's override.
 #[derive(Debug)]
@@ -44,6 +43,20 @@ impl std::fmt::Display for RenderError {
 }
 
 impl std::error::Error for RenderError {}
+
+/// `value` as the YAML file `file` of `device`, through the one YAML writer; a failure is a
+/// `RenderError` naming the file, never an empty file on a switch.
+pub(crate) fn yaml<T: serde::Serialize>(
+    device: &str,
+    file: &str,
+    value: &T,
+) -> Result<String, RenderError> {
+    crate::output::yaml::to_string(value).map_err(|e| RenderError {
+        device: device.to_string(),
+        template: file.to_string(),
+        message: e.to_string(),
+    })
+}
 
 /// Render one template against a context; errors carry the template name and minijinja's detail.
 pub(crate) fn template(
@@ -85,7 +98,7 @@ pub fn device(env: &Environment<'_>, d: &DeviceIntent) -> Result<Vec<OutputFile>
     files.push(openconfig::render(d)?);
     Ok(files
         .into_iter()
-        .map(|(name, text)| OutputFile::new(format!("{dir}/{name}"), text))
+        .map(|(name, text)| OutputFile::new(OutputGroup::Configs, format!("{dir}/{name}"), text))
         .collect())
 }
 
@@ -103,7 +116,7 @@ pub fn render_all(
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .push(f);
         },
-        &crate::NoMemo,
+        &NoMemo,
     )?;
     let mut out = c
         .into_inner()
@@ -120,8 +133,8 @@ pub fn render_all(
 pub fn emit(
     intents: &Intents,
     templates: &Templates,
-    sink: &crate::Sink<'_>,
-    memo: &dyn crate::Memo,
+    sink: &Sink<'_>,
+    memo: &dyn Memo,
 ) -> Result<(), RenderError> {
     let env = templates.environment();
     let overrides = templates.fingerprint();
@@ -133,15 +146,16 @@ pub fn emit(
             // `Serialize`), several times cheaper to write, and needed only for the digest.
             let text = match serde_json::to_vec(d) {
                 Ok(json) => json,
-                Err(_) => yaml::to_string(&d.hostname, &path, d)?.into_bytes(),
+                Err(_) => yaml(&d.hostname, &path, d)?.into_bytes(),
             };
             let unit = format!("configs/{}", d.hostname);
-            let inputs = crate::unit_digest(&[overrides.as_bytes(), &text]);
+            let inputs = unit_digest(&[overrides.as_bytes(), &text]);
             if !memo.reuse(&unit, &inputs) {
                 let mut files = device(&env, d)?;
                 files.push(OutputFile::new(
+                    OutputGroup::Configs,
                     path.clone(),
-                    yaml::to_string(&d.hostname, &path, d)?,
+                    yaml(&d.hostname, &path, d)?,
                 ));
                 memo.record(
                     &unit,

@@ -4,8 +4,8 @@
 use minijinja::{Environment, Value};
 
 use super::{RenderError, template};
-use crate::OutputFile;
 use crate::intent::SubnetManager;
+use crate::output::{OutputFile, OutputGroup};
 
 pub fn render(env: &Environment<'_>, sm: &SubnetManager) -> Result<Vec<OutputFile>, RenderError> {
     let dir = format!("configs/subnet-manager-{}", sm.network.as_str());
@@ -13,10 +13,12 @@ pub fn render(env: &Environment<'_>, sm: &SubnetManager) -> Result<Vec<OutputFil
     let ctx = Value::from_serialize(sm);
     Ok(vec![
         OutputFile::new(
+            OutputGroup::Configs,
             format!("{dir}/opensm.conf"),
             template(env, &who, "opensm/opensm.conf.j2", ctx.clone())?,
         ),
         OutputFile::new(
+            OutputGroup::Configs,
             format!("{dir}/root-switches.txt"),
             template(env, &who, "opensm/root-switches.txt.j2", ctx)?,
         ),

@@ -7,9 +7,9 @@
 use minijinja::{Environment, Value, context};
 
 use super::{RenderError, template};
-use crate::OutputFile;
 use crate::intent::partitions::{Partitions, TENANT_PKEY_INDEX};
-use crate::intent::tenant_plan::TenantPlan;
+use crate::output::{OutputFile, OutputGroup};
+use crate::tenancy::TenantPlan;
 
 pub fn render(
     env: &Environment<'_>,
@@ -19,12 +19,12 @@ pub fn render(
     if plan.tenants.is_empty() {
         return Ok(Vec::new());
     }
-    let yaml = serde_saphyr::to_string(plan).map_err(|e| RenderError {
-        device: "tenants".into(),
-        template: "plan.yaml".into(),
-        message: e.to_string(),
-    })?;
-    let mut out = vec![OutputFile::new("tenants/plan.yaml", yaml)];
+    let yaml = super::yaml("tenants", "plan.yaml", plan)?;
+    let mut out = vec![OutputFile::new(
+        OutputGroup::Configs,
+        "tenants/plan.yaml",
+        yaml,
+    )];
     if let Some(p) = partitions {
         let name = if p.complete() {
             "tenants/partitions.conf"
@@ -37,6 +37,7 @@ pub fn render(
             ..Value::from_serialize(p)
         };
         out.push(OutputFile::new(
+            OutputGroup::Configs,
             name,
             template(env, "subnet-manager", "opensm/partitions.conf.j2", ctx)?,
         ));

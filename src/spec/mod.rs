@@ -82,14 +82,3 @@ fn catalog_spans(
     }
     out
 }
-
-/// A value of railyard's own types as YAML (the artifacts' Slurm, Kueue and netplan files; render
-/// has its own writer, `render/yaml.rs`). Those types hold only strings, numbers, lists and
-/// string-keyed maps, which always serialize; a failure is a bug in railyard and panics with the
-/// serializer's message rather than writing an empty file.
-pub fn to_yaml<T: serde::Serialize>(value: &T) -> String {
-    match serde_saphyr::to_string(value) {
-        Ok(s) => s,
-        Err(e) => panic!("railyard bug: a generated document does not serialize as YAML: {e}"),
-    }
-}

@@ -726,7 +726,7 @@ pub fn write_manifest(out: &Path) {
                     .to_string();
                 files.push(serde_json::json!({
                     "path": rel,
-                    "sha256": railyard::push::driver::sha256_hex(&bytes),
+                    "sha256": railyard::output::digest::sha256_hex(&bytes),
                     "bytes": bytes.len(),
                 }));
             }

@@ -21,8 +21,9 @@ use std::collections::BTreeMap;
 
 use minijinja::{Environment, UndefinedBehavior};
 
-use super::{Inputs, OutputFile};
+use super::Inputs;
 use crate::model::Transport;
+use crate::output::{OutputFile, OutputGroup};
 
 /// The environment the host templates render in: strict undefined, as for switch configs.
 fn environment() -> Environment<'static> {
@@ -58,10 +59,15 @@ fn grouped(model: &str, file: &str, texts: &BTreeMap<String, String>) -> Vec<Out
     let Some((common, odd)) = group(texts) else {
         return Vec::new();
     };
-    let mut v = vec![OutputFile::new(format!("hosts/{model}/{file}"), common)];
+    let mut v = vec![OutputFile::new(
+        OutputGroup::Hosts,
+        format!("hosts/{model}/{file}"),
+        common,
+    )];
     v.extend(
-        odd.into_iter()
-            .map(|(n, t)| OutputFile::new(format!("hosts/nodes/{n}/{file}"), t)),
+        odd.into_iter().map(|(n, t)| {
+            OutputFile::new(OutputGroup::Hosts, format!("hosts/nodes/{n}/{file}"), t)
+        }),
     );
     v
 }

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::OutputFile;
 use crate::catalog::NodeModel;
 use crate::intent::host::{HostIntent, HostIntents};
 use crate::model::Transport;
+use crate::output::{OutputFile, OutputGroup};
 
 /// One compute NIC port as NCCL sees it.
 #[derive(Serialize)]
@@ -245,7 +245,7 @@ pub fn files(
     let mut json = serde_json::to_vec_pretty(&e).unwrap_or_default();
     json.push(b'\n');
     vec![
-        OutputFile::new("hosts/nccl.env", text),
-        OutputFile::new("hosts/nccl.json", json),
+        OutputFile::new(OutputGroup::Hosts, "hosts/nccl.env", text),
+        OutputFile::new(OutputGroup::Hosts, "hosts/nccl.json", json),
     ]
 }

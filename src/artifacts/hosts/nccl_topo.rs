@@ -66,21 +66,6 @@ impl Element {
     }
 }
 
-fn escape(v: &str) -> String {
-    let mut out = String::with_capacity(v.len());
-    for c in v.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Write `e` and its subtree, one element per line, two spaces of indent per level.
 fn write(e: &Element, depth: usize, out: &mut String) -> Result<(), String> {
     if e.attrs.len() > MAX_ATTRS {
@@ -95,7 +80,7 @@ fn write(e: &Element, depth: usize, out: &mut String) -> Result<(), String> {
     out.push('<');
     out.push_str(e.name);
     for (k, v) in &e.attrs {
-        let v = escape(v);
+        let v = crate::output::markup::escaped(v);
         if v.len() > MAX_STR || k.len() > MAX_STR || v.contains('\n') {
             return Err(format!("<{} {k}> value is too long for NCCL", e.name));
         }
@@ -260,19 +245,12 @@ impl Nic {
     }
 }
 
-/// `mlx5_10` sorts after `mlx5_9`: name prefix, then the trailing number.
-fn natural_key(s: &str) -> (String, u64) {
-    let digits = s.len() - s.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let (head, tail) = s.split_at(s.len() - digits);
-    (head.to_string(), tail.parse().unwrap_or(0))
-}
-
 /// NCCL's net device index of each RDMA name: the IB plugin numbers the devices it keeps in
 /// ibverbs order (mlx5 probe order, i.e. by name number) and rewrites a differing `dev` with a
 /// warning, so the file uses the same numbering.
 fn dev_numbers(ports: &[HostPort]) -> Vec<(String, u32)> {
     let mut names: Vec<&str> = ports.iter().filter_map(|p| p.rdma.as_deref()).collect();
-    names.sort_by_key(|n| natural_key(n));
+    names.sort_by(|a, b| crate::output::natural::cmp(a, b));
     names.dedup();
     names
         .into_iter()
@@ -435,17 +413,10 @@ mod tests {
         let mut out = String::new();
         let e = Element::new("x").attr("a", "<\"&'>");
         assert!(write(&e, 0, &mut out).is_ok());
-        assert_eq!(out, "<x a=\"&lt;&quot;&amp;&apos;&gt;\"/>\n");
+        assert_eq!(out, "<x a=\"&lt;&quot;&amp;&#39;&gt;\"/>\n");
         let many = (0..17).fold(Element::new("y"), |e, _| e.attr("k", 1));
         assert!(write(&many, 0, &mut String::new()).is_err());
         let long = Element::new("z").attr("v", "a".repeat(256));
         assert!(write(&long, 0, &mut String::new()).is_err());
-    }
-
-    #[test]
-    fn natural_order_of_rdma_names() {
-        let mut v = vec!["mlx5_10", "mlx5_9", "mlx5_0"];
-        v.sort_by_key(|n| natural_key(n));
-        assert_eq!(v, ["mlx5_0", "mlx5_9", "mlx5_10"]);
     }
 }

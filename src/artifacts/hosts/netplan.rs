@@ -11,9 +11,9 @@
 
 use serde::Serialize;
 
-use super::OutputFile;
 use crate::catalog::NodeModel;
 use crate::intent::host::{HostIntent, HostIntents};
+use crate::output::{OutputFile, OutputGroup};
 
 #[derive(Serialize)]
 struct Netplan {
@@ -139,15 +139,20 @@ fn node_file(h: &HostIntents, model: &NodeModel, node: &HostIntent) -> Option<St
             ethernets: Ordered(ethernets),
         },
     };
-    Some(head + &crate::spec::to_yaml(&doc))
+    Some(head + &crate::artifacts::yaml(&doc))
 }
 
 pub fn files(h: &HostIntents, model: &NodeModel) -> Vec<OutputFile> {
     h.nodes
         .iter()
         .filter_map(|(name, node)| {
-            node_file(h, model, node)
-                .map(|t| OutputFile::new(format!("hosts/nodes/{name}/netplan.yaml"), t))
+            node_file(h, model, node).map(|t| {
+                OutputFile::new(
+                    OutputGroup::Hosts,
+                    format!("hosts/nodes/{name}/netplan.yaml"),
+                    t,
+                )
+            })
         })
         .collect()
 }

@@ -11,10 +11,11 @@ use serde::Serialize;
 
 use super::super::scheduler::hostlist::compress;
 use super::super::scheduler::k8s_name;
+use super::Inputs;
 use super::nccl_env::{NcclEnv, env_text};
-use super::{Inputs, OutputFile};
 use crate::catalog::is_token;
 use crate::intent::partitions::{Partition, Partitions};
+use crate::output::{OutputFile, OutputGroup};
 
 const SLURM: &str = include_str!("../../../templates/hosts/slurm-partition.conf.j2");
 const LABELS: &str = include_str!("../../../templates/hosts/label-nodes.sh.j2");
@@ -107,9 +108,7 @@ fn kueue_files(inputs: &Inputs<'_>, p: &Partition) -> Vec<OutputFile> {
             topology_name: cluster,
         },
     };
-    let Ok(yaml) = serde_saphyr::to_string(&flavor) else {
-        return Vec::new();
-    };
+    let yaml = crate::artifacts::yaml(&flavor);
     let head = format!(
         "# railyard: Kueue ResourceFlavor of tenant {} ({} node(s)); label the nodes with \
          label-nodes.sh,\n# then use the flavor in the tenant's ClusterQueue.\n",
@@ -117,7 +116,11 @@ fn kueue_files(inputs: &Inputs<'_>, p: &Partition) -> Vec<OutputFile> {
         p.nodes.len()
     );
     let dir = format!("hosts/tenants/{}", p.name);
-    let mut out = vec![OutputFile::new(format!("{dir}/kueue.yaml"), head + &yaml)];
+    let mut out = vec![OutputFile::new(
+        OutputGroup::Hosts,
+        format!("{dir}/kueue.yaml"),
+        head + &yaml,
+    )];
     // Node names and tenant names are plain tokens (checked by topology and tenancy); anything
     // else would not be a safe shell word and is left out.
     let nodes: Vec<&str> = p
@@ -133,7 +136,11 @@ fn kueue_files(inputs: &Inputs<'_>, p: &Partition) -> Vec<OutputFile> {
             minijinja::context! { tenant => p.name, nodes => nodes, key => key, value => p.name },
         )
     {
-        out.push(OutputFile::new(format!("{dir}/label-nodes.sh"), text));
+        out.push(OutputFile::new(
+            OutputGroup::Hosts,
+            format!("{dir}/label-nodes.sh"),
+            text,
+        ));
     }
     out
 }
@@ -144,10 +151,18 @@ pub fn files(inputs: &Inputs<'_>, parts: &Partitions, base: &NcclEnv) -> Vec<Out
     for p in &parts.partitions {
         let dir = format!("hosts/tenants/{}", p.name);
         if let Some(t) = env_file(cluster, base, p) {
-            out.push(OutputFile::new(format!("{dir}/nccl.env"), t));
+            out.push(OutputFile::new(
+                OutputGroup::Hosts,
+                format!("{dir}/nccl.env"),
+                t,
+            ));
         }
         if let Some(t) = slurm_file(cluster, p) {
-            out.push(OutputFile::new(format!("{dir}/slurm-partition.conf"), t));
+            out.push(OutputFile::new(
+                OutputGroup::Hosts,
+                format!("{dir}/slurm-partition.conf"),
+                t,
+            ));
         }
         out.extend(kueue_files(inputs, p));
     }

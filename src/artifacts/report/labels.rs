@@ -15,7 +15,8 @@ use qrcodegen::{Mask, QrCode, QrCodeEcc, QrSegment, Version};
 
 use super::markup::Markup;
 use super::{label_end, natural_key};
-use crate::artifacts::{LinkNames, OutputFile, Sink};
+use crate::artifacts::LinkNames;
+use crate::output::{Memo, OutputFile, OutputGroup, Sink, unit_digest};
 use crate::topology::Fabric;
 
 pub const STOCK: &str = "Panduit R200X150V1T self-laminating wrap-around label, 2.00 in × 1.50 in, print-on area 2.00 in × 0.50 in, for cable OD 0.22–0.28 in (5.6–7.1 mm)";
@@ -128,7 +129,7 @@ type Key = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
 /// One label file per location, sorted by the B end's device and port; each file goes to `sink`
 /// as soon as it is drawn (the label sheets are the largest output: a million labels at 131k
 /// GPUs), in no particular order.
-pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>, memo: &dyn crate::Memo) {
+pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>, memo: &dyn Memo) {
     let racks = f.devices().any(|d| d.rack.is_some());
     let mut groups: BTreeMap<String, Vec<Key>> = BTreeMap::new();
     for (i, l) in f.links().enumerate() {
@@ -167,7 +168,7 @@ pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>, memo: &dyn crate::
             for (id, [a, b]) in &rows {
                 parts.extend([id.as_bytes(), a.as_bytes(), b.as_bytes()]);
             }
-            let inputs = crate::unit_digest(&parts);
+            let inputs = unit_digest(&parts);
             if !memo.reuse(&unit, &inputs) {
                 let file = sheet(&f.name, racks, loc, &rows);
                 memo.record(&unit, &inputs, vec![file.path.clone()]);
@@ -276,7 +277,11 @@ fn sheet(cluster: &str, racks: bool, loc: &str, keys: &[Row<'_>]) -> OutputFile 
         }
     }
     m.close("div").trusted("\n</body>\n</html>\n");
-    OutputFile::new(format!("labels/{loc}.html"), m.finish())
+    OutputFile::new(
+        OutputGroup::Report,
+        format!("labels/{loc}.html"),
+        m.finish(),
+    )
 }
 
 #[cfg(test)]

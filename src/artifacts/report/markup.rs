@@ -1,27 +1,11 @@
 //! A small writer for HTML and SVG. Tag and attribute names are static strings of this crate;
-//! every attribute value and every text node passes through [`escape`], so a device, rack or
+//! every attribute value and every text node passes through the one escape of railyard
+//! ([`crate::output::markup::escape`]), so a device, rack or
 //! tenant name can never close a tag or start a script, whatever it contains.
 
 use std::fmt::{Display, Write};
 
-/// Escape text for an HTML/SVG text node or a double- or single-quoted attribute value.
-pub fn escape(s: &str, out: &mut String) {
-    // Runs without a special character are copied whole (the five are ASCII, so every cut is
-    // at a character boundary): most values (cable ids, QR paths) have none.
-    let mut rest = s;
-    while let Some(at) = rest.find(['&', '<', '>', '"', '\'']) {
-        out.push_str(&rest[..at]);
-        out.push_str(match rest.as_bytes()[at] {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            _ => "&#39;",
-        });
-        rest = &rest[at + 1..];
-    }
-    out.push_str(rest);
-}
+use crate::output::markup::escape;
 
 /// JSON for a `<script type="application/json">` block: `<` is written as `\u003c`, so no
 /// string in the data can end the script element or open a comment.
@@ -130,13 +114,6 @@ mod tests {
         let s = m.finish();
         assert!(!s.contains("<script>"), "{s}");
         assert_eq!(s.matches('<').count(), 2, "{s}");
-    }
-
-    #[test]
-    fn escapes_every_special_character_and_keeps_the_rest() {
-        let mut out = String::new();
-        escape("a&b<c>d\"e'f — ü&&", &mut out);
-        assert_eq!(out, "a&amp;b&lt;c&gt;d&quot;e&#39;f — ü&amp;&amp;");
     }
 
     #[test]

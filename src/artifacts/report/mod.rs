@@ -18,7 +18,8 @@ mod xlsx;
 
 use std::collections::BTreeMap;
 
-use super::{Inputs, LinkNames, OutputFile, Sink, metres};
+use super::{Inputs, LinkNames, metres};
+use crate::output::{Memo, OutputFile, OutputGroup, Sink, unit_digest};
 use crate::topology::{Device, Fabric};
 pub(crate) use csv_table::{Csv, CsvRow};
 
@@ -102,7 +103,7 @@ pub fn files(
     names: &LinkNames,
     files: &[OutputFile],
     sink: &Sink<'_>,
-    memo: &dyn crate::Memo,
+    memo: &dyn Memo,
 ) {
     let f = inputs.fabric;
     let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
@@ -116,7 +117,7 @@ pub fn files(
     }) {
         parts.extend([o.path.as_bytes(), &o.bytes]);
     }
-    let workbook_inputs = crate::unit_digest(&parts);
+    let workbook_inputs = unit_digest(&parts);
     let draw_workbook = !memo.reuse(WORKBOOK, &workbook_inputs);
     let read = |path: &str| {
         find(files, path)
@@ -153,14 +154,14 @@ pub fn files(
             })
         });
         let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
-        sink(OutputFile::new("report.html", html));
+        sink(OutputFile::new(OutputGroup::Report, "report.html", html));
         labels::sheets(f, names, sink, memo);
         if let Some(workbook) = workbook {
             let bytes = workbook
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p));
             memo.record(WORKBOOK, &workbook_inputs, vec![WORKBOOK.into()]);
-            sink(OutputFile::new(WORKBOOK, bytes));
+            sink(OutputFile::new(OutputGroup::Report, WORKBOOK, bytes));
         }
     });
 }

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{LeafLevel, OutputFile, Tree, k8s_name};
+use super::{LeafLevel, Tree, k8s_name};
+use crate::output::{OutputFile, OutputGroup};
 
 const API_VERSION: &str = "kueue.x-k8s.io/v1beta1";
 /// Set by the kubelet; Kueue wants it as the lowest level (node hot-swap, taints respected).
@@ -16,12 +17,21 @@ pub fn files(tree: &Tree, prefix: &str) -> Vec<OutputFile> {
     let keys = Keys::new(tree, prefix);
     let nodes = node_labels(tree, &keys);
     vec![
-        OutputFile::new("scheduler/kueue/topology.yaml", topology_yaml(tree, &keys)),
         OutputFile::new(
+            OutputGroup::Hosts,
+            "scheduler/kueue/topology.yaml",
+            topology_yaml(tree, &keys),
+        ),
+        OutputFile::new(
+            OutputGroup::Hosts,
             "scheduler/kueue/node-labels.yaml",
             node_labels_yaml(tree, &nodes),
         ),
-        OutputFile::new("scheduler/kueue/label-nodes.sh", label_script(tree, &nodes)),
+        OutputFile::new(
+            OutputGroup::Hosts,
+            "scheduler/kueue/label-nodes.sh",
+            label_script(tree, &nodes),
+        ),
     ]
 }
 
@@ -148,9 +158,9 @@ fn topology_yaml(tree: &Tree, keys: &Keys) -> String {
         super::slurm::one_line(&tree.cluster),
         env!("CARGO_PKG_VERSION")
     );
-    out.push_str(&crate::spec::to_yaml(&topology));
+    out.push_str(&crate::artifacts::yaml(&topology));
     out.push_str("---\n");
-    out.push_str(&crate::spec::to_yaml(&flavor));
+    out.push_str(&crate::artifacts::yaml(&flavor));
     out
 }
 
@@ -161,7 +171,7 @@ fn node_labels_yaml(tree: &Tree, nodes: &[NodeLabels]) -> String {
         super::slurm::one_line(&tree.cluster),
         nodes.len()
     );
-    out.push_str(&crate::spec::to_yaml(&nodes));
+    out.push_str(&crate::artifacts::yaml(&nodes));
     out
 }
 

@@ -5,7 +5,8 @@
 use serde::Serialize;
 
 use super::hostlist::compress;
-use super::{LeafLevel, OutputFile, Tree};
+use super::{LeafLevel, Tree};
+use crate::output::{OutputFile, OutputGroup};
 
 /// Topology names in topology.yaml; partitions pick one with `Topology=<name>` in slurm.conf.
 pub const TREE_TOPOLOGY: &str = "fabric-tree";
@@ -23,8 +24,16 @@ const MAX_BLOCK_LEVEL: u32 = 15;
 
 pub fn files(tree: &Tree) -> Vec<OutputFile> {
     vec![
-        OutputFile::new("scheduler/slurm/topology.conf", topology_conf(tree)),
-        OutputFile::new("scheduler/slurm/topology.yaml", topology_yaml(tree)),
+        OutputFile::new(
+            OutputGroup::Hosts,
+            "scheduler/slurm/topology.conf",
+            topology_conf(tree),
+        ),
+        OutputFile::new(
+            OutputGroup::Hosts,
+            "scheduler/slurm/topology.yaml",
+            topology_yaml(tree),
+        ),
     ]
 }
 
@@ -252,7 +261,7 @@ fn topology_yaml(tree: &Tree) -> String {
          it while the\n# cluster has that many blocks. A partition selects it with \
          `Topology={block_topology}`.\n"
     ));
-    out.push_str(&crate::spec::to_yaml(&items));
+    out.push_str(&crate::artifacts::yaml(&items));
     out
 }
 

@@ -19,11 +19,12 @@ pub mod scratch;
 use std::time::Duration;
 
 use super::disruptive::{self, Dialect};
-use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, sha256_hex};
+use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
 use super::remote::Remote;
 use super::revert_timer;
 use super::ssh::{Auth, ConnectOptions, Endpoint};
 use super::targets::FrrSpec;
+use crate::output::digest::sha256_hex;
 use ops::{Baseline, FrrOps};
 
 pub struct FrrDriver {

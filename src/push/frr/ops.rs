@@ -13,10 +13,11 @@
 use std::collections::BTreeSet;
 
 use super::super::driver::{DriverError, FailKind};
-use super::super::remote::{Remote, shell_quote as q};
+use super::super::remote::Remote;
 use super::super::ssh::ExecOutput;
 use super::super::targets::FrrSpec;
 use super::{canon, scratch};
+use crate::output::shell::quote as q;
 
 /// Which normalized config a read-back is compared with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@
 //! a temporary directory (`mktemp -d`), removed on exit. Measured here:
 //! 0.3–0.4 s for zebra + bgpd + staticd + bfdd and a 100-line config.
 
-use super::super::remote::shell_quote as q;
+use crate::output::shell::quote as q;
 
 /// `$1` config to load, `$2` output file, `$3` defaults profile, `$4` daemons (zebra first),
 /// `$5` daemon directory. The daemons' directory is a fresh one under `$TMPDIR` (the daemons

@@ -55,7 +55,7 @@ pub fn render(
         message,
     };
     let set = serde_json::to_value(&tree).map_err(|e| fail("startup.yaml", e.to_string()))?;
-    let startup = yaml::to_string(
+    let startup = yaml(
         &d.hostname,
         "startup.yaml",
         &(

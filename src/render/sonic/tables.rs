@@ -32,7 +32,7 @@ impl Serialize for Key {
 
 impl Ord for Key {
     fn cmp(&self, other: &Self) -> Ordering {
-        natural(&self.0, &other.0).then_with(|| self.0.cmp(&other.0))
+        crate::output::natural::cmp(&self.0, &other.0).then_with(|| self.0.cmp(&other.0))
     }
 }
 
@@ -40,41 +40,6 @@ impl PartialOrd for Key {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
-}
-
-/// Compare runs of digits by value and everything else by character.
-fn natural(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
-    loop {
-        match (a.first(), b.first()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
-                let na = a.iter().take_while(|c| c.is_ascii_digit()).count();
-                let nb = b.iter().take_while(|c| c.is_ascii_digit()).count();
-                let (da, db) = (trim_zeros(&a[..na]), trim_zeros(&b[..nb]));
-                let ord = da.len().cmp(&db.len()).then_with(|| da.cmp(db));
-                if ord != Ordering::Equal {
-                    return ord;
-                }
-                a = &a[na..];
-                b = &b[nb..];
-            }
-            (Some(x), Some(y)) => {
-                if x != y {
-                    return x.cmp(y);
-                }
-                a = &a[1..];
-                b = &b[1..];
-            }
-        }
-    }
-}
-
-fn trim_zeros(d: &[u8]) -> &[u8] {
-    let n = d.iter().take_while(|c| **c == b'0').count();
-    &d[n.min(d.len().saturating_sub(1))..]
 }
 
 pub type Table<T> = BTreeMap<Key, T>;

@@ -57,46 +57,13 @@ impl Xml {
             self.buf.push(b' ');
             self.raw(k);
             self.buf.extend_from_slice(b"=\"");
-            self.escaped(v, true);
+            crate::output::markup::escape_bytes(v, &mut self.buf);
             self.buf.push(b'"');
         }
     }
 
     pub fn text(&mut self, s: &str) {
-        self.escaped(s, false);
-    }
-
-    /// Copies clean runs whole. Characters XML 1.0 cannot carry (C0 controls but tab and line
-    /// feed, U+FFFE, U+FFFF) are dropped — a CSV field never holds one; a carriage return is
-    /// written as a reference, which a parser keeps (a raw one would read back as a line feed).
-    fn escaped(&mut self, s: &str, attr: bool) {
-        let bytes = s.as_bytes();
-        let (mut start, mut i) = (0, 0);
-        while i < bytes.len() {
-            let b = bytes[i];
-            let (rep, len): (&[u8], usize) = match b {
-                b'&' => (b"&amp;", 1),
-                b'<' => (b"&lt;", 1),
-                b'>' => (b"&gt;", 1),
-                b'"' if attr => (b"&quot;", 1),
-                b'\r' => (b"&#13;", 1),
-                b'\t' | b'\n' => {
-                    i += 1;
-                    continue;
-                }
-                0..=0x1f => (b"", 1),
-                0xEF if matches!(bytes.get(i + 1..i + 3), Some([0xBF, 0xBE | 0xBF])) => (b"", 3),
-                _ => {
-                    i += 1;
-                    continue;
-                }
-            };
-            self.buf.extend_from_slice(&bytes[start..i]);
-            self.buf.extend_from_slice(rep);
-            i += len;
-            start = i;
-        }
-        self.buf.extend_from_slice(&bytes[start..]);
+        crate::output::markup::escape_bytes(s, &mut self.buf);
     }
 }
 

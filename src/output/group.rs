@@ -1,9 +1,10 @@
 //! Output groups: what `railyard build --only` selects, for jobs that need one kind of output
-//! (a CI job that lints configs, a site team that prints labels).
+//! (a CI job that lints configs, a site team that prints labels). Every file names its group
+//! itself (`OutputFile::group`); the producer that writes it knows what it is.
 
 use std::collections::BTreeSet;
 
-/// One kind of output, by the paths it writes.
+/// One kind of output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum OutputGroup {
     /// Switch configs, subnet-manager files, intent dumps, the tenant plan (`configs/`,
@@ -40,21 +41,6 @@ impl OutputGroup {
             Self::Plan => "plan",
             Self::Report => "report",
         }
-    }
-
-    /// The group a path of the output directory belongs to; `None` for `manifest.json`, which
-    /// every build writes.
-    pub fn of(path: &str) -> Option<Self> {
-        let top = path.split('/').next().unwrap_or(path);
-        Some(match top {
-            "configs" | "intent" | "tenants" => Self::Configs,
-            "cabling.csv" | "netbox-cables.csv" | "portmaps" | "bom.csv" => Self::Cabling,
-            "addresses.csv" => Self::Addresses,
-            "hosts" | "scheduler" => Self::Hosts,
-            "plan.json" | "summary.json" => Self::Plan,
-            "report.html" | "cabling.xlsx" | "labels" => Self::Report,
-            _ => return None,
-        })
     }
 }
 
@@ -94,9 +80,10 @@ impl Selection {
         self.0.contains(&g)
     }
 
-    /// Whether a path is written: its group is selected (the manifest always is).
-    pub fn keeps(&self, path: &str) -> bool {
-        OutputGroup::of(path).is_none_or(|g| self.has(g))
+    /// Whether a file of `group` is written: its group is selected (the manifest, of no group,
+    /// always is).
+    pub fn keeps(&self, group: Option<OutputGroup>) -> bool {
+        group.is_none_or(|g| self.has(g))
     }
 }
 
@@ -105,20 +92,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_path_has_its_group_and_the_manifest_is_always_kept() {
-        for (path, group) in [
-            ("configs/leaf01/nv-set.sh", OutputGroup::Configs),
-            ("intent/leaf01.yaml", OutputGroup::Configs),
-            ("tenants/plan.yaml", OutputGroup::Configs),
-            ("portmaps/leaf01.csv", OutputGroup::Cabling),
-            ("labels/r01.html", OutputGroup::Report),
-            ("scheduler/slurm/topology.conf", OutputGroup::Hosts),
-        ] {
-            assert_eq!(OutputGroup::of(path), Some(group), "{path}");
-        }
+    fn a_file_is_kept_by_its_group_and_the_manifest_always() {
         let only = Selection::of(&[OutputGroup::Cabling]);
-        assert!(only.keeps("manifest.json") && only.keeps("bom.csv"));
-        assert!(!only.keeps("report.html") && !only.keeps("configs/x/frr.conf"));
+        let file = |g| super::super::OutputFile::new(g, "x", "").group;
+        assert!(only.keeps(file(OutputGroup::Cabling)));
+        assert!(!only.keeps(file(OutputGroup::Report)));
+        assert!(!only.keeps(file(OutputGroup::Configs)));
+        let manifest = super::super::Manifest::default().to_file();
+        assert!(only.keeps(manifest.group));
         assert_eq!(Selection::of(&[]), Selection::all());
         assert_eq!("report".parse::<OutputGroup>(), Ok(OutputGroup::Report));
         assert!(

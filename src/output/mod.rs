@@ -1,0 +1,23 @@
+//! Outputs, as every producer and every consumer of them sees them: the file and the sink it is
+//! handed to, the group it belongs to (`build --only`), the manifest that lists every file of a
+//! build (written and read by one type), the rebuild memo a producer consults, and the one
+//! writer or escape function of each format railyard emits in several places (YAML, XML/HTML
+//! text, POSIX shell words), plus the natural order of names and lowercase hex digests.
+//!
+//! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O; writing
+//! an output directory is the command line's (`src/cli/output.rs`).
+
+pub mod digest;
+mod file;
+mod group;
+pub mod manifest;
+pub mod markup;
+mod memo;
+pub mod natural;
+pub mod shell;
+pub mod yaml;
+
+pub use file::{OutputFile, Sink};
+pub use group::{OutputGroup, Selection};
+pub use manifest::{Collector, Manifest, ManifestEntry};
+pub use memo::{Memo, NoMemo, unit_digest};
