@@ -69,154 +69,29 @@ fn peak_rss_mib() -> f64 {
 
 fn main() {
     keep_freed_memory();
-    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this binary without it (and
-    // unoptimized), where only the smallest size is worth its time.
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let benching = args.iter().any(|a| a == "--bench");
-    let json = args.iter().any(|a| a == "--json");
-    let sizes: Vec<u32> = match args.iter().find(|a| !a.starts_with('-')) {
-        Some(s) => s.split(',').filter_map(|x| x.parse().ok()).collect(),
-        None if benching => vec![8, 64, 512],
-        None => vec![8],
-    };
+    let opts = Options::from_args();
     // `--spec` prints the spec of each size instead (to time `railyard build` on the same fabric).
-    if args.iter().any(|a| a == "--spec") {
-        for sus in sizes {
+    if opts.print_spec {
+        for sus in opts.sizes {
             print!("{}", spec(sus));
         }
         return;
     }
     let mut records = Vec::new();
-    if !json {
-        println!(
-            "{:>8} {:>5} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
-            "GPUs",
-            "SUs",
-            "devices",
-            "stor+inb",
-            "cables",
-            "compile_s",
-            "configs",
-            "config_s",
-            "cfg/s",
-            "cfg_MB/s",
-            "artifact_s",
-            "write_s",
-            "total_s",
-            "peak_MiB"
-        );
+    if !opts.json {
+        print_header();
     }
     let mut report_lines = Vec::new();
-    for sus in sizes {
-        let src = SourceFile::new("bench.yaml", spec(sus));
-        let t0 = Instant::now();
-        let compiled = railyard::compile(&src);
-        let Some(fabric) = compiled.fabric else {
-            for d in compiled.diagnostics.sorted() {
-                eprintln!("{}: {}", d.code.id, d.message);
-            }
-            panic!("bench spec for {sus} SUs did not compile");
-        };
-        let t1 = Instant::now();
-        let configs = railyard::render::render_all(
-            compiled.intents.as_ref().expect("intents"),
-            &railyard::render::Templates::default(),
-        )
-        .expect("render");
-        let t_cfg = Instant::now();
-        let n_cfg = configs
-            .iter()
-            .filter(|f| f.path.starts_with("configs/"))
-            .count();
-        let cfg_bytes: usize = configs.iter().map(|f| f.bytes.len()).sum();
-        let inputs = railyard::artifacts::Inputs {
-            fabric: &fabric,
-            spec: compiled.spec.as_ref().expect("spec"),
-            alloc: compiled.allocation.as_ref().expect("allocation"),
-            intents: compiled.intents.as_ref().expect("intents"),
-            diagnostics: &compiled.diagnostics,
-        };
-        let files = railyard::artifacts::render_all(&inputs, configs);
-        let t2 = Instant::now();
-        let cfg_s = (t_cfg - t1).as_secs_f64();
-        let dir = std::env::temp_dir().join(format!("railyard-bench-{}-{sus}", std::process::id()));
-        for f in &files {
-            let p = dir.join(&f.path);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(&p, &f.bytes).unwrap();
-        }
-        let t3 = Instant::now();
-        let _ = std::fs::remove_dir_all(&dir);
-        drop(files);
-        let t4 = Instant::now();
-        let report = railyard::artifacts::render_report(&inputs);
-        let report_s = t4.elapsed().as_secs_f64();
-        let mb = |pred: &dyn Fn(&str) -> bool| {
-            report
-                .iter()
-                .filter(|f| pred(&f.path))
-                .map(|f| f.bytes.len())
-                .sum::<usize>() as f64
-                / 1e6
-        };
-        report_lines.push(format!(
-            "{:>8} {:>9.3} {:>9.1} {:>9.1} {:>10.1} {:>8}",
-            u64::from(sus) * 32 * 8,
-            report_s,
-            mb(&|p| p == "report.html"),
-            mb(&|p| p == "cabling.xlsx"),
-            mb(&|p| p.starts_with("labels/")),
-            report
-                .iter()
-                .filter(|f| f.path.starts_with("labels/"))
-                .count(),
-        ));
-        drop(report);
-        let gpus = u64::from(sus) * 32 * 8;
-        let access = fabric
-            .devices()
-            .filter(|d| {
-                matches!(
-                    d.network,
-                    railyard::model::Network::Storage | railyard::model::Network::Inband
-                ) && d.role.is_switch()
-            })
-            .count();
-        records.push(serde_json::json!({
-            "gpus": gpus,
-            "sus": sus,
-            "devices": fabric.device_count(),
-            "storage_inband_switches": access,
-            "cables": fabric.link_count(),
-            "compile_s": (t1 - t0).as_secs_f64(),
-            "configs": n_cfg,
-            "config_s": cfg_s,
-            "config_mb": cfg_bytes as f64 / 1e6,
-            "artifact_s": (t2 - t_cfg).as_secs_f64(),
-            "write_s": (t3 - t2).as_secs_f64(),
-            "total_s": (t3 - t0).as_secs_f64(),
-            "report_s": report_s,
-            "peak_mib": peak_rss_mib(),
-        }));
-        if json {
+    for sus in opts.sizes {
+        let (figures, report_line) = measure(sus);
+        report_lines.push(report_line);
+        records.push(figures.record());
+        if opts.json {
             continue;
         }
-        println!(
-            "{gpus:>8} {sus:>5} {:>8} {access:>8} {:>8} {:>9.3} {:>8} {:>9.3} {:>8.0} {:>8.1} {:>9.3} {:>8.3} {:>8.3} {:>8.0}",
-            fabric.device_count(),
-            fabric.link_count(),
-            (t1 - t0).as_secs_f64(),
-            n_cfg,
-            cfg_s,
-            n_cfg as f64 / cfg_s,
-            cfg_bytes as f64 / 1e6 / cfg_s,
-            (t2 - t_cfg).as_secs_f64(),
-            (t3 - t2).as_secs_f64(),
-            (t3 - t0).as_secs_f64(),
-            peak_rss_mib()
-        );
+        figures.print_row();
     }
-    if json {
+    if opts.json {
         // One JSON document per run, for comparing figures across commits.
         println!(
             "{}",
@@ -231,4 +106,215 @@ fn main() {
     for l in report_lines {
         println!("{l}");
     }
+}
+
+/// The command line: `[SIZES] [--json] [--spec]`.
+struct Options {
+    sizes: Vec<u32>,
+    json: bool,
+    print_spec: bool,
+}
+
+impl Options {
+    fn from_args() -> Self {
+        // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this binary without it
+        // (and unoptimized), where only the smallest size is worth its time.
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let benching = args.iter().any(|a| a == "--bench");
+        let json = args.iter().any(|a| a == "--json");
+        let sizes: Vec<u32> = match args.iter().find(|a| !a.starts_with('-')) {
+            Some(s) => s.split(',').filter_map(|x| x.parse().ok()).collect(),
+            None if benching => vec![8, 64, 512],
+            None => vec![8],
+        };
+        Options {
+            sizes,
+            json,
+            print_spec: args.iter().any(|a| a == "--spec"),
+        }
+    }
+}
+
+fn print_header() {
+    println!(
+        "{:>8} {:>5} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
+        "GPUs",
+        "SUs",
+        "devices",
+        "stor+inb",
+        "cables",
+        "compile_s",
+        "configs",
+        "config_s",
+        "cfg/s",
+        "cfg_MB/s",
+        "artifact_s",
+        "write_s",
+        "total_s",
+        "peak_MiB"
+    );
+}
+
+/// The figures of one size.
+struct Figures {
+    gpus: u64,
+    sus: u32,
+    devices: usize,
+    /// Storage and in-band switches.
+    access: usize,
+    cables: usize,
+    compile_s: f64,
+    configs: usize,
+    config_s: f64,
+    config_bytes: usize,
+    artifact_s: f64,
+    write_s: f64,
+    total_s: f64,
+    report_s: f64,
+    peak_mib: f64,
+}
+
+impl Figures {
+    fn record(&self) -> serde_json::Value {
+        serde_json::json!({
+            "gpus": self.gpus,
+            "sus": self.sus,
+            "devices": self.devices,
+            "storage_inband_switches": self.access,
+            "cables": self.cables,
+            "compile_s": self.compile_s,
+            "configs": self.configs,
+            "config_s": self.config_s,
+            "config_mb": self.config_bytes as f64 / 1e6,
+            "artifact_s": self.artifact_s,
+            "write_s": self.write_s,
+            "total_s": self.total_s,
+            "report_s": self.report_s,
+            "peak_mib": self.peak_mib,
+        })
+    }
+
+    /// A row of the main table; the peak memory as of now.
+    fn print_row(&self) {
+        let (gpus, sus, access, cfg_s) = (self.gpus, self.sus, self.access, self.config_s);
+        println!(
+            "{gpus:>8} {sus:>5} {:>8} {access:>8} {:>8} {:>9.3} {:>8} {:>9.3} {:>8.0} {:>8.1} {:>9.3} {:>8.3} {:>8.3} {:>8.0}",
+            self.devices,
+            self.cables,
+            self.compile_s,
+            self.configs,
+            cfg_s,
+            self.configs as f64 / cfg_s,
+            self.config_bytes as f64 / 1e6 / cfg_s,
+            self.artifact_s,
+            self.write_s,
+            self.total_s,
+            peak_rss_mib()
+        );
+    }
+}
+
+/// Compile, render and write one size; then render the report deliverables alone. Returns the
+/// figures and the size's row of the report table.
+fn measure(sus: u32) -> (Figures, String) {
+    let src = SourceFile::new("bench.yaml", spec(sus));
+    let t0 = Instant::now();
+    let compiled = railyard::compile(&src);
+    let Some(fabric) = compiled.fabric else {
+        for d in compiled.diagnostics.sorted() {
+            eprintln!("{}: {}", d.code.id, d.message);
+        }
+        panic!("bench spec for {sus} SUs did not compile");
+    };
+    let t1 = Instant::now();
+    let configs = railyard::render::render_all(
+        compiled.intents.as_ref().expect("intents"),
+        &railyard::render::Templates::default(),
+    )
+    .expect("render");
+    let t_cfg = Instant::now();
+    let n_cfg = configs
+        .iter()
+        .filter(|f| f.path.starts_with("configs/"))
+        .count();
+    let cfg_bytes: usize = configs.iter().map(|f| f.bytes.len()).sum();
+    let inputs = railyard::artifacts::Inputs {
+        fabric: &fabric,
+        spec: compiled.spec.as_ref().expect("spec"),
+        alloc: compiled.allocation.as_ref().expect("allocation"),
+        intents: compiled.intents.as_ref().expect("intents"),
+        diagnostics: &compiled.diagnostics,
+    };
+    let files = railyard::artifacts::render_all(&inputs, configs);
+    let t2 = Instant::now();
+    let cfg_s = (t_cfg - t1).as_secs_f64();
+    let dir = std::env::temp_dir().join(format!("railyard-bench-{}-{sus}", std::process::id()));
+    write_all(&dir, &files);
+    let t3 = Instant::now();
+    let _ = std::fs::remove_dir_all(&dir);
+    drop(files);
+    let (report_s, report_line) = report_only(sus, &inputs);
+    let access = fabric
+        .devices()
+        .filter(|d| {
+            matches!(
+                d.network,
+                railyard::model::Network::Storage | railyard::model::Network::Inband
+            ) && d.role.is_switch()
+        })
+        .count();
+    let figures = Figures {
+        gpus: u64::from(sus) * 32 * 8,
+        sus,
+        devices: fabric.device_count(),
+        access,
+        cables: fabric.link_count(),
+        compile_s: (t1 - t0).as_secs_f64(),
+        configs: n_cfg,
+        config_s: cfg_s,
+        config_bytes: cfg_bytes,
+        artifact_s: (t2 - t_cfg).as_secs_f64(),
+        write_s: (t3 - t2).as_secs_f64(),
+        total_s: (t3 - t0).as_secs_f64(),
+        report_s,
+        peak_mib: peak_rss_mib(),
+    };
+    (figures, report_line)
+}
+
+fn write_all(dir: &std::path::Path, files: &[railyard::OutputFile]) {
+    for f in files {
+        let p = dir.join(&f.path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, &f.bytes).unwrap();
+    }
+}
+
+/// The report deliverables alone (`railyard report`): the time, and the size's row of the
+/// report table.
+fn report_only(sus: u32, inputs: &railyard::artifacts::Inputs) -> (f64, String) {
+    let t4 = Instant::now();
+    let report = railyard::artifacts::render_report(inputs);
+    let report_s = t4.elapsed().as_secs_f64();
+    let mb = |pred: &dyn Fn(&str) -> bool| {
+        report
+            .iter()
+            .filter(|f| pred(&f.path))
+            .map(|f| f.bytes.len())
+            .sum::<usize>() as f64
+            / 1e6
+    };
+    let line = format!(
+        "{:>8} {:>9.3} {:>9.1} {:>9.1} {:>10.1} {:>8}",
+        u64::from(sus) * 32 * 8,
+        report_s,
+        mb(&|p| p == "report.html"),
+        mb(&|p| p == "cabling.xlsx"),
+        mb(&|p| p.starts_with("labels/")),
+        report
+            .iter()
+            .filter(|f| f.path.starts_with("labels/"))
+            .count(),
+    );
+    (report_s, line)
 }

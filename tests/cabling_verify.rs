@@ -891,17 +891,68 @@ fn real_lldpd_finds_two_swapped_cables() {
         dir: dir.clone(),
         made_run_lldpd: !Path::new("/run/lldpd").exists(),
     };
-    let ns = |dev: &str| format!("{prefix}{dev}");
 
-    // Namespaces and veths, ports named as in the plan.
     let t = Instant::now();
+    wire_namespaces(&mut lab, &prefix, &wires);
+    let t_net = t.elapsed();
+
+    let t = Instant::now();
+    start_lldpd(&mut lab, &prefix, &dir);
+    let t_first = wait_for_neighbours(&dir, &wires, t);
+    let t_lldp = t.elapsed();
+
+    let t = Instant::now();
+    let (args, caps) = collect_captures(&dir);
+    let t_collect = t.elapsed();
+
+    let expect_ids = ["c1-su1-l1-u1", "c1-su1-l1-u2"];
+    check_library_report(&f, &caps, (u1, u2), expect_ids);
+    let t_cli = check_cli_reports(&args, &rows, (u1, u2), expect_ids);
+
+    let t = Instant::now();
+    drop(lab);
+    let t_down = t.elapsed();
+    let left = run("ip", &["netns", "list"]);
+    assert!(
+        !String::from_utf8_lossy(&left.stdout).contains(&prefix),
+        "namespaces left behind"
+    );
+    assert!(!dir.exists(), "scratch directory left behind");
+    eprintln!(
+        "lldpd lab timings: netns+veth {}, lldpd start → first neighbour {}, → all neighbours {}, \
+         collect {}, CLI verify {}, teardown {}, total {}",
+        secs(t_net),
+        secs(t_first.unwrap_or_default()),
+        secs(t_lldp),
+        secs(t_collect),
+        secs(t_cli),
+        secs(t_down),
+        secs(t_all.elapsed()),
+    );
+}
+
+/// A switch's namespace in the lab.
+fn ns(prefix: &str, dev: &str) -> String {
+    format!("{prefix}{dev}")
+}
+
+/// How many wires end on `dev`.
+fn ports_of(wires: &[Wire], dev: &str) -> usize {
+    wires
+        .iter()
+        .map(|(a, b)| usize::from(a.0 == dev) + usize::from(b.0 == dev))
+        .sum()
+}
+
+/// Namespaces and veths, ports named as in the plan; returns when every veth is up.
+fn wire_namespaces(lab: &mut Lab, prefix: &str, wires: &[Wire]) {
     for dev in SWITCHES {
-        run("ip", &["netns", "add", &ns(dev)]);
-        lab.namespaces.push(ns(dev));
-        run("ip", &["-n", &ns(dev), "link", "set", "lo", "up"]);
+        run("ip", &["netns", "add", &ns(prefix, dev)]);
+        lab.namespaces.push(ns(prefix, dev));
+        run("ip", &["-n", &ns(prefix, dev), "link", "set", "lo", "up"]);
     }
-    for ((ad, ap), (bd, bp)) in &wires {
-        let (na, nb) = (ns(ad), ns(bd));
+    for ((ad, ap), (bd, bp)) in wires {
+        let (na, nb) = (ns(prefix, ad), ns(prefix, bd));
         run(
             "ip",
             &[
@@ -911,31 +962,25 @@ fn real_lldpd_finds_two_swapped_cables() {
         run("ip", &["-n", &na, "link", "set", ap, "up"]);
         run("ip", &["-n", &nb, "link", "set", bp, "up"]);
     }
-    let ports_of = |dev: &str| -> usize {
-        wires
-            .iter()
-            .map(|(a, b)| usize::from(a.0 == dev) + usize::from(b.0 == dev))
-            .sum()
-    };
     let deadline = Instant::now() + Duration::from_secs(15);
     for dev in SWITCHES {
         loop {
-            let out = run("ip", &["-n", &ns(dev), "-o", "link", "show", "up"]);
+            let out = run("ip", &["-n", &ns(prefix, dev), "-o", "link", "show", "up"]);
             let up = String::from_utf8_lossy(&out.stdout)
                 .lines()
                 .filter(|l| l.contains("swp") && l.contains("state UP"))
                 .count();
-            if up == ports_of(dev) {
+            if up == ports_of(wires, dev) {
                 break;
             }
             assert!(Instant::now() < deadline, "{dev}: only {up} veths up");
             std::thread::sleep(Duration::from_millis(50));
         }
     }
-    let t_net = t.elapsed();
+}
 
-    // One lldpd per namespace (LAB-NOTES recipe: -d foreground, own socket, config file).
-    let t = Instant::now();
+/// One lldpd per namespace (LAB-NOTES recipe: -d foreground, own socket, config file).
+fn start_lldpd(lab: &mut Lab, prefix: &str, dir: &Path) {
     for dev in SWITCHES {
         let conf = dir.join(format!("{dev}.conf"));
         std::fs::write(
@@ -948,7 +993,7 @@ fn real_lldpd_finds_two_swapped_cables() {
         .unwrap();
         let log = std::fs::File::create(dir.join(format!("{dev}.log"))).unwrap();
         let child = Command::new("ip")
-            .args(["netns", "exec", &ns(dev), "lldpd", "-d", "-u"])
+            .args(["netns", "exec", &ns(prefix, dev), "lldpd", "-d", "-u"])
             .arg(dir.join(format!("{dev}.sock")))
             .arg("-O")
             .arg(&conf)
@@ -960,27 +1005,34 @@ fn real_lldpd_finds_two_swapped_cables() {
             .expect("lldpd starts");
         lab.daemons.push(child);
     }
-    let neighbours = |dev: &str, what: &[&str]| -> Output {
-        Command::new("lldpcli")
-            .arg("-u")
-            .arg(dir.join(format!("{dev}.sock")))
-            .args(["-f", "json0"])
-            .args(what)
-            .output()
-            .expect("lldpcli runs")
-    };
+}
+
+/// `lldpcli` of `dev`'s lldpd, JSON0 output.
+fn neighbours(dir: &Path, dev: &str, what: &[&str]) -> Output {
+    Command::new("lldpcli")
+        .arg("-u")
+        .arg(dir.join(format!("{dev}.sock")))
+        .args(["-f", "json0"])
+        .args(what)
+        .output()
+        .expect("lldpcli runs")
+}
+
+/// Waits until every switch sees a neighbour on every port; returns when the first neighbour
+/// appeared (since `started`).
+fn wait_for_neighbours(dir: &Path, wires: &[Wire], started: Instant) -> Option<Duration> {
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut t_first = None;
     for dev in SWITCHES {
         loop {
-            let out = neighbours(dev, &["show", "neighbors"]);
+            let out = neighbours(dir, dev, &["show", "neighbors"]);
             let n = cabling::parse(&String::from_utf8_lossy(&out.stdout))
                 .map(|p| p.neighbours.len())
                 .unwrap_or(0);
             if n > 0 && t_first.is_none() {
-                t_first = Some(t.elapsed());
+                t_first = Some(started.elapsed());
             }
-            if n == ports_of(dev) {
+            if n == ports_of(wires, dev) {
                 break;
             }
             if Instant::now() > deadline {
@@ -988,24 +1040,26 @@ fn real_lldpd_finds_two_swapped_cables() {
                     std::fs::read_to_string(dir.join(format!("{dev}.log"))).unwrap_or_default();
                 panic!(
                     "{dev}: {n} of {} neighbours after 30 s; lldpd log:\n{log}",
-                    ports_of(dev)
+                    ports_of(wires, dev)
                 );
             }
             std::thread::sleep(Duration::from_millis(200));
         }
     }
-    let t_lldp = t.elapsed();
+    t_first
+}
 
-    // Collect: spines with their chassis in the file, leaves as DEVICE=FILE.
-    let t = Instant::now();
+/// Collect: spines with their chassis in the file, leaves as DEVICE=FILE. Returns the CLI's
+/// `--lldp` arguments and the captures.
+fn collect_captures(dir: &Path) -> (Vec<String>, Vec<Capture>) {
     let mut args: Vec<String> = Vec::new();
     let mut caps = Vec::new();
     for dev in SWITCHES {
-        let neigh = neighbours(dev, &["show", "neighbors"]);
+        let neigh = neighbours(dir, dev, &["show", "neighbors"]);
         assert!(neigh.status.success());
         let path = dir.join(format!("{dev}.json"));
         if dev.starts_with("spine") {
-            let chassis = neighbours(dev, &["show", "chassis"]);
+            let chassis = neighbours(dir, dev, &["show", "chassis"]);
             assert!(chassis.status.success());
             let mut text = chassis.stdout;
             text.extend_from_slice(&neigh.stdout);
@@ -1020,11 +1074,17 @@ fn real_lldpd_finds_two_swapped_cables() {
             );
         }
     }
-    let t_collect = t.elapsed();
+    (args, caps)
+}
 
-    // Through the library.
-    let report = cabling::verify(&f, &caps);
-    let expect_ids = ["c1-su1-l1-u1", "c1-su1-l1-u2"];
+/// Through the library: one swapped-ports finding naming both cables, the rest correct.
+fn check_library_report(
+    f: &Fabric,
+    caps: &[Capture],
+    (u1, u2): (&Row, &Row),
+    expect_ids: [&str; 2],
+) {
+    let report = cabling::verify(f, caps);
     assert_eq!(report.findings.len(), 1, "{}", report.to_text());
     let fd = &report.findings[0];
     assert_eq!(fd.class, Class::Miswired);
@@ -1040,8 +1100,15 @@ fn real_lldpd_finds_two_swapped_cables() {
     for c in &report.captures {
         assert_eq!(c.format, InputFormat::LldpdJson0);
     }
+}
 
-    // Through the CLI binary: JSON and text.
+/// Through the CLI binary: JSON and text. Returns how long the JSON run took.
+fn check_cli_reports(
+    args: &[String],
+    rows: &[Row],
+    (u1, u2): (&Row, &Row),
+    expect_ids: [&str; 2],
+) -> Duration {
     let t = Instant::now();
     let mut cli: Vec<&str> = vec!["cabling", "verify", "--format", "json", "--lldp"];
     cli.extend(args.iter().map(String::as_str));
@@ -1079,7 +1146,7 @@ fn real_lldpd_finds_two_swapped_cables() {
     let out = railyard(&cli);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    for r in &rows {
+    for r in rows {
         let named = text.contains(&r.label) || text.contains(&format!("cable {} ", r.id));
         assert_eq!(
             named,
@@ -1089,25 +1156,5 @@ fn real_lldpd_finds_two_swapped_cables() {
             r.label
         );
     }
-
-    let t = Instant::now();
-    drop(lab);
-    let t_down = t.elapsed();
-    let left = run("ip", &["netns", "list"]);
-    assert!(
-        !String::from_utf8_lossy(&left.stdout).contains(&prefix),
-        "namespaces left behind"
-    );
-    assert!(!dir.exists(), "scratch directory left behind");
-    eprintln!(
-        "lldpd lab timings: netns+veth {}, lldpd start → first neighbour {}, → all neighbours {}, \
-         collect {}, CLI verify {}, teardown {}, total {}",
-        secs(t_net),
-        secs(t_first.unwrap_or_default()),
-        secs(t_lldp),
-        secs(t_collect),
-        secs(t_cli),
-        secs(t_down),
-        secs(t_all.elapsed()),
-    );
+    t_cli
 }

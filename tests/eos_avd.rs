@@ -61,8 +61,31 @@ fn split_speed(d: &DeviceIntent, port: &str) -> Option<String> {
 /// One switch's intent as AVD structured config.
 fn structured_config(d: &DeviceIntent) -> Value {
     let mut sc = serde_json::Map::new();
+    basics(&mut sc, d);
+    sc.insert("ethernet_interfaces".into(), json!(ethernet_interfaces(d)));
+    if let Some(l2) = &d.l2 {
+        management_vlans(&mut sc, l2);
+    }
+    sc.insert("loopback_interfaces".into(), json!(loopbacks(d)));
+    vrfs_and_static_routes(&mut sc, d);
+    routing(&mut sc, d);
+    services(&mut sc, &d.system);
+    if let Some(b) = &d.bgp {
+        policy(&mut sc, d, b);
+        sc.insert("router_bgp".into(), router_bgp(d, b));
+    }
+    if let Some(q) = &d.qos {
+        qos(&mut sc, q);
+    }
+    if let Some(vtep) = d.evpn.as_ref().and_then(|e| e.vtep) {
+        sc.insert("vxlan_interface".into(), vxlan_interface(d, vtep));
+    }
+    Value::Object(sc)
+}
+
+/// The hostname and the basics AVD's eos_designs puts on every device.
+fn basics(sc: &mut serde_json::Map<String, Value>, d: &DeviceIntent) {
     sc.insert("hostname".into(), json!(d.hostname));
-    // The basics AVD's eos_designs puts on every device.
     sc.insert("enable_password".into(), json!({"disabled": true}));
     sc.insert("aaa_root".into(), json!({"disabled": true}));
     sc.insert(
@@ -76,7 +99,10 @@ fn structured_config(d: &DeviceIntent) -> Value {
     // A routed switch runs no spanning tree; an OOB switch bridges its management VLANs (MSTP).
     let stp = if d.l2.is_some() { "mstp" } else { "none" };
     sc.insert("spanning_tree".into(), json!({"mode": stp}));
+}
 
+/// Ports: routed, at the intent's MTU, split speed, addresses, per-session BFD, RoCE profile.
+fn ethernet_interfaces(d: &DeviceIntent) -> Vec<Value> {
     let bgp = d.bgp.as_ref();
     let unnumbered = bgp.is_some_and(|b| b.unnumbered);
     let sessions: BTreeSet<&str> = bgp
@@ -87,10 +113,7 @@ fn structured_config(d: &DeviceIntent) -> Value {
         .iter()
         .flat_map(|q| q.ports.iter().map(String::as_str))
         .collect();
-
-    // Ports: routed, at the intent's MTU, split speed, addresses, per-session BFD, RoCE profile.
-    let ports: Vec<Value> = d
-        .interfaces
+    d.interfaces
         .iter()
         .map(|i| {
             let mut p = json!({
@@ -131,31 +154,32 @@ fn structured_config(d: &DeviceIntent) -> Value {
             }
             p
         })
-        .collect();
-    sc.insert("ethernet_interfaces".into(), json!(ports));
+        .collect()
+}
 
-    // The management VLANs and their interfaces (the gateway's in every subnet).
-    if let Some(l2) = &d.l2 {
-        sc.insert(
-            "vlans".into(),
-            json!(
-                l2.vlans
-                    .iter()
-                    .map(|v| json!({"id": v.id, "name": v.name}))
-                    .collect::<Vec<_>>()
-            ),
-        );
-        sc.insert(
-            "vlan_interfaces".into(),
-            json!(l2.svis.iter().map(|v| json!({
-                "name": format!("Vlan{}", v.vlan),
-                "description": format!("{} {}", v.vlan_name, if v.gateway { "gateway" } else { "management" }),
-                "shutdown": false,
-                "ip_address": v.address.to_string(),
-            })).collect::<Vec<_>>()),
-        );
-    }
+/// The management VLANs and their interfaces (the gateway's in every subnet).
+fn management_vlans(sc: &mut serde_json::Map<String, Value>, l2: &railyard::intent::Switching) {
+    sc.insert(
+        "vlans".into(),
+        json!(
+            l2.vlans
+                .iter()
+                .map(|v| json!({"id": v.id, "name": v.name}))
+                .collect::<Vec<_>>()
+        ),
+    );
+    sc.insert(
+        "vlan_interfaces".into(),
+        json!(l2.svis.iter().map(|v| json!({
+            "name": format!("Vlan{}", v.vlan),
+            "description": format!("{} {}", v.vlan_name, if v.gateway { "gateway" } else { "management" }),
+            "shutdown": false,
+            "ip_address": v.address.to_string(),
+        })).collect::<Vec<_>>()),
+    );
+}
 
+fn loopbacks(d: &DeviceIntent) -> Vec<Value> {
     let mut loopbacks = Vec::new();
     if d.loopback.ipv4.is_some() || d.loopback.ipv6.is_some() {
         let mut l = json!({"name": "Loopback0", "description": "router-id", "shutdown": false});
@@ -170,9 +194,12 @@ fn structured_config(d: &DeviceIntent) -> Value {
     if let Some(v) = d.loopback.vtep {
         loopbacks.push(json!({"name": "Loopback1", "description": "vtep", "shutdown": false, "ip_address": v.to_string()}));
     }
-    sc.insert("loopback_interfaces".into(), json!(loopbacks));
+    loopbacks
+}
 
-    // VRFs: the management VRF (not routed) and the tenants' (routed).
+/// VRFs: the management VRF (not routed) and the tenants' (routed); the management port and
+/// its services' reachability; static default routes.
+fn vrfs_and_static_routes(sc: &mut serde_json::Map<String, Value>, d: &DeviceIntent) {
     let mut vrfs: Vec<Value> = d
         .vrfs
         .iter()
@@ -220,8 +247,11 @@ fn structured_config(d: &DeviceIntent) -> Value {
             v["ipv6_routing"] = json!(true);
         }
     }
+}
 
-    // Routing.
+/// IPv4 routing (over IPv6 interfaces when unnumbered) and IPv6 routing.
+fn routing(sc: &mut serde_json::Map<String, Value>, d: &DeviceIntent) {
+    let unnumbered = d.bgp.as_ref().is_some_and(|b| b.unnumbered);
     if unnumbered {
         sc.insert("ip_routing_ipv6_interfaces".into(), json!(true));
     } else {
@@ -231,9 +261,10 @@ fn structured_config(d: &DeviceIntent) -> Value {
     if unnumbered || any_v6 {
         sc.insert("ipv6_unicast_routing".into(), json!(true));
     }
+}
 
-    // Services, in the management VRF.
-    let s = &d.system;
+/// Services, in the management VRF.
+fn services(sc: &mut serde_json::Map<String, Value>, s: &railyard::intent::System) {
     let vrf = s.mgmt.as_ref().map(|m| m.vrf.clone());
     if !s.ntp.is_empty() {
         let servers: Vec<Value> = s.ntp.iter().map(|n| json!({"name": n})).collect();
@@ -274,103 +305,80 @@ fn structured_config(d: &DeviceIntent) -> Value {
             .collect();
         sc.insert("snmp_server".into(), json!({"hosts": hosts}));
     }
+}
 
-    // Redistribution policy: connected routes pass the plan's prefix list only.
-    if let Some(b) = bgp {
-        let seqs = |rules: &[railyard::intent::PrefixRule]| -> Vec<Value> {
-            rules
-                .iter()
-                .enumerate()
-                .map(|(k, r)| {
-                    let le = r.le.map(|l| format!(" le {l}")).unwrap_or_default();
-                    json!({"sequence": 10 * (k + 1), "action": format!("permit {}{le}", r.prefix)})
-                })
-                .collect()
-        };
-        // Redistribution (default VRF, then each tenant VRF by name) and the leaf's outbound
-        // policy: each list with a route map of the same name matching it.
-        let mut vrfs: Vec<&railyard::intent::Vrf> = d.vrfs.iter().collect();
-        vrfs.sort_by(|a, b| a.name.cmp(&b.name));
-        let mut lists: Vec<(bool, String, &[railyard::intent::PrefixRule])> = vec![
-            (false, "CONNECTED-TO-BGP".into(), &b.redistribute),
-            (true, "CONNECTED-TO-BGP-V6".into(), &b.redistribute_v6),
-            (false, "FABRIC-OUT".into(), &b.export),
-            (true, "FABRIC-OUT-V6".into(), &b.export_v6),
-        ];
-        for v in &vrfs {
-            lists.push((
-                false,
-                format!("CONNECTED-TO-BGP-{}", v.name),
-                &v.redistribute,
-            ));
-        }
-        let (mut v4, mut v6, mut maps) = (Vec::new(), Vec::new(), Vec::new());
-        for (ipv6, name, rules) in lists.into_iter().filter(|l| !l.2.is_empty()) {
-            let list = json!({"name": name, "sequence_numbers": seqs(rules)});
-            let family = if ipv6 { "ipv6" } else { "ip" };
-            maps.push(json!({"name": name, "sequence_numbers": [{"sequence": 10, "type": "permit", "match": [format!("{family} address prefix-list {name}")]}]}));
-            if ipv6 { v6.push(list) } else { v4.push(list) }
-        }
-        if !v4.is_empty() {
-            sc.insert("prefix_lists".into(), json!(v4));
-        }
-        if !v6.is_empty() {
-            sc.insert("ipv6_prefix_lists".into(), json!(v6));
-        }
-        sc.insert("route_maps".into(), json!(maps));
-        sc.insert("router_bgp".into(), router_bgp(d, b));
+/// Redistribution policy: connected routes pass the plan's prefix list only.
+fn policy(sc: &mut serde_json::Map<String, Value>, d: &DeviceIntent, b: &railyard::intent::Bgp) {
+    let seqs = |rules: &[railyard::intent::PrefixRule]| -> Vec<Value> {
+        rules
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let le = r.le.map(|l| format!(" le {l}")).unwrap_or_default();
+                json!({"sequence": 10 * (k + 1), "action": format!("permit {}{le}", r.prefix)})
+            })
+            .collect()
+    };
+    // Redistribution (default VRF, then each tenant VRF by name) and the leaf's outbound
+    // policy: each list with a route map of the same name matching it.
+    let mut vrfs: Vec<&railyard::intent::Vrf> = d.vrfs.iter().collect();
+    vrfs.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut lists: Vec<(bool, String, &[railyard::intent::PrefixRule])> = vec![
+        (false, "CONNECTED-TO-BGP".into(), &b.redistribute),
+        (true, "CONNECTED-TO-BGP-V6".into(), &b.redistribute_v6),
+        (false, "FABRIC-OUT".into(), &b.export),
+        (true, "FABRIC-OUT-V6".into(), &b.export_v6),
+    ];
+    for v in &vrfs {
+        lists.push((
+            false,
+            format!("CONNECTED-TO-BGP-{}", v.name),
+            &v.redistribute,
+        ));
     }
+    let (mut v4, mut v6, mut maps) = (Vec::new(), Vec::new(), Vec::new());
+    for (ipv6, name, rules) in lists.into_iter().filter(|l| !l.2.is_empty()) {
+        let list = json!({"name": name, "sequence_numbers": seqs(rules)});
+        let family = if ipv6 { "ipv6" } else { "ip" };
+        maps.push(json!({"name": name, "sequence_numbers": [{"sequence": 10, "type": "permit", "match": [format!("{family} address prefix-list {name}")]}]}));
+        if ipv6 { v6.push(list) } else { v4.push(list) }
+    }
+    if !v4.is_empty() {
+        sc.insert("prefix_lists".into(), json!(v4));
+    }
+    if !v6.is_empty() {
+        sc.insert("ipv6_prefix_lists".into(), json!(v6));
+    }
+    sc.insert("route_maps".into(), json!(maps));
+}
 
-    if let Some(q) = &d.qos {
-        qos(&mut sc, q);
+/// The VTEP: source loopback, UDP port, the tenant VRFs' L3VNIs, DSCP/ECN propagation.
+fn vxlan_interface(d: &DeviceIntent, vtep: ipnet::IpNet) -> Value {
+    let source = if d.loopback.vtep == Some(vtep) {
+        "Loopback1"
+    } else {
+        "Loopback0"
+    };
+    let mut vrfs: Vec<&railyard::intent::Vrf> = d.vrfs.iter().collect();
+    vrfs.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut vxlan = json!({
+        "source_interface": source,
+        "udp_port": 4789,
+        "vrfs": vrfs.iter().map(|v| json!({"name": v.name, "vni": v.l3vni})).collect::<Vec<_>>(),
+    });
+    if d.qos.is_some() {
+        vxlan["qos"] = json!({"dscp_propagation_encapsulation": true, "ecn_propagation": true});
     }
-
-    if let Some(vtep) = d.evpn.as_ref().and_then(|e| e.vtep) {
-        let source = if d.loopback.vtep == Some(vtep) {
-            "Loopback1"
-        } else {
-            "Loopback0"
-        };
-        let mut vrfs: Vec<&railyard::intent::Vrf> = d.vrfs.iter().collect();
-        vrfs.sort_by(|a, b| a.name.cmp(&b.name));
-        let mut vxlan = json!({
-            "source_interface": source,
-            "udp_port": 4789,
-            "vrfs": vrfs.iter().map(|v| json!({"name": v.name, "vni": v.l3vni})).collect::<Vec<_>>(),
-        });
-        if d.qos.is_some() {
-            vxlan["qos"] = json!({"dscp_propagation_encapsulation": true, "ecn_propagation": true});
-        }
-        sc.insert(
-            "vxlan_interface".into(),
-            json!({"vxlan1": {"vxlan": vxlan}}),
-        );
-    }
-    Value::Object(sc)
+    json!({"vxlan1": {"vxlan": vxlan}})
 }
 
 fn router_bgp(d: &DeviceIntent, b: &railyard::intent::Bgp) -> Value {
-    let mut pg = json!({"name": b.peer_group});
-    if b.bfd.is_some() {
-        pg["bfd"] = json!(true);
-    }
-    if b.allowas_in {
-        pg["allowas_in"] = json!({"enabled": true, "times": 1});
-    }
-    if b.gtsm {
-        pg["ttl_maximum_hops"] = json!(1);
-    }
-    let evpn = d.evpn.is_some();
-    if evpn {
-        // Route targets are extended communities.
-        pg["send_community"] = json!("extended");
-    }
     let mut r = json!({
         "as": b.asn.to_string(),
         "router_id": b.router_id.to_string(),
         "maximum_paths": {"paths": b.maximum_paths, "ecmp": b.maximum_paths},
         "bgp": {"default": {"ipv4_unicast": false}},
-        "peer_groups": [pg],
+        "peer_groups": [peer_group(d, b)],
     });
     if let Some(p) = &b.password {
         // Documented difference: AVD's data model takes only encrypted session passwords (types 7
@@ -400,6 +408,45 @@ fn router_bgp(d: &DeviceIntent, b: &railyard::intent::Bgp) -> Value {
         // through `bgp_defaults`, AVD's list of plain `router bgp` lines, still rendered by AVD.
         r["bgp_defaults"] = json!(["bgp bestpath as-path multipath-relax"]);
     }
+    neighbors(&mut r, b);
+    r["aggregate_addresses"] = json!(
+        b.aggregates
+            .iter()
+            .map(|a| json!({"prefix": a.to_string(), "summary_only": true}))
+            .collect::<Vec<_>>()
+    );
+    if !b.redistribute.is_empty() {
+        r["redistribute"] =
+            json!({"connected": {"enabled": true, "route_map": "CONNECTED-TO-BGP"}});
+    }
+    unicast_families(&mut r, b);
+    if let Some(e) = &d.evpn {
+        evpn(&mut r, d, b, e);
+    }
+    r
+}
+
+/// The peer group every session uses.
+fn peer_group(d: &DeviceIntent, b: &railyard::intent::Bgp) -> Value {
+    let mut pg = json!({"name": b.peer_group});
+    if b.bfd.is_some() {
+        pg["bfd"] = json!(true);
+    }
+    if b.allowas_in {
+        pg["allowas_in"] = json!({"enabled": true, "times": 1});
+    }
+    if b.gtsm {
+        pg["ttl_maximum_hops"] = json!(1);
+    }
+    if d.evpn.is_some() {
+        // Route targets are extended communities.
+        pg["send_community"] = json!("extended");
+    }
+    pg
+}
+
+/// The sessions: on interfaces when unnumbered, else to the peers' addresses.
+fn neighbors(r: &mut Value, b: &railyard::intent::Bgp) {
     if b.unnumbered {
         r["neighbor_interfaces"] = json!(
             b.neighbors
@@ -420,78 +467,79 @@ fn router_bgp(d: &DeviceIntent, b: &railyard::intent::Bgp) -> Value {
                 .collect::<Vec<_>>()
         );
     }
-    r["aggregate_addresses"] = json!(
-        b.aggregates
-            .iter()
-            .map(|a| json!({"prefix": a.to_string(), "summary_only": true}))
-            .collect::<Vec<_>>()
-    );
-    if !b.redistribute.is_empty() {
-        r["redistribute"] =
-            json!({"connected": {"enabled": true, "route_map": "CONNECTED-TO-BGP"}});
-    }
-    // Per family: the outbound policy and the plan's route limit (EOS counts accepted routes
-    // per family, so EVPN on the same sessions is not counted).
-    let family = |export: &[railyard::intent::PrefixRule], map: &str, limit: Option<u32>| {
-        let mut pg = json!({"name": b.peer_group, "activate": true});
-        if !export.is_empty() {
-            pg["route_map_out"] = json!(map);
-        }
-        if let (Some(m), Some(n)) = (&b.max_prefix, limit.filter(|&n| n > 0)) {
-            pg["maximum_accepted_routes"] = match m.restart_minutes {
-                Some(_) => json!({"limit": n, "warning_limit": {"percent": m.warning_percent}}),
-                // Warning only: no limit, a warning at the threshold.
-                None => {
-                    json!({"limit": 0, "warning_limit": {"count": (n as u64 * m.warning_percent as u64).div_ceil(100)}})
-                }
-            };
-        }
-        pg
-    };
+}
+
+/// The IPv4 and IPv6 unicast families.
+fn unicast_families(r: &mut Value, b: &railyard::intent::Bgp) {
     let limits = b.max_prefix.as_ref();
-    let mut v4 = family(&b.export, "FABRIC-OUT", limits.map(|m| m.ipv4));
+    let mut v4 = family(b, &b.export, "FABRIC-OUT", limits.map(|m| m.ipv4));
     if b.unnumbered {
         v4["next_hop"] = json!({"address_family_ipv6": {"enabled": true, "originate": true}});
     }
     r["address_family_ipv4"] = json!({"peer_groups": [v4]});
     if !b.redistribute_v6.is_empty() {
         r["address_family_ipv6"] = json!({
-            "peer_groups": [family(&b.export_v6, "FABRIC-OUT-V6", limits.map(|m| m.ipv6))],
+            "peer_groups": [family(b, &b.export_v6, "FABRIC-OUT-V6", limits.map(|m| m.ipv6))],
             "redistribute": {"connected": {"enabled": true, "route_map": "CONNECTED-TO-BGP-V6"}},
         });
     }
-    if let Some(e) = &d.evpn {
-        let mut af = json!({"peer_groups": [{"name": b.peer_group, "activate": true}]});
-        // A relay (no VTEP) passes the originating VTEP on as next hop.
-        if e.vtep.is_none() {
-            af["next_hop_unchanged"] = json!(true);
-        }
-        r["address_family_evpn"] = af;
-        let mut vrfs: Vec<&railyard::intent::Vrf> = d.vrfs.iter().collect();
-        vrfs.sort_by(|a, b| a.name.cmp(&b.name));
-        r["vrfs"] = json!(
-            vrfs.iter()
-                .map(|v| json!({
-                    "name": v.name,
-                    "rd": v.rd,
-                    "route_targets": {
-                        "import": [{"address_family": "evpn", "route_targets": v.import}],
-                        "export": [{"address_family": "evpn", "route_targets": v.export}],
-                    },
-                    "router_id": b.router_id.to_string(),
-                    "aggregate_addresses": v.aggregates.iter().filter(|a| a.addr().is_ipv4())
-                        .map(|a| json!({"prefix": a.to_string(), "summary_only": true}))
-                        .collect::<Vec<_>>(),
-                    "redistribute": {"connected": if v.redistribute.is_empty() {
-                        json!({"enabled": true})
-                    } else {
-                        json!({"enabled": true, "route_map": format!("CONNECTED-TO-BGP-{}", v.name)})
-                    }},
-                }))
-                .collect::<Vec<_>>()
-        );
+}
+
+/// Per family: the outbound policy and the plan's route limit (EOS counts accepted routes per
+/// family, so EVPN on the same sessions is not counted).
+fn family(
+    b: &railyard::intent::Bgp,
+    export: &[railyard::intent::PrefixRule],
+    map: &str,
+    limit: Option<u32>,
+) -> Value {
+    let mut pg = json!({"name": b.peer_group, "activate": true});
+    if !export.is_empty() {
+        pg["route_map_out"] = json!(map);
     }
-    r
+    if let (Some(m), Some(n)) = (&b.max_prefix, limit.filter(|&n| n > 0)) {
+        pg["maximum_accepted_routes"] = match m.restart_minutes {
+            Some(_) => json!({"limit": n, "warning_limit": {"percent": m.warning_percent}}),
+            // Warning only: no limit, a warning at the threshold.
+            None => {
+                json!({"limit": 0, "warning_limit": {"count": (n as u64 * m.warning_percent as u64).div_ceil(100)}})
+            }
+        };
+    }
+    pg
+}
+
+/// The EVPN family and the tenant VRFs' BGP instances.
+fn evpn(r: &mut Value, d: &DeviceIntent, b: &railyard::intent::Bgp, e: &railyard::intent::Evpn) {
+    let mut af = json!({"peer_groups": [{"name": b.peer_group, "activate": true}]});
+    // A relay (no VTEP) passes the originating VTEP on as next hop.
+    if e.vtep.is_none() {
+        af["next_hop_unchanged"] = json!(true);
+    }
+    r["address_family_evpn"] = af;
+    let mut vrfs: Vec<&railyard::intent::Vrf> = d.vrfs.iter().collect();
+    vrfs.sort_by(|a, b| a.name.cmp(&b.name));
+    r["vrfs"] = json!(
+        vrfs.iter()
+            .map(|v| json!({
+                "name": v.name,
+                "rd": v.rd,
+                "route_targets": {
+                    "import": [{"address_family": "evpn", "route_targets": v.import}],
+                    "export": [{"address_family": "evpn", "route_targets": v.export}],
+                },
+                "router_id": b.router_id.to_string(),
+                "aggregate_addresses": v.aggregates.iter().filter(|a| a.addr().is_ipv4())
+                    .map(|a| json!({"prefix": a.to_string(), "summary_only": true}))
+                    .collect::<Vec<_>>(),
+                "redistribute": {"connected": if v.redistribute.is_empty() {
+                    json!({"enabled": true})
+                } else {
+                    json!({"enabled": true, "route_map": format!("CONNECTED-TO-BGP-{}", v.name)})
+                }},
+            }))
+            .collect::<Vec<_>>()
+    );
 }
 
 fn qos(sc: &mut serde_json::Map<String, Value>, q: &railyard::intent::Qos) {

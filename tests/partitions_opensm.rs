@@ -410,7 +410,36 @@ fn opensm_loads_the_partitions_and_assigns_the_expected_pkey_index() {
     let sim = Sim::start(&ibsim, &net);
 
     // 1. The capture fixture is real ibnetdiscover output of this fabric.
-    let cap = sim.run(&discover, &[], &[]);
+    let text = check_capture_is_the_fixture(&sim, &discover);
+    // 2. OpenSM loads the partitions built from it.
+    let (imp, _) = imported(&text);
+    let files = outputs_with(&imp.guids);
+    check_opensm_loads_partitions(&sim, &opensm, dir.path(), &files);
+    // 3. Every CA port's PKey table, by the LID OpenSM gave it.
+    let lids = ca_lids(&sim, &discover);
+    assert_eq!(lids.len(), 25, "24 GPU ports and the UFM port");
+    let index: u16 = railyard::intent::partitions::TENANT_PKEY_INDEX;
+    check_pkey_tables(&sim, &smpquery, &lids, index);
+    // The index OpenSM chose is the one each tenant's env file sets.
+    for t in ["alpha", "beta"] {
+        let env = file(&files, &format!("hosts/tenants/{t}/nccl.env"));
+        assert!(
+            env.lines().any(|l| l == format!("NCCL_IB_PKEY={index}")),
+            "{t}"
+        );
+    }
+    // gpu004 is the UFM slot, so every GPU node is in a tenant; no RY0901 for this spec.
+    assert!(
+        !railyard::compile(&spec())
+            .diagnostics
+            .iter()
+            .any(|d| d.code.id == "RY0901")
+    );
+}
+
+/// `ibnetdiscover` of the simulated fabric equals the fixture (bar its date line); returns it.
+fn check_capture_is_the_fixture(sim: &Sim, discover: &Path) -> String {
+    let cap = sim.run(discover, &[], &[]);
     assert!(cap.status.success());
     let text = String::from_utf8(cap.stdout).expect("utf-8");
     let body = |t: &str| -> String {
@@ -427,17 +456,23 @@ fn opensm_loads_the_partitions_and_assigns_the_expected_pkey_index() {
         body(&read("ibnetdiscover.txt")),
         "fixture = ibnetdiscover output"
     );
+    text
+}
 
-    // 2. OpenSM loads the partitions built from it.
-    let (imp, _) = imported(&text);
-    let files = outputs_with(&imp.guids);
-    let conf = dir.path().join("partitions.conf");
-    std::fs::write(&conf, file(&files, "tenants/partitions.conf")).expect("conf");
-    let log = dir.path().join("opensm.log");
-    let cache = dir.path().join("cache");
+/// OpenSM brings the subnet up with `tenants/partitions.conf`, without a parse error.
+fn check_opensm_loads_partitions(
+    sim: &Sim,
+    opensm: &Path,
+    dir: &Path,
+    files: &[railyard::OutputFile],
+) {
+    let conf = dir.join("partitions.conf");
+    std::fs::write(&conf, file(files, "tenants/partitions.conf")).expect("conf");
+    let log = dir.join("opensm.log");
+    let cache = dir.join("cache");
     std::fs::create_dir_all(&cache).expect("cache dir");
     let sm = sim.run(
-        &opensm,
+        opensm,
         &[
             "-o",
             "-P",
@@ -456,9 +491,11 @@ fn opensm_loads_the_partitions_and_assigns_the_expected_pkey_index() {
         "{sm_err}\n{sm_log}"
     );
     assert!(sm_log.contains("SUBNET UP"), "{sm_log}");
+}
 
-    // 3. Every CA port's PKey table, by the LID OpenSM gave it.
-    let after = String::from_utf8(sim.run(&discover, &[], &[]).stdout).expect("utf-8");
+/// The LID of every CA port (by node description), as `ibnetdiscover` shows them now.
+fn ca_lids(sim: &Sim, discover: &Path) -> BTreeMap<String, String> {
+    let after = String::from_utf8(sim.run(discover, &[], &[]).stdout).expect("utf-8");
     let mut lids: BTreeMap<String, String> = BTreeMap::new();
     let mut desc = String::new();
     for l in after.lines() {
@@ -473,33 +510,39 @@ fn opensm_loads_the_partitions_and_assigns_the_expected_pkey_index() {
             lids.insert(desc.clone(), lid.to_string());
         }
     }
-    assert_eq!(lids.len(), 25, "24 GPU ports and the UFM port");
+    lids
+}
+
+/// The PKey table of port 1 of the CA at `lid` (`smpquery pkeys`).
+fn pkeys(sim: &Sim, smpquery: &Path, lid: &str) -> Vec<u16> {
+    let out = sim.run(smpquery, &["pkeys", lid, "1"], &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .filter(|(k, _)| k.trim().parse::<u32>().is_ok())
+        .flat_map(|(_, v)| {
+            v.split_whitespace()
+                .map(|x| u16::from_str_radix(x.trim_start_matches("0x"), 16).expect("hex"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Tenant ports: the limited default key at index 0 and the tenant's full key at `index`, no
+/// other; the SM's port: a full member of the default partition.
+fn check_pkey_tables(sim: &Sim, smpquery: &Path, lids: &BTreeMap<String, String>, index: u16) {
     let tenant_of: BTreeMap<&str, u16> =
         [("gpu001", 0x0101), ("gpu002", 0x0101), ("gpu003", 0x0102)]
             .into_iter()
             .collect();
-    let pkeys = |lid: &str| -> Vec<u16> {
-        let out = sim.run(&smpquery, &["pkeys", lid, "1"], &[]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| l.split_once(':'))
-            .filter(|(k, _)| k.trim().parse::<u32>().is_ok())
-            .flat_map(|(_, v)| {
-                v.split_whitespace()
-                    .map(|x| u16::from_str_radix(x.trim_start_matches("0x"), 16).expect("hex"))
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    };
-    let index: u16 = railyard::intent::partitions::TENANT_PKEY_INDEX;
-    for (desc, lid) in &lids {
+    for (desc, lid) in lids {
         let host = desc.split_whitespace().next().expect("host");
-        let table = pkeys(lid);
+        let table = pkeys(sim, smpquery, lid);
         match tenant_of.get(host) {
             Some(key) => {
                 assert_eq!(table[0], 0x7fff, "{desc}: limited default at index 0");
@@ -523,19 +566,4 @@ fn opensm_loads_the_partitions_and_assigns_the_expected_pkey_index() {
             }
         }
     }
-    // The index OpenSM chose is the one each tenant's env file sets.
-    for t in ["alpha", "beta"] {
-        let env = file(&files, &format!("hosts/tenants/{t}/nccl.env"));
-        assert!(
-            env.lines().any(|l| l == format!("NCCL_IB_PKEY={index}")),
-            "{t}"
-        );
-    }
-    // gpu004 is the UFM slot, so every GPU node is in a tenant; no RY0901 for this spec.
-    assert!(
-        !railyard::compile(&spec())
-            .diagnostics
-            .iter()
-            .any(|d| d.code.id == "RY0901")
-    );
 }

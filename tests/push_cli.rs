@@ -60,10 +60,17 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
     let devices = [("spine1", "spine"), ("leaf1", "leaf"), ("leaf2", "leaf")];
     let (fabric, work) = setup(&devices);
     let w = work.path();
-    let old = oc_interfaces(OLD);
+    check_dry_run_commits_nothing(&fabric, w);
+    check_disruptive_push_is_refused(&fabric, w);
+    check_push_in_waves(&fabric, w);
+    check_second_run_commits_nothing(w);
+    drop(fabric);
+}
 
-    // Dry run: per-device diff, nothing committed, candidates discarded, locks released; the
-    // MTU change is listed as disruptive.
+/// Dry run: per-device diff, nothing committed, candidates discarded, locks released; the
+/// MTU change is listed as disruptive.
+fn check_dry_run_commits_nothing(fabric: &Fabric, w: &Path) {
+    let old = oc_interfaces(OLD);
     let r = railyard(w, &["--dry-run"]);
     assert_eq!(r.code, 0);
     assert!(
@@ -104,8 +111,11 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
             "{name}: candidate not discarded"
         );
     }
+}
 
-    // The same change pushed without --allow-disruptive: refused, nothing committed.
+/// The same change pushed without --allow-disruptive: refused, nothing committed.
+fn check_disruptive_push_is_refused(fabric: &Fabric, w: &Path) {
+    let old = oc_interfaces(OLD);
     let r = railyard(w, &["--wave", "spines,leaves"]);
     assert_eq!(r.code, 3);
     assert!(
@@ -117,8 +127,11 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
     for (name, _, lab) in &fabric.labs {
         assert!(running_is(lab, &old), "{name} changed by a refused push");
     }
+}
 
-    // The push, spines first.
+/// The push, spines first: every device at the new config, a private journal without the
+/// passphrase that records each device's states, the spine verified before any leaf committed.
+fn check_push_in_waves(fabric: &Fabric, w: &Path) {
     let r = railyard(
         w,
         &[
@@ -169,8 +182,10 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
         line_of("spine1", "verified") < line_of("leaf1", "committed"),
         "{text}"
     );
+}
 
-    // Running again: an empty diff is never committed.
+/// Running again: an empty diff is never committed.
+fn check_second_run_commits_nothing(w: &Path) {
     let r = railyard(w, &[]);
     assert_eq!(r.code, 0);
     let js = journals(w);
@@ -182,7 +197,6 @@ fn dry_run_then_push_in_waves_then_nothing_to_do() {
             .count(),
         3
     );
-    drop(fabric);
 }
 
 #[test]

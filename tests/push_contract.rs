@@ -530,7 +530,6 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         return;
     }
     let s = SonicBox::start();
-    let router = s.lab.router(&s.dev);
     let rendered_frr =
         std::fs::read_to_string(s.out.join("configs").join(&s.dev).join("frr.conf")).expect("frr");
     let asn = rendered_frr
@@ -538,9 +537,37 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         .find(|l| l.starts_with("router bgp "))
         .expect("router bgp")
         .to_string();
+    check_sonic_one_transaction(&s, &asn);
+    check_sonic_second_push_unchanged(&s);
+    check_sonic_unified_mode_refuses_frr_conf(&s);
+    let edited = check_sonic_failed_replace_rolls_back_both(&s, &rendered_frr);
+    check_sonic_unconfirmed_commit_reverts_both(&s, &edited);
+}
 
-    // One transaction: the GCU sequence for config_db.json and the FRR sequence for frr.conf,
-    // one revert timer for both, confirm saves both.
+impl SonicBox {
+    /// The rendered `config_db.json` in the pushed output directory.
+    fn config_db_file(&self) -> PathBuf {
+        self.out
+            .join("configs")
+            .join(&self.dev)
+            .join("config_db.json")
+    }
+
+    /// The rendered `frr.conf` in the pushed output directory.
+    fn frr_file(&self) -> PathBuf {
+        self.out.join("configs").join(&self.dev).join("frr.conf")
+    }
+
+    /// Where the driver keeps its files on the device.
+    fn railyard_state(&self) -> PathBuf {
+        self.lab.path().join("railyard-state")
+    }
+}
+
+/// One transaction: the GCU sequence for config_db.json and the FRR sequence for frr.conf,
+/// one revert timer for both, confirm saves both.
+fn check_sonic_one_transaction(s: &SonicBox, asn: &str) {
+    let router = s.lab.router(&s.dev);
     let r = s.push(&["--confirm-timeout", "90"]);
     assert_eq!(r.code, 0, "push of the rendered SONiC pair failed");
     assert!(
@@ -562,19 +589,21 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         s.rendered_db(),
         "CONFIG_DB is not the rendered config_db.json"
     );
-    assert!(router.running().contains(&asn), "FRR half not applied");
+    assert!(router.running().contains(asn), "FRR half not applied");
     let saved = std::fs::read_to_string(router.config_dir.join("frr.conf")).unwrap_or_default();
-    assert!(saved.contains(&asn), "frr.conf not saved at confirm");
+    assert!(saved.contains(asn), "frr.conf not saved at confirm");
     assert!(no_files_ending(&s.state.join("checkpoints"), ".json"));
-    let rstate = s.lab.path().join("railyard-state");
+    let rstate = s.railyard_state();
     assert!(
         std::fs::read_dir(&rstate).map(|d| d.count()).unwrap_or(0) == 0,
         "files left in {}",
         rstate.display()
     );
     assert!(router.leftovers().is_empty(), "{:?}", router.leftovers());
+}
 
-    // Second push: nothing to do on either half.
+/// Second push: nothing to do on either half.
+fn check_sonic_second_push_unchanged(s: &SonicBox) {
     s.clear_calls();
     let r = s.push(&[]);
     assert_eq!(r.code, 0);
@@ -587,12 +616,17 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
             .iter()
             .all(|c| !c.starts_with("replace /") && !c.starts_with("save"))
     );
+}
 
-    // A config_db.json in a mode where CONFIG_DB generates FRR's config: frr.conf is refused.
+/// A config_db.json in a mode where CONFIG_DB generates FRR's config: frr.conf is refused.
+fn check_sonic_unified_mode_refuses_frr_conf(s: &SonicBox) {
     let mut db = s.rendered_db();
     db["DEVICE_METADATA"]["localhost"]["docker_routing_config_mode"] = "unified".into();
-    let file = s.out.join("configs").join(&s.dev).join("config_db.json");
-    std::fs::write(&file, serde_json::to_vec_pretty(&db).expect("json")).expect("edit");
+    std::fs::write(
+        s.config_db_file(),
+        serde_json::to_vec_pretty(&db).expect("json"),
+    )
+    .expect("edit");
     let r = s.push(&["--allow-edited"]);
     assert_eq!(r.code, 3);
     assert!(
@@ -600,14 +634,27 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         "{}",
         r.stdout
     );
+}
 
-    // GCU fails mid-replace while the FRR half changes too: both halves go back, nothing left.
+/// Both halves edited in the output directory, and CONFIG_DB before they were pushed.
+struct Edited {
+    db: serde_json::Value,
+    before_db: serde_json::Value,
+}
+
+/// GCU fails mid-replace while the FRR half changes too: both halves go back, nothing left.
+fn check_sonic_failed_replace_rolls_back_both(s: &SonicBox, rendered_frr: &str) -> Edited {
+    let router = s.lab.router(&s.dev);
+    let rstate = s.railyard_state();
     let mut db = s.rendered_db();
     db["DEVICE_METADATA"]["localhost"]["hostname"] = "renamed".into();
-    std::fs::write(&file, serde_json::to_vec_pretty(&db).expect("json")).expect("edit");
-    let frr_file = s.out.join("configs").join(&s.dev).join("frr.conf");
     std::fs::write(
-        &frr_file,
+        s.config_db_file(),
+        serde_json::to_vec_pretty(&db).expect("json"),
+    )
+    .expect("edit");
+    std::fs::write(
+        s.frr_file(),
         rendered_frr.replacen("router bgp", "!\nrouter bgp", 1)
             + "ip prefix-list EXTRA seq 5 permit 192.0.2.0/24\n",
     )
@@ -651,8 +698,12 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         rstate.display()
     );
     let _ = std::fs::remove_file(s.state.join("fail-replace"));
+    Edited { db, before_db }
+}
 
-    // Not confirmed: the one device-side timer rolls both halves back by itself.
+/// Not confirmed: the one device-side timer rolls both halves back by itself.
+fn check_sonic_unconfirmed_commit_reverts_both(s: &SonicBox, edited: &Edited) {
+    let router = s.lab.router(&s.dev);
     let mut d = SonicDriver::new(
         Remote::new(
             endpoint(&s.lab),
@@ -665,7 +716,7 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         ),
         CliSettings {
             tool: s.bin.join("contract_sonic_config").display().to_string(),
-            state_dir: rstate.display().to_string(),
+            state_dir: s.railyard_state().display().to_string(),
             tag: "ry-timer-sonic".into(),
         },
         format!("cat {}", s.state.join("db.json").display()),
@@ -681,9 +732,9 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         files: vec![
             (
                 "config_db.json".into(),
-                serde_json::to_vec(&db).expect("json"),
+                serde_json::to_vec(&edited.db).expect("json"),
             ),
-            ("frr.conf".into(), std::fs::read(&frr_file).expect("frr")),
+            ("frr.conf".into(), std::fs::read(s.frr_file()).expect("frr")),
         ],
     };
     assert!(d.preflight(&set).expect("preflight").changed);
@@ -696,7 +747,7 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
     );
     assert!(router.running().contains("EXTRA"));
     wait_for("SONiC revert timer", Duration::from_secs(60), || {
-        s.db_now().as_ref() == Some(&before_db) && !router.running().contains("EXTRA")
+        s.db_now().as_ref() == Some(&edited.before_db) && !router.running().contains("EXTRA")
     });
 }
 

@@ -138,11 +138,24 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
     }
     let etc_before = etc_frr_conf();
     let (lab, names) = lab_small();
+    check_dry_run_leaves_nothing(&lab, &names);
+    check_push_confirms_every_config(&lab, &names);
+    // frr-reload.py writes `frr.conf` after every reload: never the system's.
+    assert_eq!(etc_frr_conf(), etc_before, "/etc/frr/frr.conf was written");
+    check_second_push_is_unchanged(&lab, &names);
+    let drift = drift_one_neighbor(&lab, &names);
+    check_dry_run_names_the_drift(&lab, &names, &drift);
+    check_disruptive_push_is_refused(&lab, &names, &drift);
+    check_allowed_disruptive_push_confirms(&lab, &drift);
+    check_verify_names_drift_after_commit(&lab, &drift);
+    assert_eq!(etc_frr_conf(), etc_before, "/etc/frr/frr.conf was written");
+}
 
-    // Dry run: staged, diffed, discarded.
-    let r = push(&lab, &["--dry-run"], &[]);
+/// Dry run: staged, diffed, discarded.
+fn check_dry_run_leaves_nothing(lab: &FrrLab, names: &[String]) {
+    let r = push(lab, &["--dry-run"], &[]);
     assert_eq!(r.code, 0);
-    for n in &names {
+    for n in names {
         assert!(
             r.stdout.contains(&format!("== {n} (frr-ssh): Diffed")),
             "{n}"
@@ -152,10 +165,12 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
             "{n}: files left by a dry run"
         );
     }
+}
 
-    // The push: every rendered frr.conf, confirmed.
+/// The push: every rendered frr.conf, confirmed.
+fn check_push_confirms_every_config(lab: &FrrLab, names: &[String]) {
     let r = push(
-        &lab,
+        lab,
         &["--wave", "spines,leaves", "--confirm-timeout", "120"],
         &[],
     );
@@ -165,14 +180,14 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
         names.len(),
         r.seconds
     );
-    for n in &names {
+    for n in names {
         assert!(
             r.stdout.contains(&format!("== {n} (frr-ssh): Confirmed")),
             "{n}"
         );
         let router = lab.router(n);
         let running = router.running();
-        let bgp = rendered(&lab, n)
+        let bgp = rendered(lab, n)
             .lines()
             .find(|l| l.starts_with("router bgp "))
             .map(str::to_string);
@@ -194,27 +209,39 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
             "{n}: not saved:\n{saved}"
         );
     }
-    // frr-reload.py writes `frr.conf` after every reload: never the system's.
-    assert_eq!(etc_frr_conf(), etc_before, "/etc/frr/frr.conf was written");
+}
 
-    // Second run: FRR's defaults and cosmetic lines (frr version, line vty, BFD profile
-    // defaults, `no bgp ebgp-requires-policy` under datacenter) are not drift.
-    let r = push(&lab, &[], &[]);
+/// Second run: FRR's defaults and cosmetic lines (frr version, line vty, BFD profile
+/// defaults, `no bgp ebgp-requires-policy` under datacenter) are not drift.
+fn check_second_push_is_unchanged(lab: &FrrLab, names: &[String]) {
+    let r = push(lab, &[], &[]);
     assert_eq!(r.code, 0);
-    for n in &names {
+    for n in names {
         assert!(
             r.stdout.contains(&format!("== {n} (frr-ssh): Unchanged")),
             "{n}"
         );
     }
+}
 
-    // Drift: one neighbor changed by hand on a leaf.
+/// A leaf whose neighbor `peer` was changed by hand from `remote` to AS 4200009999.
+struct Drift {
+    leaf: String,
+    /// The leaf's rendered frr.conf.
+    conf: String,
+    asn: String,
+    peer: String,
+    remote: String,
+}
+
+/// Drift: one neighbor changed by hand on a leaf.
+fn drift_one_neighbor(lab: &FrrLab, names: &[String]) -> Drift {
     let leaf = names
         .iter()
         .find(|n| n.starts_with("leaf"))
         .expect("a leaf")
         .clone();
-    let conf = rendered(&lab, &leaf);
+    let conf = rendered(lab, &leaf);
     let asn = conf
         .lines()
         .find_map(|l| l.strip_prefix("router bgp "))
@@ -229,16 +256,33 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
                 .then(|| (w[1].to_string(), w[3].to_string()))
         })
         .expect("a neighbor with remote-as");
-    let router = lab.router(&leaf);
-    router.vtysh(&[
+    lab.router(&leaf).vtysh(&[
         "configure terminal",
         &format!("router bgp {asn}"),
         &format!("neighbor {peer} remote-as 4200009999"),
     ]);
-    let r = push(&lab, &["--dry-run"], &[]);
+    Drift {
+        leaf,
+        conf,
+        asn,
+        peer,
+        remote,
+    }
+}
+
+/// A dry run names exactly the drifted line, flagged disruptive; the other switches are unchanged.
+fn check_dry_run_names_the_drift(lab: &FrrLab, names: &[String], drift: &Drift) {
+    let Drift {
+        leaf,
+        asn,
+        peer,
+        remote,
+        ..
+    } = drift;
+    let r = push(lab, &["--dry-run"], &[]);
     assert_eq!(r.code, 0);
     assert_eq!(
-        device_diff(&r.stdout, &leaf),
+        device_diff(&r.stdout, leaf),
         vec![
             format!("- router bgp {asn} > neighbor {peer} remote-as 4200009999"),
             format!("+ router bgp {asn} > neighbor {peer} remote-as {remote}"),
@@ -252,14 +296,19 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
         "{}",
         r.stdout
     );
-    for n in names.iter().filter(|n| **n != leaf) {
+    for n in names.iter().filter(|n| *n != leaf) {
         assert!(
             r.stdout.contains(&format!("== {n} (frr-ssh): Unchanged")),
             "{n}"
         );
     }
-    // A real push of a disruptive change is refused without --allow-disruptive.
-    let r = push(&lab, &[], &[]);
+}
+
+/// A real push of a disruptive change is refused without --allow-disruptive.
+fn check_disruptive_push_is_refused(lab: &FrrLab, names: &[String], drift: &Drift) {
+    let leaf = &drift.leaf;
+    let router = lab.router(leaf);
+    let r = push(lab, &[], &[]);
     assert_eq!(r.code, 3);
     assert!(r.stdout.contains(&format!("== {leaf} (frr-ssh): Failed")));
     assert!(
@@ -272,7 +321,7 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
         router.running().contains("remote-as 4200009999"),
         "refused push touched it"
     );
-    for n in &names {
+    for n in names {
         assert!(
             lab.router(n).leftovers().is_empty(),
             "{n}: files left by a refused push"
@@ -289,25 +338,42 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
         !lab.path().join("journal.saved").join(&txid).exists(),
         "a refused push left saved copies"
     );
-    let r = push(&lab, &["--allow-disruptive"], &[]);
+}
+
+/// With --allow-disruptive the rendered neighbor is back.
+fn check_allowed_disruptive_push_confirms(lab: &FrrLab, drift: &Drift) {
+    let Drift {
+        leaf, peer, remote, ..
+    } = drift;
+    let r = push(lab, &["--allow-disruptive"], &[]);
     assert_eq!(r.code, 0);
     assert!(
         r.stdout
             .contains(&format!("== {leaf} (frr-ssh): Confirmed"))
     );
     assert!(
-        router
+        lab.router(leaf)
             .running()
             .contains(&format!("neighbor {peer} remote-as {remote}"))
     );
+}
 
-    // Verify names exactly the drifted line when the device changes between commit and verify.
+/// Verify names exactly the drifted line when the device changes between commit and verify.
+fn check_verify_names_drift_after_commit(lab: &FrrLab, drift: &Drift) {
+    let Drift {
+        leaf,
+        conf,
+        asn,
+        peer,
+        remote,
+    } = drift;
+    let router = lab.router(leaf);
     router.vtysh(&[
         "configure terminal",
         &format!("router bgp {asn}"),
         &format!("neighbor {peer} remote-as 4200009999"),
     ]);
-    let mut d = driver(&lab, &leaf, "ry-verify-drift");
+    let mut d = driver(lab, leaf, "ry-verify-drift");
     let intended = ConfigSet::single("frr.conf", conf.clone().into_bytes());
     let pf = d.preflight(&intended).expect("preflight");
     assert!(pf.changed);
@@ -343,7 +409,6 @@ fn frr_every_rendered_lab_small_config_confirms_then_is_unchanged_and_drift_is_n
         "left {:?}",
         router.leftovers()
     );
-    assert_eq!(etc_frr_conf(), etc_before, "/etc/frr/frr.conf was written");
 }
 
 #[test]

@@ -352,7 +352,33 @@ fn check_report(inventory: &str, mode: &str) {
     let mut browser = Browser::launch(&bin);
     browser.open(&dir.join("report.html"));
 
-    let page: Value = serde_json::from_str(
+    let page = page_facts(&mut browser);
+    assert_eq!(page["mode"], mode, "{inventory}: diagram mode");
+    let plan: Value = serde_json::from_str(&common::file(&files, "plan.json")).expect("plan");
+    let plan_devices = plan["devices"].as_array().expect("devices").clone();
+    let switches: Vec<&str> = plan_devices
+        .iter()
+        .filter(|d| !matches!(d["role"].as_str(), Some("node" | "appliance")))
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    check_switch_boxes(inventory, mode, &page, &switches);
+    let (_, cables) = csv_rows(&files, "cabling.csv");
+    check_bundles(inventory, &page, &cables);
+    check_bundle_detail(inventory, &mut browser);
+    save_diagram_screenshot(inventory, name, &mut browser);
+    check_printed_sheets(inventory, name, &mut browser, &page, &cables, &switches);
+    if cables.iter().any(|c| !c["a_rack"].is_empty()) {
+        assert!(
+            page["racks"].as_u64().unwrap_or(0) > 0,
+            "{inventory}: rack elevations"
+        );
+    }
+    check_self_contained(inventory, &browser, &dir);
+}
+
+/// What the page shows, read in the browser.
+fn page_facts(browser: &mut Browser) -> Value {
+    serde_json::from_str(
         browser
             .eval(
                 r#"JSON.stringify({
@@ -368,19 +394,11 @@ fn check_report(inventory: &str, mode: &str) {
             .as_str()
             .expect("string"),
     )
-    .expect("page facts");
-    assert_eq!(page["mode"], mode, "{inventory}: diagram mode");
+    .expect("page facts")
+}
 
-    // One node per switch, or aggregates that together stand for every switch exactly once.
-    let (_, plan_devices) = {
-        let plan: Value = serde_json::from_str(&common::file(&files, "plan.json")).expect("plan");
-        ((), plan["devices"].as_array().expect("devices").clone())
-    };
-    let switches: Vec<&str> = plan_devices
-        .iter()
-        .filter(|d| !matches!(d["role"].as_str(), Some("node" | "appliance")))
-        .filter_map(|d| d["name"].as_str())
-        .collect();
+/// One node per switch, or aggregates that together stand for every switch exactly once.
+fn check_switch_boxes(inventory: &str, mode: &str, page: &Value, switches: &[&str]) {
     let nodes = page["nodes"].as_array().expect("nodes");
     let drawn: usize = nodes
         .iter()
@@ -397,7 +415,7 @@ fn check_report(inventory: &str, mode: &str) {
             .filter_map(|n| n[3].as_str())
             .collect();
         named.sort_unstable();
-        let mut want = switches.clone();
+        let mut want = switches.to_vec();
         want.sort_unstable();
         assert_eq!(named, want, "{inventory}: one box per switch");
     } else {
@@ -406,8 +424,10 @@ fn check_report(inventory: &str, mode: &str) {
             "{inventory}: aggregated boxes at scale"
         );
     }
+}
 
-    // One bundle per group of cables, the groups computed from cabling.csv.
+/// One bundle per group of cables, the groups computed from cabling.csv.
+fn check_bundles(inventory: &str, page: &Value, cables: &[BTreeMap<String, String>]) {
     let placement: BTreeMap<String, (String, String, String)> = page["devices"]
         .as_array()
         .expect("devices")
@@ -417,8 +437,7 @@ fn check_report(inventory: &str, mode: &str) {
             (s(0), (s(4), s(5), s(6)))
         })
         .collect();
-    let (_, cables) = csv_rows(&files, "cabling.csv");
-    let want = expected_bundles(&cables, &placement);
+    let want = expected_bundles(cables, &placement);
     let mut got: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for b in page["bundles"].as_array().expect("bundles") {
         let s = |i: usize| b[i].as_str().unwrap_or("").to_string();
@@ -438,8 +457,10 @@ fn check_report(inventory: &str, mode: &str) {
         "{inventory}: cabling table holds every cable: {}",
         page["cablingRows"]
     );
+}
 
-    // Interaction: click the biggest bundle; its cable list appears.
+/// Interaction: click the biggest bundle; its cable list appears.
+fn check_bundle_detail(inventory: &str, browser: &mut Browser) {
     let detail = browser.eval(
         "(() => { const b = Array.from(document.querySelectorAll('#fabric g.bundle')).sort((x, y) => y.dataset.count - x.dataset.count)[0];
           b.dispatchEvent(new MouseEvent('click', {bubbles: true}));
@@ -449,9 +470,11 @@ fn check_report(inventory: &str, mode: &str) {
         detail.as_str().unwrap_or("").contains("of "),
         "{inventory}: bundle detail lists cables: {detail}"
     );
+}
 
-    // Screenshot of the diagram as shown, and of the whole diagram at full size.
-    let area = clip(&mut browser, "#diagram-view");
+/// Screenshot of the diagram as shown, and of the whole diagram at full size.
+fn save_diagram_screenshot(inventory: &str, name: &str, browser: &mut Browser) {
+    let area = clip(browser, "#diagram-view");
     let shot = browser.call(
         "Page.captureScreenshot",
         json!({"format": "png", "captureBeyondViewport": true, "clip": area}),
@@ -462,8 +485,17 @@ fn check_report(inventory: &str, mode: &str) {
         "{inventory}: screenshot is a PNG"
     );
     std::fs::write(artifacts_dir().join(format!("{name}-diagram.png")), png).expect("write png");
+}
 
-    // The printed sheets: A4 landscape, one rack (or switch) per sheet.
+/// The printed sheets: A4 landscape, one rack (or switch) per sheet.
+fn check_printed_sheets(
+    inventory: &str,
+    name: &str,
+    browser: &mut Browser,
+    page: &Value,
+    cables: &[BTreeMap<String, String>],
+    switches: &[&str],
+) {
     let pdf = browser.call(
         "Page.printToPDF",
         json!({"preferCSSPageSize": true, "printBackground": true}),
@@ -475,53 +507,51 @@ fn check_report(inventory: &str, mode: &str) {
     );
     std::fs::write(artifacts_dir().join(format!("{name}-sheets.pdf")), &pdf).expect("write pdf");
     let sheets = page["sheets"].as_u64().unwrap_or(0) as usize;
-    if sheets > 0 {
-        assert_eq!(
-            pdf_pages(&pdf),
-            sheets,
-            "{inventory}: one PDF page per sheet"
-        );
-        // Independently: every rack (or switch) gets ceil(cables touching it / 30) pages.
-        let racks = cables.iter().any(|c| !c["a_rack"].is_empty());
-        let mut per_loc: BTreeMap<String, usize> = BTreeMap::new();
-        for c in &cables {
-            let mut locs = if racks {
-                vec![c["a_rack"].clone(), c["b_rack"].clone()]
-            } else {
-                let is_switch = |d: &str| switches.contains(&d);
-                [c["a_device"].clone(), c["b_device"].clone()]
-                    .into_iter()
-                    .filter(|d| is_switch(d))
-                    .collect()
-            };
-            locs.dedup();
-            for l in locs.into_iter().filter(|l| !l.is_empty()) {
-                *per_loc.entry(l).or_default() += 1;
-            }
+    if sheets == 0 {
+        return;
+    }
+    assert_eq!(
+        pdf_pages(&pdf),
+        sheets,
+        "{inventory}: one PDF page per sheet"
+    );
+    // Independently: every rack (or switch) gets ceil(cables touching it / 30) pages.
+    let racks = cables.iter().any(|c| !c["a_rack"].is_empty());
+    let mut per_loc: BTreeMap<String, usize> = BTreeMap::new();
+    for c in cables {
+        let mut locs = if racks {
+            vec![c["a_rack"].clone(), c["b_rack"].clone()]
+        } else {
+            let is_switch = |d: &str| switches.contains(&d);
+            [c["a_device"].clone(), c["b_device"].clone()]
+                .into_iter()
+                .filter(|d| is_switch(d))
+                .collect()
+        };
+        locs.dedup();
+        for l in locs.into_iter().filter(|l| !l.is_empty()) {
+            *per_loc.entry(l).or_default() += 1;
         }
-        let want: usize = per_loc.values().map(|n| n.div_ceil(30)).sum();
-        assert_eq!(sheets, want, "{inventory}: sheets per location");
-        // A screenshot of the first printed page as the printer lays it out.
-        browser.call("Emulation.setEmulatedMedia", json!({"media": "print"}));
-        let area = clip(&mut browser, "#sheet-pages .sheet");
-        let first = browser.call(
-            "Page.captureScreenshot",
-            json!({"format": "png", "captureBeyondViewport": true, "clip": area}),
-        );
-        std::fs::write(
-            artifacts_dir().join(format!("{name}-sheet-page1.png")),
-            decode_base64(first["data"].as_str().expect("png")),
-        )
-        .expect("write png");
-        browser.call("Emulation.setEmulatedMedia", json!({"media": ""}));
     }
-    if cables.iter().any(|c| !c["a_rack"].is_empty()) {
-        assert!(
-            page["racks"].as_u64().unwrap_or(0) > 0,
-            "{inventory}: rack elevations"
-        );
-    }
+    let want: usize = per_loc.values().map(|n| n.div_ceil(30)).sum();
+    assert_eq!(sheets, want, "{inventory}: sheets per location");
+    // A screenshot of the first printed page as the printer lays it out.
+    browser.call("Emulation.setEmulatedMedia", json!({"media": "print"}));
+    let area = clip(browser, "#sheet-pages .sheet");
+    let first = browser.call(
+        "Page.captureScreenshot",
+        json!({"format": "png", "captureBeyondViewport": true, "clip": area}),
+    );
+    std::fs::write(
+        artifacts_dir().join(format!("{name}-sheet-page1.png")),
+        decode_base64(first["data"].as_str().expect("png")),
+    )
+    .expect("write png");
+    browser.call("Emulation.setEmulatedMedia", json!({"media": ""}));
+}
 
+/// No console errors; nothing loaded but the page itself and data: URLs.
+fn check_self_contained(inventory: &str, browser: &Browser, dir: &Path) {
     let errors = browser.errors();
     assert!(
         errors.is_empty(),
@@ -728,6 +758,26 @@ fn workbook_formatting_as_openpyxl_reads_it() {
         return;
     };
     let files = common::outputs(&common::inventory("spectrum-x-cloud.yaml"));
+    let wb = openpyxl_read(&python, &files);
+    assert_eq!(wb["title"], "railyard cabling workbook");
+    let sheets = wb["sheets"].as_array().unwrap();
+    let by_name = |n: &str| {
+        sheets
+            .iter()
+            .find(|s| s["name"] == n)
+            .unwrap_or_else(|| panic!("sheet {n}"))
+    };
+    assert_eq!(sheets[0]["name"], "Summary", "Summary first");
+    check_summary_sheet(&sheets[0], &files);
+    let csv = csv_table(&files, "cabling.csv");
+    for s in sheets.iter().skip(1) {
+        check_table_sheet(s);
+    }
+    check_cabling_sheet(by_name("Cabling"), &csv);
+}
+
+/// The workbook as openpyxl reads it (`xlsx_read.py`'s JSON).
+fn openpyxl_read(python: &Path, files: &[railyard::OutputFile]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("cabling.xlsx");
     std::fs::write(
@@ -739,7 +789,7 @@ fn workbook_formatting_as_openpyxl_reads_it() {
             .bytes,
     )
     .unwrap();
-    let out = Command::new(&python)
+    let out = Command::new(python)
         .arg(pyenv::script("xlsx_read.py"))
         .arg(&book)
         .output()
@@ -749,20 +799,13 @@ fn workbook_formatting_as_openpyxl_reads_it() {
         "openpyxl refused the workbook: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let wb: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(wb["title"], "railyard cabling workbook");
-    let sheets = wb["sheets"].as_array().unwrap();
-    let by_name = |n: &str| {
-        sheets
-            .iter()
-            .find(|s| s["name"] == n)
-            .unwrap_or_else(|| panic!("sheet {n}"))
-    };
-    assert_eq!(sheets[0]["name"], "Summary", "Summary first");
+    serde_json::from_slice(&out.stdout).expect("json")
+}
 
-    // Summary: figures as numbers, names as text kept as text.
-    let summary: Value = serde_json::from_str(&common::file(&files, "summary.json")).unwrap();
-    let cells: Vec<&Value> = sheets[0]["rows"]
+/// Summary: figures as numbers, names as text kept as text.
+fn check_summary_sheet(sheet: &Value, files: &[railyard::OutputFile]) {
+    let summary: Value = serde_json::from_str(&common::file(files, "summary.json")).unwrap();
+    let cells: Vec<&Value> = sheet["rows"]
         .as_array()
         .unwrap()
         .iter()
@@ -776,51 +819,51 @@ fn workbook_formatting_as_openpyxl_reads_it() {
     assert_eq!(value_of("GPUs")["type"], "int");
     assert_eq!(value_of("cluster")["value"], summary["cluster"]);
     assert_eq!(value_of("cluster")["format"], "@");
+}
 
-    // Every table: header bold white on slate, frozen, filtered over exactly its rows, printed
-    // landscape one page wide with the header on every page.
-    let csv = csv_table(&files, "cabling.csv");
-    let header = &csv[0];
-    for s in sheets.iter().skip(1) {
-        let name = s["name"].as_str().unwrap();
-        let rows = s["rows"].as_array().unwrap();
-        let head = rows[0].as_array().unwrap();
-        for h in head {
-            assert_eq!(
-                (&h["bold"], &h["font"], &h["fill"]),
-                (&json!(true), &json!("FFFFFFFF"), &json!(HEADER_FILL)),
-                "{name} header {h}"
-            );
-        }
-        let last = format!("{}{}", column(head.len() - 1), rows.len());
-        assert_eq!(s["filter"], format!("A1:{last}"), "{name}");
-        assert_eq!(s["freeze"], "A2", "{name}");
-        assert_eq!(s["titles"], "$1:$1", "{name}");
-        assert_eq!(s["orientation"], "landscape", "{name}");
+/// Every table: header bold white on slate, frozen, filtered over exactly its rows, printed
+/// landscape one page wide with the header on every page.
+fn check_table_sheet(s: &Value) {
+    let name = s["name"].as_str().unwrap();
+    let rows = s["rows"].as_array().unwrap();
+    let head = rows[0].as_array().unwrap();
+    for h in head {
         assert_eq!(
-            (&s["fit_to_page"], &s["fit_height"]),
-            (&json!(true), &json!(0)),
-            "{name}"
+            (&h["bold"], &h["font"], &h["fill"]),
+            (&json!(true), &json!("FFFFFFFF"), &json!(HEADER_FILL)),
+            "{name} header {h}"
         );
-        // Wide enough for the header and its filter button, at most 60 characters.
-        for (i, h) in head.iter().enumerate() {
-            let w = s["widths"][column(i)]
-                .as_f64()
-                .unwrap_or_else(|| panic!("{name} width {i}"));
-            let chars = h["value"].as_str().unwrap().chars().count() as f64;
-            assert!(w >= chars + 3.0 && w <= 61.0, "{name} column {i}: {w}");
-        }
     }
+    let last = format!("{}{}", column(head.len() - 1), rows.len());
+    assert_eq!(s["filter"], format!("A1:{last}"), "{name}");
+    assert_eq!(s["freeze"], "A2", "{name}");
+    assert_eq!(s["titles"], "$1:$1", "{name}");
+    assert_eq!(s["orientation"], "landscape", "{name}");
+    assert_eq!(
+        (&s["fit_to_page"], &s["fit_height"]),
+        (&json!(true), &json!(0)),
+        "{name}"
+    );
+    // Wide enough for the header and its filter button, at most 60 characters.
+    for (i, h) in head.iter().enumerate() {
+        let w = s["widths"][column(i)]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{name} width {i}"));
+        let chars = h["value"].as_str().unwrap().chars().count() as f64;
+        assert!(w >= chars + 3.0 && w <= 61.0, "{name} column {i}: {w}");
+    }
+}
 
-    // Cabling: the CSV's rows, each cell filled with its tier's colour; lengths as numbers.
-    let cabling = by_name("Cabling");
+/// Cabling: the CSV's rows, each cell filled with its tier's colour; lengths as numbers.
+fn check_cabling_sheet(cabling: &Value, csv: &[Vec<String>]) {
+    let header = &csv[0];
     assert_eq!(cabling["tab"], "FF2563EB");
     let rows = cabling["rows"].as_array().unwrap();
     assert_eq!(rows.len(), csv.len(), "a row per cable and the header");
     let col = |n: &str| header.iter().position(|h| h == n).unwrap();
     let (tier, length, label) = (col("tier"), col("length_m"), col("label"));
     let mut tiers_seen = std::collections::BTreeSet::new();
-    for (row, want) in rows.iter().zip(&csv).skip(1) {
+    for (row, want) in rows.iter().zip(csv).skip(1) {
         let fill = TIER_FILLS
             .iter()
             .find(|(t, _)| *t == want[tier])

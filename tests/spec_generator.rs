@@ -372,12 +372,62 @@ fn check(c: &Cluster) -> Result<(), TestCaseError> {
     let src = SourceFile::new("gen.yaml", text.as_str());
     let first = railyard::compile(&src);
     let second = railyard::compile(&src);
+    check_diagnostics(&src, &first, &second, &text)?;
+    TOTAL.fetch_add(1, Ordering::Relaxed);
+    let templates = Templates::default();
+    let (Some(a), Some(b)) = (first.outputs(&templates), second.outputs(&templates)) else {
+        prop_assert!(
+            first.diagnostics.has_errors(),
+            "no outputs and no error:\n{}",
+            text
+        );
+        note_refused(&first, &text);
+        return Ok(());
+    };
+    let a = a.map_err(|e| TestCaseError::fail(format!("render failed: {e}\n{text}")))?;
+    let b = b.map_err(|e| TestCaseError::fail(format!("render failed: {e}\n{text}")))?;
+    prop_assert!(a == b, "outputs differ between two compiles");
+    VALID.fetch_add(1, Ordering::Relaxed);
+    if let Some(f) = &first.fabric {
+        check_label_lengths(f)?;
+    }
+
+    let files: Files = a.iter().map(|f| (f.path.as_str(), &f.bytes[..])).collect();
+    check_cable_ends(&files)?;
+    check_addresses_unique(&files)?;
+    let Some(intents) = first.intents.as_ref() else {
+        return Ok(());
+    };
+    // (On InfiniBand a tenant is a partition key, not a VRF: nothing to check there.)
+    if let Some(plan) = files.get("tenants/plan.yaml").filter(|_| !c.infiniband) {
+        check_tenant_ports(plan, intents)?;
+    }
+    Ok(())
+}
+
+/// The rendered files by path.
+type Files<'a> = BTreeMap<&'a str, &'a [u8]>;
+
+fn text_of(files: &Files, p: &str) -> Result<String, TestCaseError> {
+    let bytes = files
+        .get(p)
+        .ok_or_else(|| TestCaseError::fail(format!("no {p} written")))?;
+    String::from_utf8(bytes.to_vec()).map_err(|e| TestCaseError::fail(format!("{p}: {e}")))
+}
+
+/// The same diagnostics from two compiles, each located (or a known unlocated code).
+fn check_diagnostics(
+    src: &SourceFile,
+    first: &railyard::Compiled,
+    second: &railyard::Compiled,
+    text: &str,
+) -> Result<(), TestCaseError> {
     prop_assert_eq!(
         first.diagnostics.sorted(),
         second.diagnostics.sorted(),
         "diagnostics differ between two compiles"
     );
-    fuzz_spec::assert_located(&src, first.diagnostics.iter());
+    fuzz_spec::assert_located(src, first.diagnostics.iter());
     for d in first.diagnostics.iter().filter(|d| d.span.is_none()) {
         prop_assert!(
             UNLOCATED_KNOWN.contains(&d.code.id),
@@ -390,63 +440,41 @@ fn check(c: &Cluster) -> Result<(), TestCaseError> {
             seen.insert(d.code.id);
         }
     }
-    TOTAL.fetch_add(1, Ordering::Relaxed);
-    let templates = Templates::default();
-    let (Some(a), Some(b)) = (first.outputs(&templates), second.outputs(&templates)) else {
-        prop_assert!(
-            first.diagnostics.has_errors(),
-            "no outputs and no error:\n{}",
-            text
-        );
-        if let Ok(mut refused) = REFUSED.lock() {
-            for d in first
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-            {
-                refused
-                    .entry(d.code.id)
-                    .or_insert_with(|| format!("{}\n{text}", d.message));
-            }
-        }
-        return Ok(());
-    };
-    let a = a.map_err(|e| TestCaseError::fail(format!("render failed: {e}\n{text}")))?;
-    let b = b.map_err(|e| TestCaseError::fail(format!("render failed: {e}\n{text}")))?;
-    prop_assert!(a == b, "outputs differ between two compiles");
-    VALID.fetch_add(1, Ordering::Relaxed);
-    if let Some(f) = &first.fabric {
-        // The label-length check measures labels without building them.
-        for l in f.links() {
-            prop_assert_eq!(
-                f.label_len(l),
-                f.label(l).len(),
-                "label length of {}",
-                f.label(l)
-            );
+    Ok(())
+}
+
+/// Keeps one message per error code of a refused spec.
+fn note_refused(first: &railyard::Compiled, text: &str) {
+    if let Ok(mut refused) = REFUSED.lock() {
+        for d in first
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+        {
+            refused
+                .entry(d.code.id)
+                .or_insert_with(|| format!("{}\n{text}", d.message));
         }
     }
+}
 
-    let files: BTreeMap<&str, &[u8]> = a.iter().map(|f| (f.path.as_str(), &f.bytes[..])).collect();
-    let text_of = |p: &str| -> Result<String, TestCaseError> {
-        let bytes = files
-            .get(p)
-            .ok_or_else(|| TestCaseError::fail(format!("no {p} written")))?;
-        String::from_utf8(bytes.to_vec()).map_err(|e| TestCaseError::fail(format!("{p}: {e}")))
-    };
+/// The label-length check measures labels without building them.
+fn check_label_lengths(f: &railyard::topology::Fabric) -> Result<(), TestCaseError> {
+    for l in f.links() {
+        prop_assert_eq!(
+            f.label_len(l),
+            f.label(l).len(),
+            "label length of {}",
+            f.label(l)
+        );
+    }
+    Ok(())
+}
 
-    // Every cable's ends exist: the device in plan.json, the port in its port map.
-    let plan: serde_json::Value = serde_json::from_str(&text_of("plan.json")?)
-        .map_err(|e| TestCaseError::fail(format!("plan.json: {e}")))?;
-    let devices: BTreeSet<String> = plan["devices"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|d| d["name"].as_str().map(str::to_string))
-        .collect();
-    prop_assert!(!devices.is_empty(), "plan.json lists no devices");
+/// The ports of every port map (`portmaps/<device>.csv`).
+fn port_maps(files: &Files) -> Result<BTreeMap<String, BTreeSet<String>>, TestCaseError> {
     let mut ports_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (path, bytes) in &files {
+    for (path, bytes) in files {
         if let Some(dev) = path
             .strip_prefix("portmaps/")
             .and_then(|p| p.strip_suffix(".csv"))
@@ -466,7 +494,22 @@ fn check(c: &Cluster) -> Result<(), TestCaseError> {
             }
         }
     }
-    let cabling = text_of("cabling.csv")?;
+    Ok(ports_of)
+}
+
+/// Every cable's ends exist: the device in plan.json, the port in its port map.
+fn check_cable_ends(files: &Files) -> Result<(), TestCaseError> {
+    let plan: serde_json::Value = serde_json::from_str(&text_of(files, "plan.json")?)
+        .map_err(|e| TestCaseError::fail(format!("plan.json: {e}")))?;
+    let devices: BTreeSet<String> = plan["devices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["name"].as_str().map(str::to_string))
+        .collect();
+    prop_assert!(!devices.is_empty(), "plan.json lists no devices");
+    let ports_of = port_maps(files)?;
+    let cabling = text_of(files, "cabling.csv")?;
     let mut r = csv::Reader::from_reader(cabling.as_bytes());
     let mut used = BTreeSet::new();
     let mut cables = 0;
@@ -500,9 +543,12 @@ fn check(c: &Cluster) -> Result<(), TestCaseError> {
         }
     }
     prop_assert!(cables > 0, "no cables planned");
+    Ok(())
+}
 
-    // No address assigned twice.
-    let addresses = text_of("addresses.csv")?;
+/// No address assigned twice.
+fn check_addresses_unique(files: &Files) -> Result<(), TestCaseError> {
+    let addresses = text_of(files, "addresses.csv")?;
     let mut r = csv::Reader::from_reader(addresses.as_bytes());
     let mut seen = BTreeMap::new();
     for row in r.deserialize::<BTreeMap<String, String>>() {
@@ -513,53 +559,53 @@ fn check(c: &Cluster) -> Result<(), TestCaseError> {
             prop_assert!(false, "address {} assigned to {} and {}", ip, other, who);
         }
     }
+    Ok(())
+}
 
-    // Every tenant port sits in exactly one VRF on its switch, its tenant's.
-    let Some(intents) = first.intents.as_ref() else {
-        return Ok(());
-    };
-    // (On InfiniBand a tenant is a partition key, not a VRF: nothing to check there.)
-    if let Some(plan) = files.get("tenants/plan.yaml").filter(|_| !c.infiniband) {
-        let plan: serde_json::Value = serde_saphyr::from_slice(plan)
-            .map_err(|e| TestCaseError::fail(format!("tenants/plan.yaml: {e}")))?;
-        for t in plan["tenants"].as_array().into_iter().flatten() {
-            let Some(vrf) = t["vrf"].as_str() else {
+/// Every tenant port sits in exactly one VRF on its switch, its tenant's.
+fn check_tenant_ports(
+    plan: &[u8],
+    intents: &railyard::intent::Intents,
+) -> Result<(), TestCaseError> {
+    let plan: serde_json::Value = serde_saphyr::from_slice(plan)
+        .map_err(|e| TestCaseError::fail(format!("tenants/plan.yaml: {e}")))?;
+    for t in plan["tenants"].as_array().into_iter().flatten() {
+        let Some(vrf) = t["vrf"].as_str() else {
+            continue;
+        };
+        let ports = t["ports"].as_object();
+        prop_assert!(
+            ports.is_some_and(|p| !p.is_empty()),
+            "tenant {} has no ports",
+            vrf
+        );
+        for (switch, names) in ports.into_iter().flatten() {
+            let Some(d) = intents.devices.get(switch) else {
+                prop_assert!(false, "tenant {} on unknown switch {}", vrf, switch);
                 continue;
             };
-            let ports = t["ports"].as_object();
-            prop_assert!(
-                ports.is_some_and(|p| !p.is_empty()),
-                "tenant {} has no ports",
-                vrf
-            );
-            for (switch, names) in ports.into_iter().flatten() {
-                let Some(d) = intents.devices.get(switch) else {
-                    prop_assert!(false, "tenant {} on unknown switch {}", vrf, switch);
-                    continue;
-                };
-                for port in names
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|p| p.as_str())
-                {
-                    let holders: Vec<&str> = d
-                        .vrfs
-                        .iter()
-                        .filter(|v| v.interfaces.iter().any(|i| i == port))
-                        .map(|v| v.name.as_str())
-                        .collect();
-                    prop_assert_eq!(&holders, &vec![vrf], "{}:{} VRFs", switch, port);
-                    TENANT_PORTS.fetch_add(1, Ordering::Relaxed);
-                    let iface = d.interfaces.iter().find(|i| i.name == port);
-                    prop_assert_eq!(
-                        iface.and_then(|i| i.vrf.as_deref()),
-                        Some(vrf),
-                        "{}:{} interface VRF",
-                        switch,
-                        port
-                    );
-                }
+            for port in names
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| p.as_str())
+            {
+                let holders: Vec<&str> = d
+                    .vrfs
+                    .iter()
+                    .filter(|v| v.interfaces.iter().any(|i| i == port))
+                    .map(|v| v.name.as_str())
+                    .collect();
+                prop_assert_eq!(&holders, &vec![vrf], "{}:{} VRFs", switch, port);
+                TENANT_PORTS.fetch_add(1, Ordering::Relaxed);
+                let iface = d.interfaces.iter().find(|i| i.name == port);
+                prop_assert_eq!(
+                    iface.and_then(|i| i.vrf.as_deref()),
+                    Some(vrf),
+                    "{}:{} interface VRF",
+                    switch,
+                    port
+                );
             }
         }
     }

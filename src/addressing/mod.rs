@@ -23,7 +23,7 @@ pub use pool::Pool;
 use crate::diag::Diagnostics;
 use crate::model::{Role, Tier, Transport};
 use crate::spec::{ClusterSpec, Sp};
-use crate::topology::{CageRun, Device, Fabric, PortId};
+use crate::topology::{CageRun, Device, Fabric, Link, PortId};
 use pool::{Family, pow2};
 
 /// What one device gets.
@@ -454,25 +454,7 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
         pools: &pools,
         need: Need::default(),
     };
-    if let Some(p) = &pools.oob {
-        let len = *spec.addressing.oob_subnet;
-        if len > 30 || len < p.net.prefix_len() {
-            diags.push(
-                crate::diag::Diagnostic::error(
-                    crate::diag::codes::BAD_POOL,
-                    format!(
-                        "`addressing.oob_subnet` /{len} does not fit `addressing.oob` ({})",
-                        p.net
-                    ),
-                )
-                .at(spec.addressing.oob_subnet.span, "bad subnet length")
-                .help(format!(
-                    "use a length between {} and 30",
-                    p.net.prefix_len()
-                )),
-            );
-        }
-    }
+    check_oob_subnet(spec, &pools, diags);
     let mut devices = BTreeMap::new();
     for d in f.devices() {
         let mut a = if d.role.is_switch() {
@@ -485,11 +467,78 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
     }
     let mut links = Vec::with_capacity(f.link_count());
     for l in f.links() {
-        let up = f.device_of(&l.b);
+        links.push(cx.link(l, &devices));
+    }
+    cx.report_mgmt_overflow(diags);
+    for (key, (need, what)) in &cx.need.0 {
+        if let Some(p) = pools.all().into_iter().find(|p| p.key == *key) {
+            p.require(*need, what, diags);
+        }
+    }
+    if let Some(su) = cx.vlan_overflow {
+        diags.push(vlan_overflow(spec, su));
+    }
+    let mut fabric_asns: Vec<u64> = devices.values().filter_map(|d| d.asn).collect();
+    fabric_asns.sort_unstable();
+    fabric_asns.dedup();
+    asn::check_external(spec, &fabric_asns, diags);
+    Allocation {
+        devices,
+        mgmt_subnets: cx.mgmt_subnets,
+        links,
+        unnumbered,
+        reuse_leaf_asns: asns.reuses_leaf_asns(),
+    }
+}
+
+/// `addressing.oob_subnet` must fit inside `addressing.oob` and hold at least two hosts.
+fn check_oob_subnet(spec: &ClusterSpec, pools: &Pools, diags: &mut Diagnostics) {
+    let Some(p) = &pools.oob else {
+        return;
+    };
+    let len = *spec.addressing.oob_subnet;
+    if len > 30 || len < p.net.prefix_len() {
+        diags.push(
+            crate::diag::Diagnostic::error(
+                crate::diag::codes::BAD_POOL,
+                format!(
+                    "`addressing.oob_subnet` /{len} does not fit `addressing.oob` ({})",
+                    p.net
+                ),
+            )
+            .at(spec.addressing.oob_subnet.span, "bad subnet length")
+            .help(format!(
+                "use a length between {} and 30",
+                p.net.prefix_len()
+            )),
+        );
+    }
+}
+
+/// The SU whose management VLAN would pass 4094.
+fn vlan_overflow(spec: &ClusterSpec, su: u128) -> crate::diag::Diagnostic {
+    crate::diag::Diagnostic::error(
+        crate::diag::codes::OOB_VLANS,
+        format!(
+            "SU {su}'s management subnet would need VLAN {}, beyond 4094",
+            1000 + su
+        ),
+    )
+    .at(
+        spec.scalable_units.count.span,
+        "too many SUs for one OOB network",
+    )
+    .help("at most 3,094 SUs share one OOB network (SU s takes VLAN 1000 + s)")
+}
+
+impl Ctx<'_> {
+    /// The addresses of one cable's ends.
+    fn link(&mut self, l: &Link, devices: &BTreeMap<String, DeviceAlloc>) -> LinkAlloc {
+        let up = self.f.device_of(&l.b);
         let mut la = LinkAlloc::default();
         match l.tier {
             Tier::NodeLeaf => {
-                if let Some((run, _, _)) = cx.host_side(up.role)
+                if let Some((run, _, _)) = self.host_side(up.role)
                     && let Some(pos) = run_position(&run, l.b.port)
                 {
                     let leaf = &devices[&up.name];
@@ -502,47 +551,66 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
                 }
             }
             Tier::LeafSpine | Tier::SpineCore | Tier::LeafLeaf => {
-                if let Some((run, zone, quarter)) = cx.upper_side(up.role, l.tier)
+                if let Some((run, zone, quarter)) = self.upper_side(up.role, l.tier)
                     && let Some(pos) = run_position(&run, l.b.port)
                 {
-                    let ord = cx.upper_ordinal(up, l.tier);
+                    let ord = self.upper_ordinal(up, l.tier);
                     let size = pow2(2 * u128::from(run.capacity()));
-                    for (p, v6) in [(&pools.fabric, false), (&pools.fabric_v6, true)] {
-                        let Some(p) = p else { continue };
-                        let zone_size = p.size() / 4;
-                        let (base, room, parts) = match quarter {
-                            None => (zone * zone_size, zone_size, 4),
-                            Some(q) => (zone * zone_size + q * (zone_size / 4), zone_size / 4, 16),
-                        };
-                        cx.need.note(
-                            p,
-                            parts * (ord + 1) * size,
-                            "a block of /31s per spine, core and leaf pair",
-                        );
-                        if (ord + 1) * size > room {
-                            continue;
-                        }
-                        let Some(block) = p.at(base + ord * size, p.len_for(size)) else {
-                            continue;
-                        };
-                        // The upper end takes the even address, the lower end the odd one.
-                        let (even, odd) = pair(block, pos, if v6 { 127 } else { 31 });
-                        if v6 {
-                            (la.b6, la.a6) = (even, odd);
-                        } else {
-                            (la.b, la.a) = (even, odd);
-                        }
-                    }
+                    self.fabric_link(&mut la, pos, ord, size, (zone, quarter));
                 }
             }
             Tier::Mgmt | Tier::OobUplink => {}
         }
-        links.push(la);
+        la
     }
-    if let Some(p) = &pools.oob {
-        let len = cx.mgmt_len;
+
+    /// A fabric link's /31 (and /127) at position `pos` of the block `ord` (of `size`
+    /// addresses) in the zone (and quarter) of its upper end.
+    fn fabric_link(
+        &mut self,
+        la: &mut LinkAlloc,
+        pos: u128,
+        ord: u128,
+        size: u128,
+        (zone, quarter): (u128, Option<u128>),
+    ) {
+        let pools = self.pools;
+        for (p, v6) in [(&pools.fabric, false), (&pools.fabric_v6, true)] {
+            let Some(p) = p else { continue };
+            let zone_size = p.size() / 4;
+            let (base, room, parts) = match quarter {
+                None => (zone * zone_size, zone_size, 4),
+                Some(q) => (zone * zone_size + q * (zone_size / 4), zone_size / 4, 16),
+            };
+            self.need.note(
+                p,
+                parts * (ord + 1) * size,
+                "a block of /31s per spine, core and leaf pair",
+            );
+            if (ord + 1) * size > room {
+                continue;
+            }
+            let Some(block) = p.at(base + ord * size, p.len_for(size)) else {
+                continue;
+            };
+            // The upper end takes the even address, the lower end the odd one.
+            let (even, odd) = pair(block, pos, if v6 { 127 } else { 31 });
+            if v6 {
+                (la.b6, la.a6) = (even, odd);
+            } else {
+                (la.b, la.a) = (even, odd);
+            }
+        }
+    }
+
+    /// One finding per overfull management subnet, with the length that would hold it.
+    fn report_mgmt_overflow(&self, diags: &mut Diagnostics) {
+        let Some(p) = &self.pools.oob else {
+            return;
+        };
+        let len = self.mgmt_len;
         let zone_size = 1u128 << (32 - u32::from(len.min(32)));
-        for (offset, device) in cx.mgmt_overflow.values() {
+        for (offset, device) in self.mgmt_overflow.values() {
             diags.push(
                 crate::diag::Diagnostic::error(
                     crate::diag::codes::POOL_TOO_SMALL,
@@ -551,45 +619,13 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
                         zone_size.saturating_sub(2)
                     ),
                 )
-                .at(cx.mgmt_span, "subnet too small")
+                .at(self.mgmt_span, "subnet too small")
                 .help(format!(
                     "set `addressing.oob_subnet` to {} or less",
                     p.len_for(pow2(offset + 2)).max(p.net.prefix_len())
                 )),
             );
         }
-    }
-    for (key, (need, what)) in &cx.need.0 {
-        if let Some(p) = pools.all().into_iter().find(|p| p.key == *key) {
-            p.require(*need, what, diags);
-        }
-    }
-    if let Some(su) = cx.vlan_overflow {
-        diags.push(
-            crate::diag::Diagnostic::error(
-                crate::diag::codes::OOB_VLANS,
-                format!(
-                    "SU {su}'s management subnet would need VLAN {}, beyond 4094",
-                    1000 + su
-                ),
-            )
-            .at(
-                spec.scalable_units.count.span,
-                "too many SUs for one OOB network",
-            )
-            .help("at most 3,094 SUs share one OOB network (SU s takes VLAN 1000 + s)"),
-        );
-    }
-    let mut fabric_asns: Vec<u64> = devices.values().filter_map(|d| d.asn).collect();
-    fabric_asns.sort_unstable();
-    fabric_asns.dedup();
-    asn::check_external(spec, &fabric_asns, diags);
-    Allocation {
-        devices,
-        mgmt_subnets: cx.mgmt_subnets,
-        links,
-        unnumbered,
-        reuse_leaf_asns: asns.reuses_leaf_asns(),
     }
 }
 

@@ -341,8 +341,51 @@ impl Deviation {
 /// Compare captures with the plan of `fabric`.
 pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
     let plan = Plan::new(fabric);
+    let observed = observe(&plan, captures);
+    let compared = compare(&plan, observed.seen);
+    let mut findings = deviation_findings(&plan, &compared.deviations);
+    let not_verifiable = unseen_findings(
+        &plan,
+        &compared,
+        &observed.observers,
+        &observed.speakers,
+        &mut findings,
+    );
+    let findings = in_report_order(findings);
+    let summary = summarize(
+        &plan,
+        &compared.correct,
+        &findings,
+        not_verifiable,
+        observed.entries,
+    );
+    Report {
+        fabric: fabric.name.clone(),
+        captures: observed.infos,
+        summary,
+        correct: compared
+            .correct
+            .iter()
+            .map(|&i| plan.links[i].cable.clone())
+            .collect(),
+        findings,
+    }
+}
 
-    // Observers (captured devices) and speakers (devices known to send LLDP).
+/// What the captures say.
+struct Observed {
+    /// Captured devices.
+    observers: BTreeSet<String>,
+    /// Devices known to send LLDP.
+    speakers: BTreeSet<String>,
+    /// Every observed link (ends in order) and the devices that reported it.
+    seen: BTreeMap<[EndRef; 2], BTreeSet<String>>,
+    infos: Vec<CaptureInfo>,
+    /// Neighbour entries read.
+    entries: usize,
+}
+
+fn observe(plan: &Plan, captures: &[Capture]) -> Observed {
     let mut observers = BTreeSet::new();
     let mut speakers = BTreeSet::new();
     let mut seen: BTreeMap<[EndRef; 2], BTreeSet<String>> = BTreeMap::new();
@@ -375,8 +418,25 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
         }
     }
     infos.sort_by(|a, b| (&a.device, &a.source).cmp(&(&b.device, &b.source)));
+    Observed {
+        observers,
+        speakers,
+        seen,
+        infos,
+        entries,
+    }
+}
 
-    // Correct links and deviations.
+/// Observed links sorted into correct cables and deviations.
+struct Compared {
+    /// Planned cables seen as planned.
+    correct: BTreeSet<usize>,
+    /// Planned cables an end of a deviation belongs to.
+    touched: BTreeSet<usize>,
+    deviations: Vec<Deviation>,
+}
+
+fn compare(plan: &Plan, seen: BTreeMap<[EndRef; 2], BTreeSet<String>>) -> Compared {
     let mut correct = BTreeSet::new();
     let mut touched = BTreeSet::new();
     let mut deviations = Vec::new();
@@ -395,7 +455,15 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
         touched.extend(at.iter().flatten().map(|&(i, _)| i));
         deviations.push(Deviation { ends, seen_by, at });
     }
+    Compared {
+        correct,
+        touched,
+        deviations,
+    }
+}
 
+/// One finding per swap, then one per other deviation, each with the planned cable it sorts by.
+fn deviation_findings(plan: &Plan, deviations: &[Deviation]) -> Vec<(usize, Finding)> {
     // Swaps: two deviations joining the four ends of two planned cables crosswise.
     let mut by_pair: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
     for (k, d) in deviations.iter().enumerate() {
@@ -418,7 +486,7 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
                 in_swap.extend([k1, k2]);
                 findings.push((
                     i.min(j),
-                    swap_finding(&plan, &deviations[k1], &deviations[k2]),
+                    swap_finding(plan, &deviations[k1], &deviations[k2]),
                 ));
             }
         }
@@ -426,26 +494,40 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
     for (k, d) in deviations.iter().enumerate() {
         if !in_swap.contains(&k) {
             let order = d.at.iter().flatten().map(|&(i, _)| i).min();
-            findings.push((order.unwrap_or(usize::MAX), single_finding(&plan, d)));
+            findings.push((order.unwrap_or(usize::MAX), single_finding(plan, d)));
         }
     }
+    findings
+}
 
-    // Missing and not verifiable.
+/// Planned cables no observed link touches: a missing finding each when the captures could
+/// have seen it; returns how many could not have been seen (not verifiable).
+fn unseen_findings(
+    plan: &Plan,
+    compared: &Compared,
+    observers: &BTreeSet<String>,
+    speakers: &BTreeSet<String>,
+    findings: &mut Vec<(usize, Finding)>,
+) -> usize {
     let mut not_verifiable = 0;
     for (i, l) in plan.links.iter().enumerate() {
-        if correct.contains(&i) || touched.contains(&i) {
+        if compared.correct.contains(&i) || compared.touched.contains(&i) {
             continue;
         }
         let (a, b) = (&l.cable.a.device, &l.cable.b.device);
         let visible = (observers.contains(a) && speakers.contains(b))
             || (observers.contains(b) && speakers.contains(a));
         if visible {
-            findings.push((i, missing_finding(l, &observers)));
+            findings.push((i, missing_finding(l, observers)));
         } else {
             not_verifiable += 1;
         }
     }
+    not_verifiable
+}
 
+/// Findings by class, then planned cable, then observed link.
+fn in_report_order(mut findings: Vec<(usize, Finding)>) -> Vec<Finding> {
     findings.sort_by(|(oa, a), (ob, b)| {
         (a.class, oa, &a.observed.first().map(|o| (&o.a, &o.b))).cmp(&(
             b.class,
@@ -453,14 +535,23 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
             &b.observed.first().map(|o| (&o.a, &o.b)),
         ))
     });
-    let findings: Vec<Finding> = findings.into_iter().map(|(_, f)| f).collect();
+    findings.into_iter().map(|(_, f)| f).collect()
+}
+
+fn summarize(
+    plan: &Plan,
+    correct: &BTreeSet<usize>,
+    findings: &[Finding],
+    not_verifiable: usize,
+    entries: usize,
+) -> Summary {
     let count = |c: Class| findings.iter().filter(|f| f.class == c).count();
     let miswired_cables: BTreeSet<&str> = findings
         .iter()
         .filter(|f| f.class == Class::Miswired)
         .flat_map(|f| f.cables.iter().map(|c| c.cable_id.as_str()))
         .collect();
-    let summary = Summary {
+    Summary {
         planned_cables: plan.links.len(),
         correct: correct.len(),
         miswired: count(Class::Miswired),
@@ -469,16 +560,6 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
         unexpected: count(Class::Unexpected),
         not_verifiable,
         neighbour_entries: entries,
-    };
-    Report {
-        fabric: fabric.name.clone(),
-        captures: infos,
-        summary,
-        correct: correct
-            .iter()
-            .map(|&i| plan.links[i].cable.clone())
-            .collect(),
-        findings,
     }
 }
 

@@ -357,6 +357,22 @@ impl PcieLayout {
     /// An empty list means the layout can be written as an NCCL topology file.
     pub fn problems(&self, model: &NodeModel) -> Vec<String> {
         let mut out = Vec::new();
+        self.provenance_problems(&mut out);
+        self.link_problems(&mut out);
+        self.id_problems(&mut out);
+        let mut census = Census::new(model);
+        for cpu in &self.cpus {
+            cpu_problems(cpu, &mut out);
+            for sw in &cpu.switches {
+                census.switch(sw, model, &mut out);
+            }
+        }
+        census.problems(&mut out);
+        out
+    }
+
+    /// `verified: true` is a claim: nothing left unverified, and a source.
+    fn provenance_problems(&self, out: &mut Vec<String>) {
         if self.verified && !self.unverified.is_empty() {
             out.push(
                 "`verified: true` but `unverified` lists figures: verify them or unset `verified`"
@@ -366,6 +382,10 @@ impl PcieLayout {
         if self.verified && self.source.trim().is_empty() {
             out.push("`verified: true` needs a `source` saying where the figures come from".into());
         }
+    }
+
+    /// PCIe link speed and width as NCCL reads them.
+    fn link_problems(&self, out: &mut Vec<String>) {
         if !PCIE_LINK_SPEEDS.contains(&self.link_speed.as_str()) {
             out.push(format!(
                 "`link_speed` `{}` is not one NCCL knows ({})",
@@ -376,6 +396,10 @@ impl PcieLayout {
         if self.link_width == 0 || self.link_width > 32 {
             out.push(format!("`link_width` {} is not 1-32", self.link_width));
         }
+    }
+
+    /// Vendor and device ids, and the NVSwitches' bus ids.
+    fn id_problems(&self, out: &mut Vec<String>) {
         for (what, v) in [
             ("gpu_vendor", &self.gpu_vendor),
             ("gpu_device_id", &self.gpu_device_id),
@@ -398,95 +422,121 @@ impl PcieLayout {
                 out.push(format!("NVSwitch bus id `{b}` is not `dddd:bb:dd.f`"));
             }
         }
-        let mut gpus = vec![0u32; model.gpus as usize];
-        let mut nics = vec![0u32; model.compute.len()];
-        let mut busids: BTreeMap<&str, u32> = BTreeMap::new();
-        for cpu in &self.cpus {
-            if !matches!(cpu.arch.as_str(), "x86_64" | "arm64" | "ppc64") {
-                out.push(format!(
-                    "CPU arch `{}` is not x86_64, arm64 or ppc64",
-                    cpu.arch
-                ));
-            }
-            if cpu.arch == "x86_64" && cpu.vendor.is_none() {
-                out.push(format!("CPU {} on x86_64 needs a `vendor`", cpu.numa));
-            }
-            if cpu.vendor.as_deref() == Some("GenuineIntel")
-                && (cpu.familyid.is_none() || cpu.modelid.is_none())
-            {
-                out.push(format!(
-                    "Intel CPU {} needs `familyid` and `modelid`",
-                    cpu.numa
-                ));
-            }
-            for v in [&cpu.vendor, &cpu.affinity].into_iter().flatten() {
-                if !is_token(&v.replace(',', "")) {
-                    out.push(format!("CPU value `{v}` has characters NCCL cannot take"));
-                }
-            }
-            for sw in &cpu.switches {
-                *busids.entry(&sw.busid).or_default() += 1;
-                for g in &sw.gpus {
-                    *busids.entry(&g.busid).or_default() += 1;
-                    match gpus.get_mut(g.index as usize) {
-                        Some(c) => *c += 1,
-                        None => out.push(format!(
-                            "GPU index {} but the model has {} GPUs",
-                            g.index, model.gpus
-                        )),
-                    }
-                }
-                for n in &sw.nics {
-                    *busids.entry(&n.busid).or_default() += 1;
-                    let Some(nic) = model.compute.get(n.nic as usize) else {
-                        out.push(format!(
-                            "compute NIC {} but the model has {}",
-                            n.nic,
-                            model.compute.len()
-                        ));
-                        continue;
-                    };
-                    nics[n.nic as usize] += 1;
-                    let ports = nic.ports.len();
-                    if !n.rdma.is_empty() && n.rdma.len() != ports {
-                        out.push(format!(
-                            "compute NIC {} lists {} `rdma` names for {ports} port(s)",
-                            n.nic,
-                            n.rdma.len()
-                        ));
-                    }
-                    if !n.netdev.is_empty() && n.netdev.len() != ports {
-                        out.push(format!(
-                            "compute NIC {} lists {} `netdev` names for {ports} port(s)",
-                            n.nic,
-                            n.netdev.len()
-                        ));
-                    }
-                    for name in n.rdma.iter().chain(&n.netdev) {
-                        if !is_token(name) {
-                            out.push(format!(
-                                "name `{name}` may hold only letters, digits, `_.:-`"
-                            ));
-                        }
-                    }
-                }
+    }
+}
+
+/// A CPU's own values: a known arch, and what NCCL needs to tell x86 CPUs apart.
+fn cpu_problems(cpu: &PcieCpu, out: &mut Vec<String>) {
+    if !matches!(cpu.arch.as_str(), "x86_64" | "arm64" | "ppc64") {
+        out.push(format!(
+            "CPU arch `{}` is not x86_64, arm64 or ppc64",
+            cpu.arch
+        ));
+    }
+    if cpu.arch == "x86_64" && cpu.vendor.is_none() {
+        out.push(format!("CPU {} on x86_64 needs a `vendor`", cpu.numa));
+    }
+    if cpu.vendor.as_deref() == Some("GenuineIntel")
+        && (cpu.familyid.is_none() || cpu.modelid.is_none())
+    {
+        out.push(format!(
+            "Intel CPU {} needs `familyid` and `modelid`",
+            cpu.numa
+        ));
+    }
+    for v in [&cpu.vendor, &cpu.affinity].into_iter().flatten() {
+        if !is_token(&v.replace(',', "")) {
+            out.push(format!("CPU value `{v}` has characters NCCL cannot take"));
+        }
+    }
+}
+
+/// How often the layout names each GPU, compute NIC and bus id.
+struct Census<'a> {
+    gpus: Vec<u32>,
+    nics: Vec<u32>,
+    busids: BTreeMap<&'a str, u32>,
+}
+
+impl<'a> Census<'a> {
+    fn new(model: &NodeModel) -> Self {
+        Census {
+            gpus: vec![0u32; model.gpus as usize],
+            nics: vec![0u32; model.compute.len()],
+            busids: BTreeMap::new(),
+        }
+    }
+
+    /// A PCIe switch with its GPUs and NICs.
+    fn switch(&mut self, sw: &'a PcieSwitch, model: &NodeModel, out: &mut Vec<String>) {
+        *self.busids.entry(&sw.busid).or_default() += 1;
+        for g in &sw.gpus {
+            *self.busids.entry(&g.busid).or_default() += 1;
+            match self.gpus.get_mut(g.index as usize) {
+                Some(c) => *c += 1,
+                None => out.push(format!(
+                    "GPU index {} but the model has {} GPUs",
+                    g.index, model.gpus
+                )),
             }
         }
-        for (b, n) in &busids {
+        for n in &sw.nics {
+            self.nic(n, model, out);
+        }
+    }
+
+    /// A compute NIC: one of the model's, with a name per port when it names them.
+    fn nic(&mut self, n: &'a PcieNic, model: &NodeModel, out: &mut Vec<String>) {
+        *self.busids.entry(&n.busid).or_default() += 1;
+        let Some(nic) = model.compute.get(n.nic as usize) else {
+            out.push(format!(
+                "compute NIC {} but the model has {}",
+                n.nic,
+                model.compute.len()
+            ));
+            return;
+        };
+        self.nics[n.nic as usize] += 1;
+        let ports = nic.ports.len();
+        if !n.rdma.is_empty() && n.rdma.len() != ports {
+            out.push(format!(
+                "compute NIC {} lists {} `rdma` names for {ports} port(s)",
+                n.nic,
+                n.rdma.len()
+            ));
+        }
+        if !n.netdev.is_empty() && n.netdev.len() != ports {
+            out.push(format!(
+                "compute NIC {} lists {} `netdev` names for {ports} port(s)",
+                n.nic,
+                n.netdev.len()
+            ));
+        }
+        for name in n.rdma.iter().chain(&n.netdev) {
+            if !is_token(name) {
+                out.push(format!(
+                    "name `{name}` may hold only letters, digits, `_.:-`"
+                ));
+            }
+        }
+    }
+
+    /// Bus ids well-formed and unique; every GPU and compute NIC exactly once.
+    fn problems(&self, out: &mut Vec<String>) {
+        for (b, n) in &self.busids {
             if !is_busid(b) {
                 out.push(format!("bus id `{b}` is not lowercase `dddd:bb:dd.f`"));
             } else if *n > 1 {
                 out.push(format!("bus id `{b}` is used {n} times"));
             }
         }
-        for (i, c) in gpus.iter().enumerate().filter(|(_, c)| **c != 1) {
+        for (i, c) in self.gpus.iter().enumerate().filter(|(_, c)| **c != 1) {
             out.push(format!("GPU {i} appears {c} times (must be exactly once)"));
         }
-        for (i, c) in nics.iter().enumerate().filter(|(_, c)| **c != 1) {
+        for (i, c) in self.nics.iter().enumerate().filter(|(_, c)| **c != 1) {
             out.push(format!(
                 "compute NIC {i} appears {c} times (must be exactly once)"
             ));
         }
-        out
     }
 }

@@ -178,111 +178,21 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             templates,
             port_guids,
             only,
-        } => {
-            let only = railyard::output::Selection::of(&only);
-            let templates = templates::load(templates.as_deref())?;
-            let src = load(spec.as_deref())?;
-            let progress = progress::Progress::new();
-            progress.stage("compiling");
-            // The previous output (what a rebuild may keep) is scanned while the spec compiles.
-            let previous = {
-                let dir = output.clone();
-                std::thread::spawn(move || output::previous(&dir))
-            };
-            let mut compiled = railyard::compile(&src);
-            if let Some(csv) = &port_guids {
-                // The CSV is checked against the plan first; then the spec is compiled again
-                // with the GUIDs, so the partitions name real ports.
-                progress.clear();
-                let Some(imported) =
-                    ib::resolve(&compiled, &[], &[], std::slice::from_ref(csv), format)?
-                else {
-                    report::print(&src, &compiled.diagnostics, format);
-                    return Ok(ExitCode::from(1));
-                };
-                progress.stage("compiling with the port GUIDs");
-                compiled = railyard::compile_with_guids(&src, &imported.guids);
-            }
-            if compiled.intents.is_none() {
-                progress.clear();
-                report::print(&src, &compiled.diagnostics, format);
-                return Ok(ExitCode::from(1));
-            }
-            // Rendered and written as it goes: the output is never all in memory at once.
-            progress.streaming("rendering and writing");
-            let previous = previous
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            let result = output::write_over(
-                &output,
-                previous,
-                |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
-                    Some(Ok(())) => Ok(()),
-                    Some(Err(e)) => Err(e.into()),
-                    None => Err(anyhow::anyhow!("the spec did not compile")),
-                },
-                &|| progress.file_written(),
-            );
-            progress.clear();
-            report::print(&src, &compiled.diagnostics, format);
-            exiting(compiled);
-            let stats = result.with_context(|| format!("writing `{}`", output.display()))?;
-            written(&output, stats);
-            Ok(ExitCode::SUCCESS)
-        }
+        } => build(
+            spec.as_deref(),
+            &output,
+            format,
+            templates.as_deref(),
+            port_guids.as_ref(),
+            &only,
+        ),
         Command::Report {
             spec,
             output,
             format,
-        } => {
-            let src = load(spec.as_deref())?;
-            let progress = progress::Progress::new();
-            progress.stage("compiling");
-            let compiled = railyard::compile(&src);
-            progress.stage("drawing the report, workbook and labels");
-            let files = compiled.report_outputs();
-            progress.clear();
-            report::print(&src, &compiled.diagnostics, format);
-            let Some(files) = files else {
-                return Ok(ExitCode::from(1));
-            };
-            write(&output, &files)
-        }
-        Command::Validate { spec, format } => {
-            let src = load(spec.as_deref())?;
-            let compiled = railyard::compile(&src);
-            report::print(&src, &compiled.diagnostics, format);
-            if compiled.fabric.is_none() {
-                return Ok(ExitCode::from(1));
-            }
-            if matches!(format, Format::Human | Format::Short) {
-                eprintln!(
-                    "{}: valid ({} warning(s))",
-                    src.name,
-                    compiled.diagnostics.warning_count()
-                );
-            }
-            exiting(compiled);
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Summary { spec, json } => {
-            let src = load(spec.as_deref())?;
-            let compiled = railyard::compile(&src);
-            let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
-                report::print(&src, &compiled.diagnostics, Format::Human);
-                return Ok(ExitCode::from(1));
-            };
-            let s = railyard::artifacts::summary::summarize_with(fabric, &intents.tenants);
-            if json {
-                print!(
-                    "{}",
-                    String::from_utf8_lossy(&railyard::artifacts::summary::to_json(&s))
-                );
-            } else {
-                print!("{}", railyard::artifacts::summary::to_table(&s));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => report_only(spec.as_deref(), &output, format),
+        Command::Validate { spec, format } => validate(spec.as_deref(), format),
+        Command::Summary { spec, json } => summary(spec.as_deref(), json),
         Command::Schema => {
             println!(
                 "{}",
@@ -290,41 +200,178 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Command::Explain { code } => match code {
-            None => {
-                for c in railyard::diag::ALL_CODES {
-                    println!("{}  {}", c.id, c.title);
-                }
-                Ok(ExitCode::SUCCESS)
-            }
-            Some(id) => match Code::find(&id) {
-                Some(c) => {
-                    println!("{}: {}\n\n{}", c.id, c.title, c.explain);
-                    Ok(ExitCode::SUCCESS)
-                }
-                None => {
-                    eprintln!("error: no diagnostic code `{id}`; `railyard explain` lists them");
-                    Ok(ExitCode::from(2))
-                }
-            },
-        },
+        Command::Explain { code } => Ok(explain(code)),
         Command::Cabling(cmd) => cabling::run(cmd),
         Command::Lab(cmd) => lab::run(cmd),
         Command::Push(args) => push::run(args),
         Command::Ib(cmd) => ib::run(cmd),
-        Command::Catalog => {
-            let cat = railyard::catalog::builtin();
-            println!("switches:");
-            for (k, m) in &cat.switches {
-                println!("  {k:<12} {}", m.description);
-            }
-            println!("nodes:");
-            for (k, m) in &cat.nodes {
-                println!("  {k:<12} {}", m.description);
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Catalog => Ok(catalog()),
     }
+}
+
+/// `railyard build`.
+fn build(
+    spec: Option<&Path>,
+    output: &Path,
+    format: Format,
+    templates: Option<&Path>,
+    port_guids: Option<&PathBuf>,
+    only: &[railyard::output::OutputGroup],
+) -> anyhow::Result<ExitCode> {
+    let only = railyard::output::Selection::of(only);
+    let templates = templates::load(templates)?;
+    let src = load(spec)?;
+    let progress = progress::Progress::new();
+    progress.stage("compiling");
+    // The previous output (what a rebuild may keep) is scanned while the spec compiles.
+    let previous = {
+        let dir = output.to_path_buf();
+        std::thread::spawn(move || output::previous(&dir))
+    };
+    let mut compiled = railyard::compile(&src);
+    if let Some(csv) = port_guids {
+        let Some(with_guids) = compile_with_port_guids(&src, &compiled, csv, format, &progress)?
+        else {
+            return Ok(ExitCode::from(1));
+        };
+        compiled = with_guids;
+    }
+    if compiled.intents.is_none() {
+        progress.clear();
+        report::print(&src, &compiled.diagnostics, format);
+        return Ok(ExitCode::from(1));
+    }
+    // Rendered and written as it goes: the output is never all in memory at once.
+    progress.streaming("rendering and writing");
+    let previous = previous
+        .join()
+        .unwrap_or_else(|p| std::panic::resume_unwind(p));
+    let result = output::write_over(
+        output,
+        previous,
+        |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
+            Some(Ok(())) => Ok(()),
+            Some(Err(e)) => Err(e.into()),
+            None => Err(anyhow::anyhow!("the spec did not compile")),
+        },
+        &|| progress.file_written(),
+    );
+    progress.clear();
+    report::print(&src, &compiled.diagnostics, format);
+    exiting(compiled);
+    let stats = result.with_context(|| format!("writing `{}`", output.display()))?;
+    written(output, stats);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `build --port-guids`: the CSV is checked against the plan first; then the spec is compiled
+/// again with the GUIDs, so the partitions name real ports. `None` (diagnostics printed) when
+/// the CSV does not match the plan.
+fn compile_with_port_guids(
+    src: &SourceFile,
+    compiled: &railyard::Compiled,
+    csv: &PathBuf,
+    format: Format,
+    progress: &progress::Progress,
+) -> anyhow::Result<Option<railyard::Compiled>> {
+    progress.clear();
+    let Some(imported) = ib::resolve(compiled, &[], &[], std::slice::from_ref(csv), format)? else {
+        report::print(src, &compiled.diagnostics, format);
+        return Ok(None);
+    };
+    progress.stage("compiling with the port GUIDs");
+    Ok(Some(railyard::compile_with_guids(src, &imported.guids)))
+}
+
+/// `railyard report`.
+fn report_only(spec: Option<&Path>, output: &Path, format: Format) -> anyhow::Result<ExitCode> {
+    let src = load(spec)?;
+    let progress = progress::Progress::new();
+    progress.stage("compiling");
+    let compiled = railyard::compile(&src);
+    progress.stage("drawing the report, workbook and labels");
+    let files = compiled.report_outputs();
+    progress.clear();
+    report::print(&src, &compiled.diagnostics, format);
+    let Some(files) = files else {
+        return Ok(ExitCode::from(1));
+    };
+    write(output, &files)
+}
+
+/// `railyard validate`.
+fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
+    let src = load(spec)?;
+    let compiled = railyard::compile(&src);
+    report::print(&src, &compiled.diagnostics, format);
+    if compiled.fabric.is_none() {
+        return Ok(ExitCode::from(1));
+    }
+    if matches!(format, Format::Human | Format::Short) {
+        eprintln!(
+            "{}: valid ({} warning(s))",
+            src.name,
+            compiled.diagnostics.warning_count()
+        );
+    }
+    exiting(compiled);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `railyard summary`.
+fn summary(spec: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
+    let src = load(spec)?;
+    let compiled = railyard::compile(&src);
+    let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
+        report::print(&src, &compiled.diagnostics, Format::Human);
+        return Ok(ExitCode::from(1));
+    };
+    let s = railyard::artifacts::summary::summarize_with(fabric, &intents.tenants);
+    if json {
+        print!(
+            "{}",
+            String::from_utf8_lossy(&railyard::artifacts::summary::to_json(&s))
+        );
+    } else {
+        print!("{}", railyard::artifacts::summary::to_table(&s));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `railyard explain [CODE]`.
+fn explain(code: Option<String>) -> ExitCode {
+    match code {
+        None => {
+            for c in railyard::diag::ALL_CODES {
+                println!("{}  {}", c.id, c.title);
+            }
+            ExitCode::SUCCESS
+        }
+        Some(id) => match Code::find(&id) {
+            Some(c) => {
+                println!("{}: {}\n\n{}", c.id, c.title, c.explain);
+                ExitCode::SUCCESS
+            }
+            None => {
+                eprintln!("error: no diagnostic code `{id}`; `railyard explain` lists them");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// `railyard catalog`.
+fn catalog() -> ExitCode {
+    let cat = railyard::catalog::builtin();
+    println!("switches:");
+    for (k, m) in &cat.switches {
+        println!("  {k:<12} {}", m.description);
+    }
+    println!("nodes:");
+    for (k, m) in &cat.nodes {
+        println!("  {k:<12} {}", m.description);
+    }
+    ExitCode::SUCCESS
 }
 
 /// The command is done with the compiled model and the process exits next: the OS takes the

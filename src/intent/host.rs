@@ -13,7 +13,7 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 use serde::Serialize;
 
-use super::device::{DeviceIntent, TrafficClass};
+use super::device::{DeviceIntent, Interface, Qos, TrafficClass};
 use crate::addressing::Allocation;
 use crate::catalog::{NodeModel, is_busid, is_token};
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
@@ -462,6 +462,123 @@ pub fn build(
 #[derive(Default)]
 struct Tally(BTreeMap<(&'static str, String), (u32, String)>);
 
+impl Tally {
+    fn add(&mut self, kind: &'static str, detail: String, link: &str) {
+        let e = self
+            .0
+            .entry((kind, detail))
+            .or_insert((0, link.to_string()));
+        e.0 += 1;
+    }
+
+    /// One NIC port against the leaf port it is cabled to.
+    fn port(
+        &mut self,
+        nic: &NicQos,
+        p: &HostPort,
+        leaf: &DeviceIntent,
+        iface: &Interface,
+        link: &str,
+    ) {
+        if p.mtu > iface.mtu {
+            self.add(
+                "mtu",
+                format!(
+                    "NIC MTU {} exceeds the {} MTU {} of `{}` leaf ports",
+                    p.mtu, leaf.platform, iface.mtu, leaf.model
+                ),
+                link,
+            );
+        }
+        // A leaf without QoS is RY0704's finding (the fabric itself is not lossless).
+        let Some(q) = &leaf.qos else { return };
+        self.roce_class(nic, q, link);
+        self.congestion(nic, q, iface, link);
+    }
+
+    /// How RoCE packets are marked and classified: DSCP, priority, trust.
+    fn roce_class(&mut self, nic: &NicQos, q: &Qos, link: &str) {
+        if nic.roce.dscp != q.roce.dscp {
+            self.add(
+                "dscp",
+                format!(
+                    "NICs mark RoCE with DSCP {} but the leaves classify DSCP {} as RoCE",
+                    nic.roce.dscp, q.roce.dscp
+                ),
+                link,
+            );
+        }
+        if nic.roce.priority != q.roce.priority {
+            self.add(
+                "priority",
+                format!(
+                    "NICs put RoCE on priority {} but the leaves on priority {}",
+                    nic.roce.priority, q.roce.priority
+                ),
+                link,
+            );
+        }
+        // The switches' RoCE class trusts DSCP (intent/qos.rs): the NIC must too.
+        if nic.trust != "dscp" {
+            self.add(
+                "trust",
+                format!(
+                    "NICs trust {} but the leaves classify RoCE by DSCP",
+                    nic.trust
+                ),
+                link,
+            );
+        }
+    }
+
+    /// Congestion control: CNPs, DCQCN on the ECN-marked priorities, PFC.
+    fn congestion(&mut self, nic: &NicQos, q: &Qos, iface: &Interface, link: &str) {
+        if nic.cnp.dscp != q.cnp.dscp || nic.cnp.priority != q.cnp.priority {
+            self.add(
+                "cnp",
+                format!(
+                    "NICs send CNPs with DSCP {} on priority {} but the leaves expect DSCP {} \
+                     on priority {}",
+                    nic.cnp.dscp, nic.cnp.priority, q.cnp.dscp, q.cnp.priority
+                ),
+                link,
+            );
+        }
+        // The priority whose traffic class the leaves ECN-mark must run DCQCN on the NICs,
+        // or marked packets are never answered with a rate cut.
+        let marked: Vec<u8> = [&q.roce, &q.cnp]
+            .into_iter()
+            .filter(|c| c.traffic_class == q.ecn.traffic_class)
+            .map(|c| c.priority)
+            .collect();
+        if marked.iter().any(|p| !nic.dcqcn_priorities.contains(p)) {
+            self.add(
+                "dcqcn",
+                format!(
+                    "NICs run DCQCN on priorities {:?} but the leaves ECN-mark priority {:?}",
+                    nic.dcqcn_priorities, marked
+                ),
+                link,
+            );
+        }
+        let switch_pfc: Vec<u8> = if iface.lossless {
+            q.pfc_priorities.clone()
+        } else {
+            Vec::new()
+        };
+        if nic.pfc_priorities != switch_pfc {
+            self.add(
+                "pfc",
+                format!(
+                    "NICs run PFC on priorities {:?} but the leaf ports on {:?}",
+                    nic.pfc_priorities, switch_pfc
+                ),
+                link,
+            );
+        }
+    }
+}
+
 /// NIC against switch, port by port: DSCP, priority, PFC priorities, MTU (RY0706).
 fn check(
     spec: &ClusterSpec,
@@ -480,128 +597,11 @@ fn check(
                 continue;
             };
             let link = format!("{}:{} ↔ {}:{}", h.name, p.port, p.leaf, p.leaf_port);
-            let mut add = |kind: &'static str, detail: String| {
-                let e = tally.0.entry((kind, detail)).or_insert((0, link.clone()));
-                e.0 += 1;
-            };
-            if p.mtu > iface.mtu {
-                add(
-                    "mtu",
-                    format!(
-                        "NIC MTU {} exceeds the {} MTU {} of `{}` leaf ports",
-                        p.mtu, leaf.platform, iface.mtu, leaf.model
-                    ),
-                );
-            }
-            // A leaf without QoS is RY0704's finding (the fabric itself is not lossless).
-            let Some(q) = &leaf.qos else { continue };
-            if nic.roce.dscp != q.roce.dscp {
-                add(
-                    "dscp",
-                    format!(
-                        "NICs mark RoCE with DSCP {} but the leaves classify DSCP {} as RoCE",
-                        nic.roce.dscp, q.roce.dscp
-                    ),
-                );
-            }
-            if nic.roce.priority != q.roce.priority {
-                add(
-                    "priority",
-                    format!(
-                        "NICs put RoCE on priority {} but the leaves on priority {}",
-                        nic.roce.priority, q.roce.priority
-                    ),
-                );
-            }
-            // The switches' RoCE class trusts DSCP (intent/qos.rs): the NIC must too.
-            if nic.trust != "dscp" {
-                add(
-                    "trust",
-                    format!(
-                        "NICs trust {} but the leaves classify RoCE by DSCP",
-                        nic.trust
-                    ),
-                );
-            }
-            if nic.cnp.dscp != q.cnp.dscp || nic.cnp.priority != q.cnp.priority {
-                add(
-                    "cnp",
-                    format!(
-                        "NICs send CNPs with DSCP {} on priority {} but the leaves expect DSCP {} \
-                         on priority {}",
-                        nic.cnp.dscp, nic.cnp.priority, q.cnp.dscp, q.cnp.priority
-                    ),
-                );
-            }
-            // The priority whose traffic class the leaves ECN-mark must run DCQCN on the NICs,
-            // or marked packets are never answered with a rate cut.
-            let marked: Vec<u8> = [&q.roce, &q.cnp]
-                .into_iter()
-                .filter(|c| c.traffic_class == q.ecn.traffic_class)
-                .map(|c| c.priority)
-                .collect();
-            if marked.iter().any(|p| !nic.dcqcn_priorities.contains(p)) {
-                add(
-                    "dcqcn",
-                    format!(
-                        "NICs run DCQCN on priorities {:?} but the leaves ECN-mark priority {:?}",
-                        nic.dcqcn_priorities, marked
-                    ),
-                );
-            }
-            let switch_pfc: Vec<u8> = if iface.lossless {
-                q.pfc_priorities.clone()
-            } else {
-                Vec::new()
-            };
-            if nic.pfc_priorities != switch_pfc {
-                add(
-                    "pfc",
-                    format!(
-                        "NICs run PFC on priorities {:?} but the leaf ports on {:?}",
-                        nic.pfc_priorities, switch_pfc
-                    ),
-                );
-            }
+            tally.port(nic, p, leaf, iface, &link);
         }
     }
-    let h = &spec.hosts;
     for ((kind, detail), (count, example)) in tally.0 {
-        let (span, help) = match kind {
-            "dscp" => (
-                h.nic_roce_dscp
-                    .as_ref()
-                    .and_then(|v| v.span)
-                    .or(spec.roce.dscp.span),
-                "set `hosts.nic_roce_dscp` to `roce.dscp`, or drop it",
-            ),
-            "priority" => (
-                h.nic_roce_priority
-                    .as_ref()
-                    .and_then(|v| v.span)
-                    .or(spec.roce.priority.span),
-                "set `hosts.nic_roce_priority` to `roce.priority`, or drop it",
-            ),
-            "trust" | "cnp" | "dcqcn" => (
-                spec.roce.cnp_dscp.span.or(spec.roce.dscp.span),
-                "the NIC script takes CNP and DCQCN values from `roce`; a switch override that \
-                 moves them needs the same change on the NICs",
-            ),
-            "pfc" => (
-                h.nic_pfc_priorities
-                    .as_ref()
-                    .and_then(|v| v.span)
-                    .or(spec.roce.priority.span),
-                "PFC must run on exactly the switches' lossless priority (`roce.priority`)",
-            ),
-            _ => (
-                h.nic_mtu
-                    .as_ref()
-                    .and_then(|v| v.span)
-                    .or(spec.roce.host_mtu.span),
-                "lower the NIC MTU to at most the leaf ports' MTU (hosts usually run 9000)",
-            ),
-        };
+        let (span, help) = where_to_fix(spec, kind);
         diags.push(
             Diagnostic::error(
                 codes::NIC_SWITCH_QOS_MISMATCH,
@@ -610,6 +610,46 @@ fn check(
             .at(span.or(spec.scalable_units.node_model.span), "NIC setting")
             .help(help),
         );
+    }
+}
+
+/// The spec key behind a kind of NIC-vs-switch finding, and how to fix it.
+fn where_to_fix(spec: &ClusterSpec, kind: &str) -> (Option<Span>, &'static str) {
+    let h = &spec.hosts;
+    match kind {
+        "dscp" => (
+            h.nic_roce_dscp
+                .as_ref()
+                .and_then(|v| v.span)
+                .or(spec.roce.dscp.span),
+            "set `hosts.nic_roce_dscp` to `roce.dscp`, or drop it",
+        ),
+        "priority" => (
+            h.nic_roce_priority
+                .as_ref()
+                .and_then(|v| v.span)
+                .or(spec.roce.priority.span),
+            "set `hosts.nic_roce_priority` to `roce.priority`, or drop it",
+        ),
+        "trust" | "cnp" | "dcqcn" => (
+            spec.roce.cnp_dscp.span.or(spec.roce.dscp.span),
+            "the NIC script takes CNP and DCQCN values from `roce`; a switch override that \
+             moves them needs the same change on the NICs",
+        ),
+        "pfc" => (
+            h.nic_pfc_priorities
+                .as_ref()
+                .and_then(|v| v.span)
+                .or(spec.roce.priority.span),
+            "PFC must run on exactly the switches' lossless priority (`roce.priority`)",
+        ),
+        _ => (
+            h.nic_mtu
+                .as_ref()
+                .and_then(|v| v.span)
+                .or(spec.roce.host_mtu.span),
+            "lower the NIC MTU to at most the leaf ports' MTU (hosts usually run 9000)",
+        ),
     }
 }
 

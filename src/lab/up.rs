@@ -88,7 +88,46 @@ pub fn up(
     preflight(&plan)?;
     let abs = claim_state_dir(&opts.state_dir)?;
     let dir = abs.as_path();
-    let mut st = LabState {
+    let mut st = starting_state(plan, opts);
+    // Written before the kernel is touched: from here on `down` can always clean up.
+    state::write(dir, &st)?;
+    let mut guard = Teardown { dir, armed: true };
+
+    st.features = netns::probe();
+    if !st.features.netns || !st.features.veth {
+        return Err(LabError::Kernel(format!(
+            "the lab needs network namespaces and veth pairs: {}",
+            st.features.missing.join("; ")
+        )));
+    }
+    progress(&format!("up: {} ({})", st.plan.lab, st.plan.size()));
+    create_namespaces(&mut st, progress)?;
+    let tenant_gap = cable(&mut st, progress)?;
+    let before = frr::state_dirs();
+    let daemons = start_daemons(&mut st, dir, configs, &before, progress)?;
+    load_configs(&mut st, dir, progress)?;
+
+    let t = Instant::now();
+    let (converged, pending) = converge(&st.plan, dir, tenant_gap.as_deref(), opts, progress);
+    st.timings.converge_ms = ms(t.elapsed());
+    st.converged = converged;
+    record_daemons(&mut st, &before);
+    st.timings.total_ms = ms(t0.elapsed());
+    st.phase = Phase::Up;
+    state::write(dir, &st)?;
+    guard.armed = false;
+    Ok(UpSummary {
+        timings: st.timings.clone(),
+        converged,
+        pending,
+        daemons,
+        namespaces: st.plan.namespaces().len(),
+    })
+}
+
+/// The state before anything is made: the plan, and the FRR directory `up` will create.
+fn starting_state(plan: LabPlan, opts: &UpOptions) -> LabState {
+    LabState {
         version: state::VERSION,
         phase: Phase::Starting,
         spec: opts.spec.clone(),
@@ -103,21 +142,11 @@ pub fn up(
             .filter(|d| !d.exists())
             .collect(),
         frr_state_dirs: Vec::new(),
-    };
-    // Written before the kernel is touched: from here on `down` can always clean up.
-    state::write(dir, &st)?;
-    let mut guard = Teardown { dir, armed: true };
-
-    st.features = netns::probe();
-    if !st.features.netns || !st.features.veth {
-        return Err(LabError::Kernel(format!(
-            "the lab needs network namespaces and veth pairs: {}",
-            st.features.missing.join("; ")
-        )));
     }
-    let plan = &st.plan;
-    progress(&format!("up: {} ({})", plan.lab, plan.size()));
+}
 
+fn create_namespaces(st: &mut LabState, progress: Progress<'_>) -> Result<(), LabError> {
+    let plan = &st.plan;
     let t = Instant::now();
     netns::create(plan)?;
     st.timings.namespaces_ms = ms(t.elapsed());
@@ -126,7 +155,13 @@ pub fn up(
         plan.namespaces().len(),
         secs(t.elapsed())
     ));
+    Ok(())
+}
 
+/// Cables, host addresses and routes, and the tenant VRFs when the kernel can build them;
+/// returns why it cannot.
+fn cable(st: &mut LabState, progress: Progress<'_>) -> Result<Option<String>, LabError> {
+    let plan = &st.plan;
     let t = Instant::now();
     netns::cable(plan)?;
     netns::configure(plan)?;
@@ -145,11 +180,20 @@ pub fn up(
             "WARNING: tenant VRFs not built: {why}; verify will report the tenant checks as not tested"
         ));
     }
+    Ok(tenant_gap)
+}
 
+/// FRR on every switch; returns how many daemons run.
+fn start_daemons(
+    st: &mut LabState,
+    dir: &Path,
+    configs: &Configs,
+    before: &std::collections::BTreeSet<String>,
+    progress: Progress<'_>,
+) -> Result<usize, LabError> {
     let t = Instant::now();
-    let before = frr::state_dirs();
     let mut daemons = 0;
-    for r in &plan.routers {
+    for r in &st.plan.routers {
         let p = frr::Paths::new(dir, &r.name);
         let conf = configs
             .get(&r.name)
@@ -161,8 +205,8 @@ pub fn up(
         daemons += pids.len();
         st.pids.insert(r.name.clone(), pids);
         // After every switch, so a killed `up` leaves `down` the pids and FRR's directories.
-        st.frr_state_dirs = frr::new_state_dirs(&before, &st.pids);
-        state::write(dir, &st)?;
+        st.frr_state_dirs = frr::new_state_dirs(before, &st.pids);
+        state::write(dir, st)?;
     }
     st.timings.daemons_ms = ms(t.elapsed());
     progress(&format!(
@@ -170,7 +214,10 @@ pub fn up(
         st.plan.routers.len(),
         secs(t.elapsed())
     ));
+    Ok(daemons)
+}
 
+fn load_configs(st: &mut LabState, dir: &Path, progress: Progress<'_>) -> Result<(), LabError> {
     let t = Instant::now();
     load_all(&st.plan, dir)?;
     st.timings.configs_ms = ms(t.elapsed());
@@ -179,11 +226,11 @@ pub fn up(
         st.plan.routers.len(),
         secs(t.elapsed())
     ));
+    Ok(())
+}
 
-    let t = Instant::now();
-    let (converged, pending) = converge(&st.plan, dir, tenant_gap.as_deref(), opts, progress);
-    st.timings.converge_ms = ms(t.elapsed());
-    st.converged = converged;
+/// The daemons' peak memory, and FRR directories created since they started.
+fn record_daemons(st: &mut LabState, before: &std::collections::BTreeSet<String>) {
     st.timings.peak_rss_kib = st
         .pids
         .values()
@@ -191,22 +238,11 @@ pub fn up(
         .filter_map(|(_, pid)| frr::peak_rss_kib(*pid))
         .sum();
     // Again at the end: a daemon may create its directory after its start returned.
-    for d in frr::new_state_dirs(&before, &st.pids) {
+    for d in frr::new_state_dirs(before, &st.pids) {
         if !st.frr_state_dirs.contains(&d) {
             st.frr_state_dirs.push(d);
         }
     }
-    st.timings.total_ms = ms(t0.elapsed());
-    st.phase = Phase::Up;
-    state::write(dir, &st)?;
-    guard.armed = false;
-    Ok(UpSummary {
-        timings: st.timings.clone(),
-        converged,
-        pending,
-        daemons,
-        namespaces: st.plan.namespaces().len(),
-    })
 }
 
 /// Root, tools, the `frr` user, and a size this machine can run.

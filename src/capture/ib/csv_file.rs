@@ -42,38 +42,9 @@ pub fn parse(file: usize, src: &SourceFile, diags: &mut Diagnostics) -> Vec<Capt
         .comment(Some(b'#'))
         .from_reader(src.text.as_bytes());
     let head_span = Span::new(0, src.text.lines().next().map_or(1, str::len));
-    let Ok(head) = r.headers().cloned() else {
-        diags.push(error(
-            codes::CAPTURE_SYNTAX,
-            head_span,
-            "unreadable CSV header",
-            "header",
-            HELP,
-        ));
+    let Some(cols) = columns(&mut r, head_span, diags) else {
         return Vec::new();
     };
-    let col = |n: &str| head.iter().position(|h| h.eq_ignore_ascii_case(n));
-    let (Some(node), Some(guid)) = (col("node"), col("guid")) else {
-        diags.push(error(
-            codes::CAPTURE_SYNTAX,
-            head_span,
-            "the header names no `node` and `guid` columns",
-            "header",
-            HELP,
-        ));
-        return Vec::new();
-    };
-    let (port, rdma, hca_port) = (col("port"), col("rdma"), col("hca_port"));
-    if port.is_none() && rdma.is_none() {
-        diags.push(error(
-            codes::CAPTURE_SYNTAX,
-            head_span,
-            "the header names neither `port` nor `rdma`",
-            "header",
-            HELP,
-        ));
-        return Vec::new();
-    }
     let mut out = Vec::new();
     for rec in r.records() {
         let rec = match rec {
@@ -90,75 +61,9 @@ pub fn parse(file: usize, src: &SourceFile, diags: &mut Diagnostics) -> Vec<Capt
                 continue;
             }
         };
-        let at = rec.position().map_or(0, |p| p.byte() as usize);
-        let len = src
-            .text
-            .get(at..)
-            .and_then(|t| t.lines().next())
-            .map_or(1, str::len);
-        let span = Span::new(at, len);
-        let field = |i: Option<usize>| i.and_then(|i| rec.get(i)).filter(|v| !v.is_empty());
-        let (Some(n), Some(g)) = (field(Some(node)), field(Some(guid))) else {
-            diags.push(error(
-                codes::CAPTURE_SYNTAX,
-                span,
-                "row without node or guid: the file looks truncated",
-                "row",
-                HELP,
-            ));
-            continue;
-        };
-        let Some(g) = Guid::parse(g) else {
-            diags.push(error(
-                codes::CAPTURE_SYNTAX,
-                span,
-                format!("`{g}` is not a port GUID"),
-                "guid",
-                HELP,
-            ));
-            continue;
-        };
-        let which = match (field(port), field(rdma)) {
-            (Some(p), _) => PortRef::Named(p.to_string()),
-            (None, Some(d)) => {
-                let n: u8 = match field(hca_port).map(str::parse) {
-                    None => 1,
-                    Some(Ok(n)) => n,
-                    Some(Err(_)) => {
-                        diags.push(error(
-                            codes::CAPTURE_SYNTAX,
-                            span,
-                            "`hca_port` is not 1-255",
-                            "hca_port",
-                            HELP,
-                        ));
-                        continue;
-                    }
-                };
-                PortRef::Hca {
-                    rdma: d.to_string(),
-                    port: n,
-                }
-            }
-            (None, None) => {
-                diags.push(error(
-                    codes::CAPTURE_SYNTAX,
-                    span,
-                    "row names neither port nor rdma",
-                    "row",
-                    HELP,
-                ));
-                continue;
-            }
-        };
-        out.push(CapturedPort {
-            file,
-            span,
-            host: n.to_string(),
-            port: which,
-            guid: g,
-            peer: None,
-        });
+        if let Some(c) = row(file, src, &rec, &cols, diags) {
+            out.push(c);
+        }
     }
     if out.is_empty() && !diags.has_errors() {
         diags.push(error(
@@ -170,4 +75,156 @@ pub fn parse(file: usize, src: &SourceFile, diags: &mut Diagnostics) -> Vec<Capt
         ));
     }
     out
+}
+
+/// The positions of the columns read, by header name.
+struct Columns {
+    node: usize,
+    guid: usize,
+    port: Option<usize>,
+    rdma: Option<usize>,
+    hca_port: Option<usize>,
+}
+
+/// The header: `node`, `guid`, and `port` or `rdma` are needed.
+fn columns(
+    r: &mut csv::Reader<&[u8]>,
+    head_span: Span,
+    diags: &mut Diagnostics,
+) -> Option<Columns> {
+    let Ok(head) = r.headers().cloned() else {
+        diags.push(error(
+            codes::CAPTURE_SYNTAX,
+            head_span,
+            "unreadable CSV header",
+            "header",
+            HELP,
+        ));
+        return None;
+    };
+    let col = |n: &str| head.iter().position(|h| h.eq_ignore_ascii_case(n));
+    let (Some(node), Some(guid)) = (col("node"), col("guid")) else {
+        diags.push(error(
+            codes::CAPTURE_SYNTAX,
+            head_span,
+            "the header names no `node` and `guid` columns",
+            "header",
+            HELP,
+        ));
+        return None;
+    };
+    let (port, rdma, hca_port) = (col("port"), col("rdma"), col("hca_port"));
+    if port.is_none() && rdma.is_none() {
+        diags.push(error(
+            codes::CAPTURE_SYNTAX,
+            head_span,
+            "the header names neither `port` nor `rdma`",
+            "header",
+            HELP,
+        ));
+        return None;
+    }
+    Some(Columns {
+        node,
+        guid,
+        port,
+        rdma,
+        hca_port,
+    })
+}
+
+/// One row as a captured port; `None` (diagnostic pushed) when it lacks something.
+fn row(
+    file: usize,
+    src: &SourceFile,
+    rec: &csv::StringRecord,
+    cols: &Columns,
+    diags: &mut Diagnostics,
+) -> Option<CapturedPort> {
+    let at = rec.position().map_or(0, |p| p.byte() as usize);
+    let len = src
+        .text
+        .get(at..)
+        .and_then(|t| t.lines().next())
+        .map_or(1, str::len);
+    let span = Span::new(at, len);
+    let field = |i: Option<usize>| i.and_then(|i| rec.get(i)).filter(|v| !v.is_empty());
+    let (Some(n), Some(g)) = (field(Some(cols.node)), field(Some(cols.guid))) else {
+        diags.push(error(
+            codes::CAPTURE_SYNTAX,
+            span,
+            "row without node or guid: the file looks truncated",
+            "row",
+            HELP,
+        ));
+        return None;
+    };
+    let Some(g) = Guid::parse(g) else {
+        diags.push(error(
+            codes::CAPTURE_SYNTAX,
+            span,
+            format!("`{g}` is not a port GUID"),
+            "guid",
+            HELP,
+        ));
+        return None;
+    };
+    let which = port_ref(
+        field(cols.port),
+        field(cols.rdma),
+        field(cols.hca_port),
+        span,
+        diags,
+    )?;
+    Some(CapturedPort {
+        file,
+        span,
+        host: n.to_string(),
+        port: which,
+        guid: g,
+        peer: None,
+    })
+}
+
+/// The row's port: a catalog port name, else an HCA and its port (1 when not given).
+fn port_ref(
+    port: Option<&str>,
+    rdma: Option<&str>,
+    hca_port: Option<&str>,
+    span: Span,
+    diags: &mut Diagnostics,
+) -> Option<PortRef> {
+    match (port, rdma) {
+        (Some(p), _) => Some(PortRef::Named(p.to_string())),
+        (None, Some(d)) => {
+            let n: u8 = match hca_port.map(str::parse) {
+                None => 1,
+                Some(Ok(n)) => n,
+                Some(Err(_)) => {
+                    diags.push(error(
+                        codes::CAPTURE_SYNTAX,
+                        span,
+                        "`hca_port` is not 1-255",
+                        "hca_port",
+                        HELP,
+                    ));
+                    return None;
+                }
+            };
+            Some(PortRef::Hca {
+                rdma: d.to_string(),
+                port: n,
+            })
+        }
+        (None, None) => {
+            diags.push(error(
+                codes::CAPTURE_SYNTAX,
+                span,
+                "row names neither port nor rdma",
+                "row",
+                HELP,
+            ));
+            None
+        }
+    }
 }

@@ -23,22 +23,146 @@ pub fn parse(
     src: &SourceFile,
     diags: &mut Diagnostics,
 ) -> Vec<CapturedPort> {
-    let mut out = Vec::new();
-    let mut ca: Option<(String, Line<'_>, usize)> = None;
-    let mut port: Option<Port<'_>> = None;
-    let finish = |ca: &Option<(String, Line<'_>, usize)>,
-                  port: Option<Port<'_>>,
-                  out: &mut Vec<CapturedPort>,
-                  diags: &mut Diagnostics| {
-        let (Some((rdma, _, _)), Some(p)) = (ca, port) else {
+    let mut reader = Reader {
+        file,
+        host,
+        out: Vec::new(),
+        ca: None,
+        port: None,
+        cas: 0,
+    };
+    for line in lines(src) {
+        let t = line.text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("CA '") {
+            reader.ca(rest.trim_end_matches('\''), line, diags);
+        } else if let Some(num) = t.strip_prefix("Port ").and_then(|r| r.strip_suffix(':')) {
+            reader.port(num, line, diags);
+        } else {
+            reader.field(t, line, diags);
+        }
+    }
+    reader.finish_ca(diags);
+    if reader.cas == 0 && !diags.has_errors() {
+        diags.push(error(
+            codes::CAPTURE_SYNTAX,
+            end_span(src),
+            "no `CA '…'` line: this is not `ibstat` output",
+            "no CA",
+            HELP,
+        ));
+    }
+    reader.out
+}
+
+/// The reading state: the CA and port being read, and the ports done.
+struct Reader<'a> {
+    file: usize,
+    host: &'a str,
+    out: Vec<CapturedPort>,
+    /// The current CA: its RDMA name, its line and how many ports it has so far.
+    ca: Option<(String, Line<'a>, usize)>,
+    port: Option<Port<'a>>,
+    cas: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// `CA 'mlx5_0'`: the previous CA is done.
+    fn ca(&mut self, name: &str, line: Line<'a>, diags: &mut Diagnostics) {
+        self.finish_ca(diags);
+        self.cas += 1;
+        self.ca = Some((name.to_string(), line, 0));
+    }
+
+    /// `Port 1:`: the previous port is done.
+    fn port(&mut self, num: &'a str, line: Line<'a>, diags: &mut Diagnostics) {
+        self.finish_port(diags);
+        let Some((_, _, n)) = &mut self.ca else {
+            diags.push(error(
+                codes::CAPTURE_SYNTAX,
+                line.span(),
+                "a port before any `CA '…'` line",
+                "orphan port",
+                HELP,
+            ));
+            return;
+        };
+        *n += 1;
+        match num.trim().parse::<u8>() {
+            Ok(number) => {
+                self.port = Some(Port {
+                    line,
+                    number,
+                    guid: None,
+                    ethernet: false,
+                })
+            }
+            Err(_) => diags.push(error(
+                codes::CAPTURE_SYNTAX,
+                line.span_of(num),
+                "port number is not 1-255",
+                "port number",
+                HELP,
+            )),
+        }
+    }
+
+    /// `Key: value` lines; the port's GUID and link layer are the ones that matter.
+    fn field(&mut self, t: &'a str, line: Line<'a>, diags: &mut Diagnostics) {
+        let Some((key, value)) = t.split_once(':') else {
+            diags.push(error(
+                codes::CAPTURE_SYNTAX,
+                line.span(),
+                "not a line of `ibstat` output",
+                "unrecognised",
+                HELP,
+            ));
+            return;
+        };
+        let value = value.trim();
+        match (key.trim(), &mut self.port) {
+            ("Port GUID", Some(p)) => match Guid::parse(value) {
+                Some(g) => p.guid = Some((g, line, value)),
+                None => diags.push(error(
+                    codes::CAPTURE_SYNTAX,
+                    line.span_of(value),
+                    format!("`{value}` is not a port GUID"),
+                    "port GUID",
+                    HELP,
+                )),
+            },
+            ("Link layer", Some(p)) => p.ethernet = value.eq_ignore_ascii_case("ethernet"),
+            _ => {}
+        }
+    }
+
+    /// The current CA (and its last port) is done: a CA without ports is a truncated capture.
+    fn finish_ca(&mut self, diags: &mut Diagnostics) {
+        self.finish_port(diags);
+        if let Some((_, l, 0)) = &self.ca {
+            diags.push(error(
+                codes::CAPTURE_SYNTAX,
+                l.span(),
+                "CA without ports: the capture looks truncated",
+                "no ports",
+                HELP,
+            ));
+        }
+    }
+
+    /// The current port is done: an InfiniBand port with its GUID is captured.
+    fn finish_port(&mut self, diags: &mut Diagnostics) {
+        let (Some((rdma, _, _)), Some(p)) = (&self.ca, self.port.take()) else {
             return;
         };
         match p.guid {
             Some(_) if p.ethernet => {}
-            Some((guid, line, text)) => out.push(CapturedPort {
-                file,
+            Some((guid, line, text)) => self.out.push(CapturedPort {
+                file: self.file,
                 span: line.span_of(text),
-                host: host.to_string(),
+                host: self.host.to_string(),
                 port: PortRef::Hca {
                     rdma: rdma.clone(),
                     port: p.number,
@@ -57,105 +181,5 @@ pub fn parse(
                 HELP,
             )),
         }
-    };
-    let mut cas = 0;
-    for line in lines(src) {
-        let t = line.text.trim();
-        if t.is_empty() {
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("CA '") {
-            finish(&ca, port.take(), &mut out, diags);
-            if let Some((_, l, 0)) = &ca {
-                diags.push(error(
-                    codes::CAPTURE_SYNTAX,
-                    l.span(),
-                    "CA without ports: the capture looks truncated",
-                    "no ports",
-                    HELP,
-                ));
-            }
-            let name = rest.trim_end_matches('\'');
-            cas += 1;
-            ca = Some((name.to_string(), line, 0));
-            continue;
-        }
-        if let Some(num) = t.strip_prefix("Port ").and_then(|r| r.strip_suffix(':')) {
-            finish(&ca, port.take(), &mut out, diags);
-            let Some((_, _, n)) = &mut ca else {
-                diags.push(error(
-                    codes::CAPTURE_SYNTAX,
-                    line.span(),
-                    "a port before any `CA '…'` line",
-                    "orphan port",
-                    HELP,
-                ));
-                continue;
-            };
-            *n += 1;
-            match num.trim().parse::<u8>() {
-                Ok(number) => {
-                    port = Some(Port {
-                        line,
-                        number,
-                        guid: None,
-                        ethernet: false,
-                    })
-                }
-                Err(_) => diags.push(error(
-                    codes::CAPTURE_SYNTAX,
-                    line.span_of(num),
-                    "port number is not 1-255",
-                    "port number",
-                    HELP,
-                )),
-            }
-            continue;
-        }
-        let Some((key, value)) = t.split_once(':') else {
-            diags.push(error(
-                codes::CAPTURE_SYNTAX,
-                line.span(),
-                "not a line of `ibstat` output",
-                "unrecognised",
-                HELP,
-            ));
-            continue;
-        };
-        let value = value.trim();
-        match (key.trim(), &mut port) {
-            ("Port GUID", Some(p)) => match Guid::parse(value) {
-                Some(g) => p.guid = Some((g, line, value)),
-                None => diags.push(error(
-                    codes::CAPTURE_SYNTAX,
-                    line.span_of(value),
-                    format!("`{value}` is not a port GUID"),
-                    "port GUID",
-                    HELP,
-                )),
-            },
-            ("Link layer", Some(p)) => p.ethernet = value.eq_ignore_ascii_case("ethernet"),
-            _ => {}
-        }
     }
-    finish(&ca, port.take(), &mut out, diags);
-    if let Some((_, l, 0)) = &ca {
-        diags.push(error(
-            codes::CAPTURE_SYNTAX,
-            l.span(),
-            "CA without ports: the capture looks truncated",
-            "no ports",
-            HELP,
-        ));
-    }
-    if cas == 0 && !diags.has_errors() {
-        diags.push(error(
-            codes::CAPTURE_SYNTAX,
-            end_span(src),
-            "no `CA '…'` line: this is not `ibstat` output",
-            "no CA",
-            HELP,
-        ));
-    }
-    out
 }

@@ -53,53 +53,96 @@ fn names_in(desc: &str) -> impl Iterator<Item = &str> {
 
 pub fn map(captured: &[CapturedPort], fabric: &Fabric, hosts: &HostIntents) -> Imported {
     let mut out = Imported::default();
-    let roles: BTreeMap<&str, Role> = fabric
-        .devices()
-        .map(|d| (d.name.as_str(), d.role))
-        .collect();
-    let other_rdma: BTreeMap<&str, Vec<&str>> = fabric
-        .devices()
-        .filter(|d| d.role == Role::Node)
-        .filter_map(|d| {
-            let m = fabric.node_model(d)?;
-            let names = m
-                .storage
-                .iter()
-                .chain(&m.inband)
-                .filter_map(|p| p.rdma.as_deref())
-                .collect();
-            Some((d.name.as_str(), names))
-        })
-        .collect();
-    let mut by_guid: BTreeMap<Guid, (&str, &str, &CapturedPort)> = BTreeMap::new();
-    let mut by_port: BTreeMap<(&str, &str), &CapturedPort> = BTreeMap::new();
+    let plan = Plan::new(fabric, hosts);
+    let mut seen = Seen::default();
     for c in captured {
-        let mut fail = |msg: String, label: &str, help: &str| {
-            out.diagnostics.push((
-                c.file,
-                Diagnostic::error(codes::CAPTURE_NOT_IN_PLAN, msg)
-                    .at(Some(c.span), label)
-                    .help(help.to_string()),
-            ));
+        let p = match plan.port_of(c) {
+            Found::Port(p) => p,
+            Found::Skipped => {
+                out.skipped += 1;
+                continue;
+            }
+            Found::Rejected(d) => {
+                out.diagnostics.push((c.file, d));
+                continue;
+            }
         };
-        let Some(role) = roles.get(c.host.as_str()) else {
-            fail(
+        if let Some(d) = plan.miscabled(c, p) {
+            out.diagnostics.push((c.file, d));
+            continue;
+        }
+        match seen.admit(c, p) {
+            Admitted::New => {
+                out.guids.0.insert((c.host.clone(), p.port.clone()), c.guid);
+            }
+            Admitted::Conflict(d) => out.diagnostics.push((c.file, d)),
+            Admitted::Again => {}
+        }
+    }
+    out
+}
+
+/// What the plan says about the devices a capture names.
+struct Plan<'a> {
+    hosts: &'a HostIntents,
+    roles: BTreeMap<&'a str, Role>,
+    /// Per GPU node, the RDMA names of its storage and in-band HCAs.
+    other_rdma: BTreeMap<&'a str, Vec<&'a str>>,
+}
+
+/// Where a captured port lands in the plan.
+enum Found<'a> {
+    /// A cabled compute port of a GPU node.
+    Port(&'a HostPort),
+    /// A port no compute partition names (an appliance's, another network's).
+    Skipped,
+    Rejected(Diagnostic),
+}
+
+impl<'a> Plan<'a> {
+    fn new(fabric: &'a Fabric, hosts: &'a HostIntents) -> Self {
+        let roles = fabric
+            .devices()
+            .map(|d| (d.name.as_str(), d.role))
+            .collect();
+        let other_rdma = fabric
+            .devices()
+            .filter(|d| d.role == Role::Node)
+            .filter_map(|d| {
+                let m = fabric.node_model(d)?;
+                let names = m
+                    .storage
+                    .iter()
+                    .chain(&m.inband)
+                    .filter_map(|p| p.rdma.as_deref())
+                    .collect();
+                Some((d.name.as_str(), names))
+            })
+            .collect();
+        Plan {
+            hosts,
+            roles,
+            other_rdma,
+        }
+    }
+
+    fn port_of(&self, c: &CapturedPort) -> Found<'a> {
+        let Some(role) = self.roles.get(c.host.as_str()) else {
+            return Found::Rejected(not_in_plan(
+                c,
                 format!(
                     "GUID {} belongs to `{}`, which is not in the plan",
                     c.guid, c.host
                 ),
                 "unknown host",
                 "capture only this cluster's fabric, or fix the host's node description",
-            );
-            continue;
+            ));
         };
         if *role != Role::Node {
-            out.skipped += 1;
-            continue;
+            return Found::Skipped;
         }
-        let Some(node) = hosts.nodes.get(&c.host) else {
-            out.skipped += 1;
-            continue;
+        let Some(node) = self.hosts.nodes.get(&c.host) else {
+            return Found::Skipped;
         };
         let found: Option<&HostPort> = match &c.port {
             PortRef::Named(name) => node.ports.iter().find(|p| &p.port == name),
@@ -108,80 +151,116 @@ pub fn map(captured: &[CapturedPort], fabric: &Fabric, hosts: &HostIntents) -> I
                 .iter()
                 .find(|p| p.rdma.as_deref() == Some(rdma.as_str()) && *port == 1),
         };
-        let Some(p) = found else {
-            let what = match &c.port {
-                PortRef::Named(n) => format!("port `{n}`"),
-                PortRef::Hca { rdma, port } => format!("`{rdma}` port {port}"),
-            };
-            if let PortRef::Hca { rdma, .. } = &c.port
-                && other_rdma
-                    .get(c.host.as_str())
-                    .is_some_and(|v| v.contains(&rdma.as_str()))
-            {
-                out.skipped += 1;
-                continue;
-            }
-            let cabled: Vec<String> = node
-                .ports
-                .iter()
-                .map(|p| match &p.rdma {
-                    Some(r) => format!("{} ({r})", p.port),
-                    None => p.port.clone(),
-                })
-                .collect();
-            fail(
-                format!(
-                    "GUID {} is for {what} of `{}`, which is no cabled compute port in the plan (cabled: {})",
-                    c.guid,
-                    c.host,
-                    cabled.join(", ")
-                ),
-                "not in the plan",
-                "check the node model's RDMA names (`ibdev2netdev`) or the host's cabling",
-            );
-            continue;
+        match found {
+            Some(p) => Found::Port(p),
+            None => self.uncabled(c, &node.ports),
+        }
+    }
+
+    /// A port of a GPU node that is no cabled compute port: another network's HCA, or a mistake.
+    fn uncabled(&self, c: &CapturedPort, ports: &[HostPort]) -> Found<'a> {
+        let what = match &c.port {
+            PortRef::Named(n) => format!("port `{n}`"),
+            PortRef::Hca { rdma, port } => format!("`{rdma}` port {port}"),
         };
-        if let Some(peer) = &c.peer {
-            let named: Vec<&str> = names_in(peer).filter(|n| roles.contains_key(n)).collect();
-            if !named.is_empty() && !named.contains(&p.leaf.as_str()) {
-                fail(
+        if let PortRef::Hca { rdma, .. } = &c.port
+            && self
+                .other_rdma
+                .get(c.host.as_str())
+                .is_some_and(|v| v.contains(&rdma.as_str()))
+        {
+            return Found::Skipped;
+        }
+        let cabled: Vec<String> = ports
+            .iter()
+            .map(|p| match &p.rdma {
+                Some(r) => format!("{} ({r})", p.port),
+                None => p.port.clone(),
+            })
+            .collect();
+        Found::Rejected(not_in_plan(
+            c,
+            format!(
+                "GUID {} is for {what} of `{}`, which is no cabled compute port in the plan (cabled: {})",
+                c.guid,
+                c.host,
+                cabled.join(", ")
+            ),
+            "not in the plan",
+            "check the node model's RDMA names (`ibdev2netdev`) or the host's cabling",
+        ))
+    }
+
+    /// The capture names the peer switch (`ibnetdiscover`) and it is not the planned leaf.
+    fn miscabled(&self, c: &CapturedPort, p: &HostPort) -> Option<Diagnostic> {
+        let peer = c.peer.as_ref()?;
+        let named: Vec<&str> = names_in(peer)
+            .filter(|n| self.roles.contains_key(n))
+            .collect();
+        if named.is_empty() || named.contains(&p.leaf.as_str()) {
+            return None;
+        }
+        Some(not_in_plan(
+            c,
+            format!(
+                "`{}` {} is cabled to `{}` in the capture, but the plan cables it to `{}` {} (cable {})",
+                c.host,
+                p.port,
+                named.join(" "),
+                p.leaf,
+                p.leaf_port,
+                p.cable
+            ),
+            "miscabled",
+            "fix the cabling (`railyard cabling verify`) or the spec, then capture again",
+        ))
+    }
+}
+
+/// A captured port the plan does not have.
+fn not_in_plan(c: &CapturedPort, msg: String, label: &str, help: &str) -> Diagnostic {
+    Diagnostic::error(codes::CAPTURE_NOT_IN_PLAN, msg)
+        .at(Some(c.span), label)
+        .help(help.to_string())
+}
+
+/// What became of a captured port the plan has.
+enum Admitted {
+    New,
+    /// The port already has this GUID (two captures of one fabric).
+    Again,
+    Conflict(Diagnostic),
+}
+
+/// The ports and GUIDs accepted so far.
+#[derive(Default)]
+struct Seen<'a> {
+    by_guid: BTreeMap<Guid, (&'a str, &'a str, &'a CapturedPort)>,
+    by_port: BTreeMap<(&'a str, &'a str), &'a CapturedPort>,
+}
+
+impl<'a> Seen<'a> {
+    /// Accepts `c` for `p` unless the port already has a GUID or the GUID is already another
+    /// port's.
+    fn admit(&mut self, c: &'a CapturedPort, p: &'a HostPort) -> Admitted {
+        if let Some(prev) = self.by_port.get(&(c.host.as_str(), p.port.as_str())) {
+            if prev.guid == c.guid {
+                return Admitted::Again;
+            }
+            return Admitted::Conflict(
+                Diagnostic::error(
+                    codes::CAPTURE_CONFLICT,
                     format!(
-                        "`{}` {} is cabled to `{}` in the capture, but the plan cables it to `{}` {} (cable {})",
-                        c.host,
-                        p.port,
-                        named.join(" "),
-                        p.leaf,
-                        p.leaf_port,
-                        p.cable
+                        "`{}` {} has GUID {} here and {} elsewhere",
+                        c.host, p.port, c.guid, prev.guid
                     ),
-                    "miscabled",
-                    "fix the cabling (`railyard cabling verify`) or the spec, then capture again",
-                );
-                continue;
-            }
+                )
+                .at(Some(c.span), "second GUID")
+                .help("import one capture per fabric state; a replaced HCA needs a fresh capture"),
+            );
         }
-        if let Some(prev) = by_port.get(&(c.host.as_str(), p.port.as_str())) {
-            if prev.guid != c.guid {
-                out.diagnostics.push((
-                    c.file,
-                    Diagnostic::error(
-                        codes::CAPTURE_CONFLICT,
-                        format!(
-                            "`{}` {} has GUID {} here and {} elsewhere",
-                            c.host, p.port, c.guid, prev.guid
-                        ),
-                    )
-                    .at(Some(c.span), "second GUID")
-                    .help(
-                        "import one capture per fabric state; a replaced HCA needs a fresh capture",
-                    ),
-                ));
-            }
-            continue;
-        }
-        if let Some((h, port, prev)) = by_guid.get(&c.guid) {
-            out.diagnostics.push((
-                c.file,
+        if let Some((h, port, prev)) = self.by_guid.get(&c.guid) {
+            return Admitted::Conflict(
                 Diagnostic::error(
                     codes::CAPTURE_CONFLICT,
                     format!(
@@ -194,12 +273,11 @@ pub fn map(captured: &[CapturedPort], fabric: &Fabric, hosts: &HostIntents) -> I
                     "port GUIDs are unique; check the capture of `{}`",
                     prev.host
                 )),
-            ));
-            continue;
+            );
         }
-        by_port.insert((c.host.as_str(), p.port.as_str()), c);
-        by_guid.insert(c.guid, (c.host.as_str(), p.port.as_str(), c));
-        out.guids.0.insert((c.host.clone(), p.port.clone()), c.guid);
+        self.by_port.insert((c.host.as_str(), p.port.as_str()), c);
+        self.by_guid
+            .insert(c.guid, (c.host.as_str(), p.port.as_str(), c));
+        Admitted::New
     }
-    out
 }

@@ -290,9 +290,40 @@ fn switching(t: &mut Tree, d: &DeviceIntent) {
 /// The underlay: one instance in the default VRF, one peer group carrying every session, BFD
 /// through a profile on the peer group (CL 5.15 has no per-peer `bfd enable`).
 fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
+    t.router.bgp = Some(router_bgp(b));
+    if let Some(f) = &b.bfd {
+        t.router.bfd = Some(bfd_profile(f));
+    }
+    // The IPv6 family exists only when IPv6 prefixes are redistributed.
+    let v6 = !b.redistribute_v6.is_empty();
+    let instance = VrfBgp {
+        address_family: AddressFamilies {
+            ipv4_unicast: unicast(b, REDIST_V4, &b.redistribute, false),
+            ipv6_unicast: v6.then(|| unicast(b, REDIST_V6, &b.redistribute_v6, true)),
+            l2vpn_evpn: evpn.then_some(ENABLED),
+        },
+        autonomous_system: None,
+        neighbor: neighbors(b),
+        path_selection: b.multipath_relax.then(|| PathSelection {
+            multipath: Multipath {
+                aspath_ignore: state(true),
+            },
+        }),
+        peer_group: BTreeMap::from([(b.peer_group.clone(), peer_group(b, v6, evpn))]),
+        rd: None,
+        route_export: None,
+        route_import: None,
+        router_id: None,
+        state: state(true),
+    };
+    t.vrf.entry("default".to_string()).or_default().router.bgp = Some(instance);
+}
+
+/// `router bgp`: the ASN, router-id and graceful restart.
+fn router_bgp(b: &Bgp) -> RouterBgp {
     let gr = &b.graceful_restart;
     let timers = gr.mode != GracefulRestartMode::Disabled;
-    t.router.bgp = Some(RouterBgp {
+    RouterBgp {
         autonomous_system: b.asn,
         graceful_restart: Some(GracefulRestart {
             mode: match gr.mode {
@@ -305,21 +336,28 @@ fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
         }),
         router_id: b.router_id.to_string(),
         state: state(true),
-    });
-    if let Some(f) = &b.bfd {
-        t.router.bfd = Some(Bfd {
-            profile: BTreeMap::from([(
-                f.profile.clone(),
-                BfdProfile {
-                    detect_multiplier: f.multiplier,
-                    min_rx_interval: f.interval_ms,
-                    min_tx_interval: f.interval_ms,
-                },
-            )]),
-            state: state(true),
-        });
     }
-    let unicast = |route_map: &str, rules: &[intent::PrefixRule], v6: bool| Unicast {
+}
+
+/// `router bfd`: the one profile the peer group uses.
+fn bfd_profile(f: &intent::Bfd) -> Bfd {
+    Bfd {
+        profile: BTreeMap::from([(
+            f.profile.clone(),
+            BfdProfile {
+                detect_multiplier: f.multiplier,
+                min_rx_interval: f.interval_ms,
+                min_tx_interval: f.interval_ms,
+            },
+        )]),
+        state: state(true),
+    }
+}
+
+/// A unicast family of the instance: aggregates, multipath, `redistribute connected` through
+/// `route_map` when there are prefixes to redistribute.
+fn unicast(b: &Bgp, route_map: &str, rules: &[intent::PrefixRule], v6: bool) -> Unicast {
+    Unicast {
         aggregate_route: aggregates(&b.aggregates, v6),
         multipaths: Some(Multipaths {
             ebgp: b.maximum_paths,
@@ -332,50 +370,27 @@ fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
         }),
         route_export: None,
         state: state(true),
-    };
-    // `allowas-in 1`: with leaf ASN reuse a leaf accepts routes carrying its own ASN once.
-    // Unicast families add the plan's prefix limit and, on leaves, the outbound policy.
-    let family =
-        |limit: Option<u32>, export: Option<&str>| PeerGroupFamily {
-            aspath: b.allowas_in.then(|| AsPath {
-                allow_my_asn: AllowMyAsn {
-                    occurrences: 1,
-                    state: state(true),
-                },
-            }),
-            policy: export.map(|route_map| PeerPolicy {
-                outbound: Outbound {
-                    route_map: route_map.to_string(),
-                },
-            }),
-            prefix_limits: b.max_prefix.as_ref().zip(limit.filter(|&n| n > 0)).map(
-                |(m, maximum)| PrefixLimits {
-                    inbound: PrefixLimitsInbound {
-                        maximum,
-                        reestablish_wait: m.restart_minutes,
-                        warning_only: m.restart_minutes.is_none().then_some(state(true)),
-                        warning_threshold: m.warning_percent,
-                    },
-                },
-            ),
-            state: state(true),
-        };
+    }
+}
+
+/// The peer group carrying every session: its families, BFD profile, password and GTSM.
+fn peer_group(b: &Bgp, v6: bool, evpn: bool) -> PeerGroup {
     let limit = |f: fn(&intent::MaxPrefix) -> u32| b.max_prefix.as_ref().map(f);
-    // The IPv6 family exists only when IPv6 prefixes are redistributed.
-    let v6 = !b.redistribute_v6.is_empty();
-    let peer_group = PeerGroup {
+    PeerGroup {
         address_family: PeerGroupFamilies {
-            ipv4_unicast: family(
+            ipv4_unicast: peer_family(
+                b,
                 limit(|m| m.ipv4),
                 (!b.export.is_empty()).then_some(EXPORT_V4),
             ),
             ipv6_unicast: v6.then(|| {
-                family(
+                peer_family(
+                    b,
                     limit(|m| m.ipv6),
                     (!b.export_v6.is_empty()).then_some(EXPORT_V6),
                 )
             }),
-            l2vpn_evpn: evpn.then(|| family(None, None)),
+            l2vpn_evpn: evpn.then(|| peer_family(b, None, None)),
         },
         bfd: b.bfd.as_ref().map(|f| PeerGroupBfd {
             profile: f.profile.clone(),
@@ -385,45 +400,59 @@ fn bgp(t: &mut Tree, b: &Bgp, evpn: bool) {
             hops: 1,
             state: state(true),
         }),
-    };
-    let instance = VrfBgp {
-        address_family: AddressFamilies {
-            ipv4_unicast: unicast(REDIST_V4, &b.redistribute, false),
-            ipv6_unicast: v6.then(|| unicast(REDIST_V6, &b.redistribute_v6, true)),
-            l2vpn_evpn: evpn.then_some(ENABLED),
-        },
-        autonomous_system: None,
-        neighbor: b
-            .neighbors
-            .iter()
-            .map(|n| {
-                // Numbered sessions go to the peer's address, unnumbered ones to the interface.
-                let (id, kind) = match n.address {
-                    Some(a) => (a.to_string(), "numbered"),
-                    None => (n.interface.clone(), "unnumbered"),
-                };
-                let neighbor = Neighbor {
-                    description: format!("{}:{}", n.peer_device, n.peer_port),
-                    peer_group: b.peer_group.clone(),
-                    remote_as: n.remote_asn,
-                    kind,
-                };
-                (id, neighbor)
-            })
-            .collect(),
-        path_selection: b.multipath_relax.then(|| PathSelection {
-            multipath: Multipath {
-                aspath_ignore: state(true),
+    }
+}
+
+/// A family of the peer group. `allowas-in 1`: with leaf ASN reuse a leaf accepts routes
+/// carrying its own ASN once. Unicast families add the plan's prefix limit and, on leaves, the
+/// outbound policy.
+fn peer_family(b: &Bgp, limit: Option<u32>, export: Option<&str>) -> PeerGroupFamily {
+    PeerGroupFamily {
+        aspath: b.allowas_in.then(|| AsPath {
+            allow_my_asn: AllowMyAsn {
+                occurrences: 1,
+                state: state(true),
             },
         }),
-        peer_group: BTreeMap::from([(b.peer_group.clone(), peer_group)]),
-        rd: None,
-        route_export: None,
-        route_import: None,
-        router_id: None,
+        policy: export.map(|route_map| PeerPolicy {
+            outbound: Outbound {
+                route_map: route_map.to_string(),
+            },
+        }),
+        prefix_limits: b
+            .max_prefix
+            .as_ref()
+            .zip(limit.filter(|&n| n > 0))
+            .map(|(m, maximum)| PrefixLimits {
+                inbound: PrefixLimitsInbound {
+                    maximum,
+                    reestablish_wait: m.restart_minutes,
+                    warning_only: m.restart_minutes.is_none().then_some(state(true)),
+                    warning_threshold: m.warning_percent,
+                },
+            }),
         state: state(true),
-    };
-    t.vrf.entry("default".to_string()).or_default().router.bgp = Some(instance);
+    }
+}
+
+/// The sessions: numbered ones keyed by the peer's address, unnumbered ones by the interface.
+fn neighbors(b: &Bgp) -> BTreeMap<String, Neighbor> {
+    b.neighbors
+        .iter()
+        .map(|n| {
+            let (id, kind) = match n.address {
+                Some(a) => (a.to_string(), "numbered"),
+                None => (n.interface.clone(), "unnumbered"),
+            };
+            let neighbor = Neighbor {
+                description: format!("{}:{}", n.peer_device, n.peer_port),
+                peer_group: b.peer_group.clone(),
+                remote_as: n.remote_asn,
+                kind,
+            };
+            (id, neighbor)
+        })
+        .collect()
 }
 
 /// `aggregate-route <prefix> summary-only` for the aggregates of one family.
