@@ -5,6 +5,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+/// Every stage up to and including `intent`: what the stages beside `render` read.
+const THROUGH_INTENT: &[&str] = &[
+    "diag",
+    "model",
+    "catalog",
+    "spec",
+    "topology",
+    "addressing",
+    "tenancy",
+    "intent",
+];
+
 /// What each module may name. Foundations (`diag`, `model`, `catalog`) are open to all stages;
 /// `render` sees only intent (and the vendor data of `catalog`); the edge modules (`lab`,
 /// `cabling`, `push`, `capture`) read what the stages produce; `cli` may use anything.
@@ -37,19 +49,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("render", &["diag", "model", "catalog", "intent"]),
-    (
-        "artifacts",
-        &[
-            "diag",
-            "model",
-            "catalog",
-            "spec",
-            "topology",
-            "addressing",
-            "tenancy",
-            "intent",
-        ],
-    ),
+    ("artifacts", THROUGH_INTENT),
+    // The virtual lab's plan, beside `artifacts`: read by the `lab` edge (and topology exports).
+    ("labplan", THROUGH_INTENT),
     ("capture", &["diag", "model", "topology", "intent"]),
     ("cabling", &["diag", "model", "topology"]),
     ("push", &["diag", "model"]),
@@ -65,6 +67,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tenancy",
             "intent",
             "render",
+            "labplan",
         ],
     ),
 ];
