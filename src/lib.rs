@@ -18,6 +18,7 @@ pub mod catalog;
 pub mod diag;
 pub mod intent;
 pub mod lab;
+pub mod labplan;
 pub mod model;
 pub mod output;
 mod parallel;

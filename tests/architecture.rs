@@ -74,6 +74,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "parallel",
         ],
     ),
+    // The lab's plan: what the virtual lab (and any export of its topology) builds, from the
+    // compiled stages, never from rendered text.
+    (
+        "labplan",
+        &[
+            "diag",
+            "model",
+            "catalog",
+            "spec",
+            "topology",
+            "addressing",
+            "tenancy",
+            "intent",
+        ],
+    ),
     ("capture", &["diag", "model", "topology", "intent"]),
     ("cabling", &["diag", "model", "topology"]),
     ("push", &["diag", "model", "output"]),
@@ -89,6 +104,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tenancy",
             "intent",
             "render",
+            "labplan",
             "output",
         ],
     ),

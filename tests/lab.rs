@@ -217,12 +217,8 @@ fn boot(
         Some(Err(e)) => panic!("{name}: render failed: {e}"),
         None => panic!("{name}: did not compile"),
     };
-    let (f, i) = (
-        c.fabric.as_ref().expect("fabric"),
-        c.intents.as_ref().expect("intents"),
-    );
-    let sel = lab::scale::select(f, i, scale_down);
-    let (plan, configs) = lab::plan::build(&c, &files, &sel).expect("lab plan");
+    let plan = lab::plan(&c, scale_down).expect("lab plan");
+    let configs = lab::configs(&plan, &files).expect("rendered configs");
     let dir = state_dir();
     let guard = Running {
         dir: dir.clone(),

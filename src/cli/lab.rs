@@ -79,11 +79,8 @@ pub fn run(cmd: LabCommand) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             };
             let files = files?;
-            let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
-                return Ok(ExitCode::from(1));
-            };
-            let sel = lab::scale::select(fabric, intents, scale_down);
-            let (plan, configs) = lab::plan::build(&compiled, &files, &sel)?;
+            let plan = lab::plan(&compiled, scale_down)?;
+            let configs = lab::configs(&plan, &files)?;
             for line in plan.scale.lines() {
                 progress(&format!("scope: {line}"));
             }

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::LabError;
 use super::cmd::{self, sh_quote};
-use super::plan::Router;
+use crate::labplan::{DAEMONS, Router};
 
 /// Where FRR's daemons live on Debian.
 pub const FRR_LIBEXEC: &str = "/usr/lib/frr";
@@ -30,7 +30,7 @@ pub const FORK_PID_WINDOW: u32 = 8;
 
 /// Whether `name` is a daemon the lab starts.
 pub fn is_daemon(name: &str) -> bool {
-    KNOWN.contains(&name)
+    DAEMONS.contains(&name)
 }
 
 /// The entries of [`FRR_STATE_DIR`] now.
@@ -68,33 +68,6 @@ pub fn new_state_dirs(
             })
         })
         .map(|n| Path::new(FRR_STATE_DIR).join(n))
-        .collect()
-}
-
-/// Daemons the lab knows how to start, in start order (zebra first: the others connect to it).
-const KNOWN: [&str; 4] = ["zebra", "bgpd", "staticd", "bfdd"];
-
-/// The daemons a rendered config needs: zebra always; bgpd for `router bgp`; staticd for static
-/// routes (FRR 8.4 moved `ip route` there); bfdd for `bfd` blocks and BFD-enabled neighbours.
-pub fn daemons_for(conf: &str) -> Vec<String> {
-    let mut bgp = false;
-    let mut statics = false;
-    let mut bfd = false;
-    for line in conf.lines() {
-        let t = line.trim();
-        if t.starts_with('!') {
-            continue;
-        }
-        bgp |= t.starts_with("router bgp ");
-        statics |= t.starts_with("ip route ") || t.starts_with("ipv6 route ");
-        bfd |=
-            t == "bfd" || (t.starts_with("neighbor ") && t.split_whitespace().any(|w| w == "bfd"));
-    }
-    KNOWN
-        .iter()
-        .zip([true, bgp, statics, bfd])
-        .filter(|(_, on)| *on)
-        .map(|(d, _)| (*d).to_string())
         .collect()
 }
 
@@ -308,8 +281,125 @@ pub fn peak_rss_kib(pid: u32) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
-    use crate::model::Role;
+    use crate::diag::SourceFile;
+    use crate::labplan::{VrfNs, daemons_of};
+    use crate::model::{Platform, Role};
+
+    /// The daemons a rendered config needs, read from its text: zebra always; bgpd for
+    /// `router bgp`; staticd for static routes; bfdd for `bfd` blocks and BFD-enabled
+    /// neighbours. What the plan derives from the intent must agree.
+    fn daemons_for(conf: &str) -> Vec<String> {
+        let mut bgp = false;
+        let mut statics = false;
+        let mut bfd = false;
+        for line in conf.lines() {
+            let t = line.trim();
+            if t.starts_with('!') {
+                continue;
+            }
+            bgp |= t.starts_with("router bgp ");
+            statics |= t.starts_with("ip route ") || t.starts_with("ipv6 route ");
+            bfd |= t == "bfd"
+                || (t.starts_with("neighbor ") && t.split_whitespace().any(|w| w == "bfd"));
+        }
+        let needed = |d: &&str| match *d {
+            "bgpd" => bgp,
+            "staticd" => statics,
+            "bfdd" => bfd,
+            _ => true,
+        };
+        DAEMONS
+            .into_iter()
+            .filter(needed)
+            .map(String::from)
+            .collect()
+    }
+
+    /// An inventory compiled for FRR; with InfiniBand fabrics (which FRR cannot run), its
+    /// Ethernet fabrics on FRR: storage, in-band and OOB, or in-band and OOB only.
+    fn compiled_for_frr(path: &std::path::Path) -> crate::Compiled {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let src = SourceFile::new(path.display().to_string(), text);
+        let c = crate::compile_for_platform(&src, Platform::Frr);
+        if c.intents.is_some() {
+            return c;
+        }
+        let frr = || Some(crate::spec::Sp::new(Platform::Frr));
+        let c = crate::compile_with(&src, |spec| {
+            spec.platforms.storage = frr();
+            spec.platforms.inband = frr();
+            spec.platforms.oob = frr();
+        });
+        if c.intents.is_some() {
+            return c;
+        }
+        crate::compile_with(&src, |spec| {
+            spec.platforms.inband = frr();
+            spec.platforms.oob = frr();
+        })
+    }
+
+    #[test]
+    fn the_plans_daemons_are_what_every_rendered_config_needs() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("inventories");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        paths.retain(|p| p.extension().is_some_and(|x| x == "yaml"));
+        paths.sort();
+        assert!(paths.len() >= 11, "{paths:?}");
+        let mut compared = 0;
+        let mut seen: BTreeSet<Vec<String>> = BTreeSet::new();
+        for path in &paths {
+            let before = compared;
+            let c = compiled_for_frr(path);
+            let (Some(intents), Some(Ok(outputs))) = (
+                &c.intents,
+                c.outputs_only(
+                    &crate::render::Templates::default(),
+                    &crate::artifacts::Selection::of(&[crate::artifacts::OutputGroup::Configs]),
+                ),
+            ) else {
+                panic!("{} did not compile for FRR", path.display());
+            };
+            for f in &outputs {
+                let Some(name) = f
+                    .path
+                    .strip_prefix("configs/")
+                    .and_then(|r| r.strip_suffix("/frr.conf"))
+                else {
+                    continue;
+                };
+                let d = intents.devices.get(name);
+                let conf = String::from_utf8_lossy(&f.bytes);
+                assert_eq!(
+                    d.map(daemons_of),
+                    Some(daemons_for(&conf)),
+                    "{}: {name}",
+                    path.display()
+                );
+                seen.insert(daemons_for(&conf));
+                compared += 1;
+            }
+            assert!(compared > before, "{}: no frr.conf", path.display());
+        }
+        assert!(compared > 200, "only {compared} configs compared");
+        // Each section that starts a daemon present and absent: fabric switches (BGP with BFD,
+        // the management VRF's route), OOB switches (their default gateway), the OOB gateway.
+        for daemons in [
+            &["zebra", "bgpd", "staticd", "bfdd"][..],
+            &["zebra", "staticd"],
+            &["zebra"],
+        ] {
+            assert!(
+                seen.iter().any(|s| s == daemons),
+                "no config needs exactly {daemons:?}: {seen:?}"
+            );
+        }
+    }
 
     #[test]
     fn daemons_follow_the_config_sections() {
@@ -343,13 +433,14 @@ mod tests {
             daemons: vec!["zebra".into(), "bgpd".into()],
             asn: Some(65001),
             loopback: None,
-            vrfs: vec![crate::lab::plan::VrfNs {
+            vrfs: vec![VrfNs {
                 vrf: "t1".into(),
                 ns: "rylab.leaf1.t1".into(),
                 l3vni: 100_001,
                 vtep: None,
                 interfaces: vec![],
             }],
+            mgmt: None,
         };
         let p = Paths::new(Path::new("/run/x"), "leaf1");
         let s = start_script(&r, &p);

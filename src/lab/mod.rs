@@ -1,14 +1,15 @@
 //! The virtual lab: the fabric booted in Linux network namespaces with FRR, then verified.
 //!
-//! An edge module (I/O allowed, root required). Input: a successful [`crate::Compiled`] for the
-//! `frr` platform and the files railyard rendered from it. The lab never writes router
-//! configuration of its own: every switch runs its rendered `frr.conf` verbatim; the lab only
-//! builds what a real rack has before a config is loaded (namespaces as boxes, veth pairs as
-//! cables named as in the cabling plan, host NIC addresses from the host plan, and for tenant
-//! VRFs the namespace-as-VRF plumbing described in `LAB-NOTES.md`).
+//! An edge module (I/O allowed, root required). Input: the lab plan ([`crate::labplan`]: what
+//! to create, and what `verify` expects) of a successful [`crate::Compiled`] for the `frr`
+//! platform, and the files railyard rendered from it. The lab never writes router configuration
+//! of its own: every switch runs its rendered `frr.conf` verbatim; the lab only builds what a
+//! real rack has before a config is loaded (namespaces as boxes, veth pairs as cables named as
+//! in the cabling plan, host NIC addresses from the host plan, and for tenant VRFs the
+//! namespace-as-VRF plumbing described in `LAB-NOTES.md`).
 //!
-//! - [`plan`] (pure): what to create, and what `verify` expects, from the compiled spec.
-//! - [`scale`] (pure): `--scale-down`, the sampled subset and what it dropped.
+//! - [`plan`] and [`configs`] (`inputs.rs`): the plan of a compile, and the rendered `frr.conf`
+//!   of each of its routers.
 //! - [`netns`], [`frr`], [`tenants`]: kernel objects and FRR daemons.
 //! - [`state`]: the JSON state file, so `verify` and `down` work from a new process.
 //! - [`verify`] and [`report`]: structured checks through `vtysh … json`, text and JSON report.
@@ -20,27 +21,23 @@
 mod cmd;
 pub mod frr;
 pub mod netns;
-pub mod plan;
 pub mod report;
-pub mod scale;
 pub mod state;
 pub mod tenants;
 pub mod verify;
 
 mod down;
+mod inputs;
 mod up;
 
 use std::fmt;
 use std::path::PathBuf;
 
 pub use down::{DownSummary, down};
-pub use plan::{Configs, LabPlan};
+pub use inputs::{Configs, configs, plan};
 pub use report::{Check, Item, Report, Status};
 pub use up::{UpOptions, UpSummary, up};
 pub use verify::verify;
-
-/// Every namespace of a lab starts with this, followed by `-` (devices) or `.` (tenant VRFs).
-pub const PREFIX: &str = "rylab";
 
 /// Where the lab keeps its state when no `--state` is given: beside `/run/netns`, cleared at
 /// boot like the namespaces it describes, and traversable by the `frr` user.
@@ -115,6 +112,12 @@ impl std::error::Error for LabError {
             LabError::Io { error, .. } => Some(error),
             _ => None,
         }
+    }
+}
+
+impl From<crate::labplan::PlanError> for LabError {
+    fn from(e: crate::labplan::PlanError) -> Self {
+        LabError::Plan(e.to_string())
     }
 }
 

@@ -10,9 +10,8 @@ use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
-use super::cmd;
-use super::plan::{Host, LabPlan};
-use super::{LabError, PREFIX};
+use super::{LabError, cmd};
+use crate::labplan::{Host, LabPlan, PREFIX};
 
 /// `/run/netns`, where `ip netns add` pins namespaces.
 pub const NETNS_DIR: &str = "/run/netns";

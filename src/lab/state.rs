@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::LabError;
 use super::netns::Features;
-use super::plan::LabPlan;
+use crate::labplan::LabPlan;
 
 /// Bumped when the format changes; an older `down` still finds namespaces by prefix.
 pub const VERSION: u32 = 1;

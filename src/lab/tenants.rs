@@ -1,15 +1,15 @@
 //! Tenant VRFs without VRF devices: FRR's namespace-as-VRF backend (`LAB-NOTES.md`). This
 //! kernel has no `vrf` link type, so each tenant VRF of a leaf is a namespace of its own (named
-//! by [`super::plan::vrf_ns`]) holding the leaf's ports of that VRF and the L3VNI: a VXLAN device
-//! created in the leaf's namespace (its UDP socket, and so its underlay, stay there) and then
-//! moved into the VRF namespace, enslaved to a bridge that is the L3VNI's SVI (zebra derives
+//! by [`crate::labplan::vrf_ns`]) holding the leaf's ports of that VRF and the L3VNI: a VXLAN
+//! device created in the leaf's namespace (its UDP socket, and so its underlay, stay there) and
+//! then moved into the VRF namespace, enslaved to a bridge that is the L3VNI's SVI (zebra derives
 //! the router MAC from it; without it the L3VNI stays down).
 //!
 //! Only kernel plumbing: the VRF, its VNI, RD and RTs all come from the rendered `frr.conf`.
 
 use super::LabError;
 use super::netns::{Features, batch};
-use super::plan::LabPlan;
+use crate::labplan::LabPlan;
 
 /// `vni100001`: fits the 15-character limit for any 24-bit VNI.
 pub fn vxlan_name(l3vni: u32) -> String {

@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 
 use super::down::teardown;
 use super::frr::{self, FRR_LIBEXEC};
-use super::plan::{Configs, LabPlan};
+use super::inputs::Configs;
 use super::report::{Check, Status};
 use super::state::{self, LabState, Phase, Timings};
-use super::{LabError, PREFIX, Progress, cmd, netns, tenants, verify};
+use super::{LabError, Progress, cmd, netns, tenants, verify};
+use crate::labplan::{LabPlan, PREFIX};
 
 /// Beyond this the lab asks for `--scale-down` (a 2-core CI machine converges a few hundred
 /// sessions in seconds; thousands take minutes and gigabytes).

@@ -24,10 +24,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::plan::{Host, LabPlan, NO_TENANT};
 use super::report::{Cell, Check, Item, Matrix, Report, Status};
 use super::state::{self, LabState, Phase};
 use super::{LabError, Progress, cmd, frr, tenants};
+use crate::labplan::{Host, LabPlan, NO_TENANT};
 
 /// Pings in flight at once (each is a short-lived process waiting on the network).
 const PING_PARALLEL: usize = 32;
@@ -922,8 +922,7 @@ pub fn poll<T>(limit: Duration, every: Duration, mut f: impl FnMut() -> Option<T
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::plan::{EcmpTarget, Session};
-    use crate::lab::scale::ScaleReport;
+    use crate::labplan::{EcmpTarget, ScaleReport, Session};
 
     fn plan() -> LabPlan {
         LabPlan {
