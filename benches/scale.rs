@@ -282,7 +282,7 @@ fn measure(sus: u32) -> (Figures, String) {
     (figures, report_line)
 }
 
-fn write_all(dir: &std::path::Path, files: &[railyard::OutputFile]) {
+fn write_all(dir: &std::path::Path, files: &[railyard::output::OutputFile]) {
     for f in files {
         let p = dir.join(&f.path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();

@@ -464,7 +464,7 @@ fn check_opensm_loads_partitions(
     sim: &Sim,
     opensm: &Path,
     dir: &Path,
-    files: &[railyard::OutputFile],
+    files: &[railyard::output::OutputFile],
 ) {
     let conf = dir.join("partitions.conf");
     std::fs::write(&conf, file(files, "tenants/partitions.conf")).expect("conf");

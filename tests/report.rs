@@ -777,7 +777,7 @@ fn workbook_formatting_as_openpyxl_reads_it() {
 }
 
 /// The workbook as openpyxl reads it (`xlsx_read.py`'s JSON).
-fn openpyxl_read(python: &Path, files: &[railyard::OutputFile]) -> Value {
+fn openpyxl_read(python: &Path, files: &[railyard::output::OutputFile]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("cabling.xlsx");
     std::fs::write(
@@ -803,7 +803,7 @@ fn openpyxl_read(python: &Path, files: &[railyard::OutputFile]) -> Value {
 }
 
 /// Summary: figures as numbers, names as text kept as text.
-fn check_summary_sheet(sheet: &Value, files: &[railyard::OutputFile]) {
+fn check_summary_sheet(sheet: &Value, files: &[railyard::output::OutputFile]) {
     let summary: Value = serde_json::from_str(&common::file(files, "summary.json")).unwrap();
     let cells: Vec<&Value> = sheet["rows"]
         .as_array()

@@ -93,17 +93,6 @@ fn failed(c: &Command, out: &Output) -> LabError {
     }
 }
 
-/// Quote for `sh -c`: every character literal.
-pub fn sh_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@+,".contains(c))
-    {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
 /// Whether a program is on `PATH` (or, with a slash, exists).
 pub fn have(tool: &str) -> bool {
     if tool.contains('/') {
@@ -117,14 +106,6 @@ pub fn have(tool: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoting_keeps_plain_words_and_escapes_quotes() {
-        assert_eq!(sh_quote("/run/railyard-lab/run"), "/run/railyard-lab/run");
-        assert_eq!(sh_quote("a b"), "'a b'");
-        assert_eq!(sh_quote("it's"), r"'it'\''s'");
-        assert_eq!(sh_quote(""), "''");
-    }
 
     #[test]
     fn packages_name_the_debian_package() {

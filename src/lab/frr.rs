@@ -14,8 +14,9 @@ use std::process::Command;
 use serde_json::Value;
 
 use super::LabError;
-use super::cmd::{self, sh_quote};
+use super::cmd;
 use crate::labplan::{DAEMONS, Router};
+use crate::output::shell::quote as sh_quote;
 
 /// Where FRR's daemons live on Debian.
 pub const FRR_LIBEXEC: &str = "/usr/lib/frr";
@@ -360,7 +361,7 @@ mod tests {
                 &c.intents,
                 c.outputs_only(
                     &crate::render::Templates::default(),
-                    &crate::artifacts::Selection::of(&[crate::artifacts::OutputGroup::Configs]),
+                    &crate::output::Selection::of(&[crate::output::OutputGroup::Configs]),
                 ),
             ) else {
                 panic!("{} did not compile for FRR", path.display());
