@@ -243,15 +243,24 @@ fn check_topology(inv: &str, model: &str, nic_class: &str) -> Vec<railyard::outp
     for (gpu, (_, rail)) in &pairs {
         assert_eq!(gpu, &rail.to_string(), "GPU {gpu} paired with rail {rail}");
     }
+    check_rails_against_cabling(inv, &files, &pairs);
+    files
+}
 
-    // Cross-check against the cabling plan: the XML's rail of the NIC behind each node port equals
-    // the rail of the cable from that port, and the leaf at its far end serves that rail.
+/// Cross-check against the cabling plan: the XML's rail of the NIC behind each node port equals
+/// the rail of the cable from that port, and the leaf at its far end serves that rail.
+/// `pairs`: GPU dev → (NIC name, rail) as the XML pairs them.
+fn check_rails_against_cabling(
+    inv: &str,
+    files: &[railyard::output::OutputFile],
+    pairs: &BTreeMap<String, (String, u32)>,
+) {
     let fabric = compile_inventory(inv);
     let leaf_rails: BTreeMap<&str, &Vec<u32>> = fabric
         .devices()
         .map(|d| (d.name.as_str(), &d.rails))
         .collect();
-    let hcas = json(&files, "hosts/nccl.json");
+    let hcas = json(files, "hosts/nccl.json");
     let port_of: BTreeMap<String, String> = hcas["hcas"]
         .as_array()
         .expect("hcas")
@@ -267,7 +276,7 @@ fn check_topology(inv: &str, model: &str, nic_class: &str) -> Vec<railyard::outp
         .values()
         .map(|(name, rail)| (port_of[name].as_str(), *rail))
         .collect();
-    let cabling = cabling_rails(&files);
+    let cabling = cabling_rails(files);
     assert!(!cabling.is_empty());
     let mut nodes = std::collections::BTreeSet::new();
     for ((node, port), (leaf, rail)) in &cabling {
@@ -289,7 +298,6 @@ fn check_topology(inv: &str, model: &str, nic_class: &str) -> Vec<railyard::outp
             .count(),
         "every node checked"
     );
-    files
 }
 
 #[test]
