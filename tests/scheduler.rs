@@ -743,7 +743,7 @@ fn kueue_labels_agree_with_topology_conf() {
         let tree = TreeView::new(&parse_conf(&files[CONF]));
         let node_leaf = tree.node_leaf();
         let three = f.sizing.compute.tiers == 3;
-        let leaf_key = if f.sizing.compute.layout == "top-of-rack" {
+        let leaf_key = if f.sizing.compute.layout == railyard::spec::Layout::TopOfRack {
             format!("{PREFIX}/leaf")
         } else {
             format!("{PREFIX}/su")

@@ -92,7 +92,7 @@ impl Tree {
     pub fn of(f: &Fabric) -> Tree {
         let s = &f.sizing;
         let c = &s.compute;
-        let leaf_level = if c.layout == "top-of-rack" {
+        let leaf_level = if c.layout == crate::spec::Layout::TopOfRack {
             LeafLevel::Leaf
         } else {
             LeafLevel::Su

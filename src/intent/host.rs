@@ -435,7 +435,7 @@ pub fn build(
     }
     let hosts = HostIntents {
         transport: Some(transport),
-        rail_optimized: s.compute.layout == "rail-optimized",
+        rail_optimized: s.compute.layout == crate::spec::Layout::RailOptimized,
         planes: s.compute.planes,
         node_model: model_name,
         nic_qos: qos,

@@ -2,7 +2,7 @@
 //! scattered downstream; fields that diagnostics point at keep their source span (`Sp<T>`).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::tenants::{SharedServiceSpec, TenancySpec, TenantSpec};
 use super::yaml::Sp;
@@ -111,7 +111,7 @@ pub struct SuSpec {
     pub populated: Option<Sp<Vec<u32>>>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layout {
     /// NIC i of every node in an SU goes to the leaf serving rail i.
@@ -119,6 +119,22 @@ pub enum Layout {
     RailOptimized,
     /// All NICs of a node go to its rack's leaf (hyperscaler style).
     TopOfRack,
+}
+
+impl Layout {
+    /// The spec's spelling, as plan.json and the summary print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layout::RailOptimized => "rail-optimized",
+            Layout::TopOfRack => "top-of-rack",
+        }
+    }
+}
+
+impl std::fmt::Display for Layout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The GPU-to-GPU fabric.

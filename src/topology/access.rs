@@ -1,11 +1,13 @@
 //! Storage and in-band fabrics: node ports to leaf groups by node position, then whatever joins
-//! the leaves — peer links within one pair, spines, or spine groups and cores. Ports and cable ids
-//! derive from identity (leaf, spine group, spine, uplink), so added node positions only append.
+//! the leaves — peer links within one pair, or the Clos tiers of `clos.rs` (spines, or spine
+//! groups and cores). Ports and cable ids derive from identity (node position, leaf group), so
+//! added node positions only append.
 
 use petgraph::graph::NodeIndex;
 
 use super::PortId;
 use super::builder::{Builder, Identity};
+use super::clos::{self, Tiers};
 use super::sizing::AccessPlan;
 use crate::model::{Role, Tier};
 
@@ -51,11 +53,43 @@ fn fabric(b: &mut Builder<'_>, a: &AccessPlan, r: &Roles) {
         })
         .collect();
     nodes(b, a, r, &leaves);
-    match a.tiers {
-        1 => peer_links(b, a, r, &leaves),
-        2 => two_tier(b, a, r, &leaves),
-        _ => three_tier(b, a, r, &leaves),
+    match tiers(a, r) {
+        Some(t) => {
+            let switches = clos::add_switches(b, &t);
+            clos::wire(b, &t, &leaves, &switches);
+        }
+        None => peer_links(b, a, r, &leaves),
     }
+}
+
+/// The spines (and cores) above the leaves; `None` for one leaf, or one pair joined by peer
+/// links.
+fn tiers<'p>(a: &'p AccessPlan, r: &Roles) -> Option<Tiers<'p>> {
+    let (Some(spine_model), Some(spine_down)) = (&a.spine_model, &a.spine_down) else {
+        return None;
+    };
+    Some(Tiers {
+        network: a.network,
+        plane: None,
+        spine_role: r.spine,
+        core_role: r.core,
+        spine_model,
+        core_model: a.core_model.as_deref(),
+        tiers: a.tiers,
+        groups: a.spine_groups,
+        spines_per_group: a.spines,
+        cores_per_group: a.cores_per_group,
+        leaves_per_group: a.leaves_per_group,
+        links_per_leaf_spine: a.links_per_leaf_spine,
+        links_per_spine_core: a.links_per_spine_core,
+        leaf_up: &a.leaf_up,
+        spine_down,
+        spine_up: a.spine_up.as_ref(),
+        core_down: a.core_down.as_ref(),
+        speed: a.uplink_speed,
+        prefix: r.tag.to_string(),
+        leaves_per_su: None,
+    })
 }
 
 /// Node ports alternate over the leaves of the node's group, by node position.
@@ -109,116 +143,6 @@ fn peer_links(b: &mut Builder<'_>, a: &AccessPlan, r: &Roles, leaves: &[NodeInde
                 (*second, p2),
                 a.uplink_speed,
             );
-        }
-    }
-}
-
-fn spine_identity(a: &AccessPlan, group: u32, index: u32) -> Identity {
-    Identity {
-        group: (a.tiers == 3).then_some(group),
-        index,
-        ..Identity::default()
-    }
-}
-
-/// Leaf uplink u = spine k × links-per-pair + m; on the spine, leaf q of its spine group takes
-/// ports q × links-per-pair + m, so added leaves only append ports.
-fn leaf_spine_links(
-    b: &mut Builder<'_>,
-    a: &AccessPlan,
-    r: &Roles,
-    leaves: &[NodeIndex<u32>],
-    spines: &[Vec<NodeIndex<u32>>],
-) {
-    let Some(down) = &a.spine_down else { return };
-    let lps = a.links_per_leaf_spine;
-    for (li, leaf) in leaves.iter().enumerate() {
-        let li = li as u32;
-        let (g, q) = (li / a.leaves_per_group, li % a.leaves_per_group);
-        let Some(group) = spines.get(g as usize) else {
-            continue;
-        };
-        for (si, spine) in group.iter().enumerate() {
-            for m in 0..lps {
-                let u = si as u32 * lps + m;
-                let lp = b.run_port(*leaf, &a.leaf_up, u);
-                let sp = b.run_port(*spine, down, q * lps + m);
-                let id = format!("{}-l{}-u{}", r.tag, li + 1, u + 1);
-                b.add_link(
-                    id,
-                    a.network,
-                    Tier::LeafSpine,
-                    None,
-                    None,
-                    (*leaf, lp),
-                    (*spine, sp),
-                    a.uplink_speed,
-                );
-            }
-        }
-    }
-}
-
-fn two_tier(b: &mut Builder<'_>, a: &AccessPlan, r: &Roles, leaves: &[NodeIndex<u32>]) {
-    let Some(model) = &a.spine_model else { return };
-    let spines: Vec<_> = (1..=a.spines)
-        .map(|i| b.add_device(r.spine, a.network, model, spine_identity(a, 1, i)))
-        .collect();
-    leaf_spine_links(b, a, r, leaves, &[spines]);
-}
-
-/// Spine groups of `leaves_per_group` leaves; spine k of every group joins core group k, whose
-/// core c takes group g's links on ports g × links-per-pair + m.
-fn three_tier(b: &mut Builder<'_>, a: &AccessPlan, r: &Roles, leaves: &[NodeIndex<u32>]) {
-    let (Some(spine_model), Some(core_model), Some(up), Some(down)) =
-        (&a.spine_model, &a.core_model, &a.spine_up, &a.core_down)
-    else {
-        return;
-    };
-    let spines: Vec<Vec<_>> = (1..=a.spine_groups)
-        .map(|g| {
-            (1..=a.spines)
-                .map(|i| b.add_device(r.spine, a.network, spine_model, spine_identity(a, g, i)))
-                .collect()
-        })
-        .collect();
-    let cores: Vec<Vec<_>> = (1..=a.spines)
-        .map(|j| {
-            (1..=a.cores_per_group)
-                .map(|k| {
-                    let id = Identity {
-                        group: Some(j),
-                        index: (j - 1) * a.cores_per_group + k,
-                        ..Identity::default()
-                    };
-                    b.add_device(r.core, a.network, core_model, id)
-                })
-                .collect()
-        })
-        .collect();
-    leaf_spine_links(b, a, r, leaves, &spines);
-    let lpc = a.links_per_spine_core;
-    for (g, group) in spines.iter().enumerate() {
-        let g = g as u32;
-        for (k, spine) in group.iter().enumerate() {
-            for (ci, core) in cores[k].iter().enumerate() {
-                for m in 0..lpc {
-                    let u = ci as u32 * lpc + m;
-                    let sp = b.run_port(*spine, up, u);
-                    let cp = b.run_port(*core, down, g * lpc + m);
-                    let id = format!("{}-g{}-s{}-u{}", r.tag, g + 1, k + 1, u + 1);
-                    b.add_link(
-                        id,
-                        a.network,
-                        Tier::SpineCore,
-                        None,
-                        None,
-                        (*spine, sp),
-                        (*core, cp),
-                        a.uplink_speed,
-                    );
-                }
-            }
         }
     }
 }

@@ -5,9 +5,8 @@ use std::collections::BTreeMap;
 
 use petgraph::graph::{NodeIndex, UnGraph};
 
-use super::checks::Names;
 use super::media;
-use super::naming::Fields;
+use super::naming::{Fields, Names};
 use super::sizing::{CageRun, Sizing};
 use super::{Device, End, Link, PortId};
 use crate::catalog::Catalog;
@@ -86,7 +85,7 @@ impl<'a> Builder<'a> {
             .switches
             .get(model)
             .map_or_else(Vec::new, |m| vec![0u8; m.total_cages() as usize]);
-        let rack = media::rack_of(self.spec, self.sizing, role, &id);
+        let rack = media::rack_of(self.spec, self.sizing, role, id.su, id.index);
         let platform = super::platforms::choose(self.spec, self.catalog, role, model);
         self.graph.add_node(Device {
             name,

@@ -1,122 +1,16 @@
-//! Checks on the spec's naming and catalog entries and on the expanded graph.
+//! Checks on the spec's own catalog entries and on the expanded graph: names, labels, unused
+//! ports, what the expansion could not place.
 
 use std::collections::BTreeMap;
 
-use super::naming::{Pattern, is_safe_name};
-use super::sizing::Sizing;
+use super::builder::Problems;
+use super::naming::{Names, is_safe_name};
+use super::platforms::role_model_span;
 use super::{Fabric, PortId};
 use crate::catalog::Catalog;
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
 use crate::model::Role;
-use crate::spec::{ClusterSpec, Sp, defaults::Patterns};
-
-/// The parsed naming pattern of every role, with the span it came from.
-pub struct Names {
-    by_role: BTreeMap<Role, (Pattern, Option<Span>)>,
-}
-
-impl Names {
-    pub fn for_role(&self, role: Role) -> &Pattern {
-        &self.by_role[&role].0
-    }
-
-    fn span(&self, role: Role) -> Option<Span> {
-        self.by_role.get(&role).and_then(|p| p.1)
-    }
-}
-
-/// A role, the spec's pattern for it, the default, and the placeholders beyond the common ones.
-type RoleNaming<'a> = (Role, &'a Option<Sp<String>>, &'a str, &'a [&'a str]);
-
-pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) -> Option<Names> {
-    let n = &spec.naming;
-    let planes = sizing.compute.planes;
-    let three = sizing.compute.tiers == 3;
-    let access_three =
-        |a: &Option<crate::topology::AccessPlan>| a.as_ref().is_some_and(|a| a.tiers == 3);
-    let common = ["cluster", "index"];
-    let table: [RoleNaming<'_>; 14] = [
-        (Role::Node, &n.node, Patterns::NODE, &["su", "slot", "node"]),
-        (
-            Role::Appliance,
-            &n.fabric_manager,
-            Patterns::FABRIC_MANAGER,
-            &["su"],
-        ),
-        (
-            Role::Leaf,
-            &n.leaf,
-            Patterns::leaf(planes),
-            &["plane", "su", "leaf", "rail"],
-        ),
-        (
-            Role::Spine,
-            &n.spine,
-            Patterns::spine(planes, three),
-            &["plane", "group"],
-        ),
-        (
-            Role::Core,
-            &n.core,
-            Patterns::core(planes),
-            &["plane", "group"],
-        ),
-        (
-            Role::StorageLeaf,
-            &n.storage_leaf,
-            Patterns::STORAGE_LEAF,
-            &["group"],
-        ),
-        (
-            Role::StorageSpine,
-            &n.storage_spine,
-            Patterns::storage_spine(access_three(&sizing.storage)),
-            &["group"],
-        ),
-        (
-            Role::StorageCore,
-            &n.storage_core,
-            Patterns::STORAGE_CORE,
-            &["group"],
-        ),
-        (
-            Role::InbandLeaf,
-            &n.inband_leaf,
-            Patterns::INBAND_LEAF,
-            &["group"],
-        ),
-        (
-            Role::InbandSpine,
-            &n.inband_spine,
-            Patterns::inband_spine(access_three(&sizing.inband)),
-            &["group"],
-        ),
-        (
-            Role::InbandCore,
-            &n.inband_core,
-            Patterns::INBAND_CORE,
-            &["group"],
-        ),
-        (Role::OobLeaf, &n.oob, Patterns::OOB, &["su"]),
-        (Role::OobCore, &n.oob_core, Patterns::OOB_CORE, &[]),
-        (Role::OobGateway, &n.oob_gateway, Patterns::OOB_GATEWAY, &[]),
-    ];
-    let mut by_role = BTreeMap::new();
-    let mut ok = true;
-    for (role, given, default, extra) in table {
-        let allowed: Vec<&str> = common.iter().chain(extra).copied().collect();
-        let (text, span) = given
-            .as_ref()
-            .map_or((default, None), |g| (g.value.as_str(), g.span));
-        match Pattern::parse(text, &allowed, span, role.as_str(), diags) {
-            Some(p) => {
-                by_role.insert(role, (p, span));
-            }
-            None => ok = false,
-        }
-    }
-    ok.then_some(Names { by_role })
-}
+use crate::spec::ClusterSpec;
 
 /// Sanity of the spec's own catalog entries (the built-ins are tested).
 pub fn catalog(own: &Catalog, spans: &BTreeMap<String, Span>, diags: &mut Diagnostics) {
@@ -193,7 +87,7 @@ pub fn fabric(
     spec: &ClusterSpec,
     f: &Fabric,
     names: &Names,
-    problems: &super::builder::Problems,
+    problems: &Problems,
     diags: &mut Diagnostics,
 ) {
     let double_used = &problems.double_used;
@@ -286,28 +180,6 @@ pub fn fabric(
         );
     }
     unused_ports(spec, f, diags);
-}
-
-/// Where the spec names the switch model of a role (`compute.leaf.model`, `oob.model`, …);
-/// `None` when the role runs railyard's default model.
-pub(super) fn role_model_span(spec: &ClusterSpec, role: Role) -> Option<crate::diag::Span> {
-    let storage = spec.storage.as_ref();
-    let inband = spec.inband.as_ref();
-    match role {
-        Role::Leaf => Some(&spec.compute.leaf.model),
-        Role::Spine => Some(&spec.compute.spine.model),
-        Role::Core => spec.compute.core.as_ref().map(|c| &c.model),
-        Role::StorageLeaf => storage.map(|s| &s.leaf.model),
-        Role::StorageSpine => storage.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
-        Role::StorageCore => storage.and_then(|s| s.core.as_ref()).map(|s| &s.model),
-        Role::InbandLeaf => inband.and_then(|s| s.leaf.as_ref()).map(|s| &s.model),
-        Role::InbandSpine => inband.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
-        Role::InbandCore => inband.and_then(|s| s.core.as_ref()).map(|s| &s.model),
-        Role::OobLeaf | Role::OobCore => Some(&spec.oob.model),
-        Role::OobGateway => spec.oob.gateway.model.as_ref().or(Some(&spec.oob.model)),
-        Role::Node | Role::Appliance => None,
-    }
-    .and_then(|m| m.span)
 }
 
 fn unused_ports(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) {

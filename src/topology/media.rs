@@ -2,7 +2,6 @@
 //! lengths cables are sold in, and media by rate and reach (NVIDIA LinkX cable and transceiver data sheets).
 
 use super::Device;
-use super::builder::Identity;
 use super::sizing::Sizing;
 use crate::model::{Media, Role, Speed, Tier};
 use crate::spec::ClusterSpec;
@@ -26,16 +25,22 @@ fn row_name(su: u32) -> String {
     String::from_utf8(s).unwrap_or_default()
 }
 
-/// Rack of a device, when the spec has a rack layout.
-pub fn rack_of(spec: &ClusterSpec, sizing: &Sizing, role: Role, id: &Identity) -> Option<String> {
+/// Rack of a device (its SU and index, 1-based), when the spec has a rack layout.
+pub fn rack_of(
+    spec: &ClusterSpec,
+    sizing: &Sizing,
+    role: Role,
+    su: Option<u32>,
+    index: u32,
+) -> Option<String> {
     let racks = spec.racks.as_ref()?;
     let npr = racks.nodes_per_rack.value.max(1);
     let per_su = sizing.nodes_per_su.div_ceil(npr);
     let central = |n: u32| format!("N0-{n:02}");
     Some(match role {
-        Role::Node => format!("{}{:02}", row_name(id.su?), (id.index - 1) / npr + 1),
-        Role::Leaf | Role::OobLeaf => format!("{}{:02}", row_name(id.su?), per_su + 1),
-        Role::Appliance => format!("{}{:02}", row_name(id.su.unwrap_or(1)), per_su + 1),
+        Role::Node => format!("{}{:02}", row_name(su?), (index - 1) / npr + 1),
+        Role::Leaf | Role::OobLeaf => format!("{}{:02}", row_name(su?), per_su + 1),
+        Role::Appliance => format!("{}{:02}", row_name(su.unwrap_or(1)), per_su + 1),
         Role::Spine | Role::Core => central(1),
         Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => central(2),
         Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => central(3),

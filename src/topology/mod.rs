@@ -9,6 +9,7 @@
 mod access;
 mod builder;
 mod checks;
+mod clos;
 mod compute;
 mod media;
 mod naming;
@@ -337,7 +338,7 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
     checks::catalog(&spec.catalog, &spec.catalog_spans, diags);
     platforms::check(spec, diags);
     let sizing = sizing::plan(spec, &catalog, diags)?;
-    let names = checks::patterns(spec, &sizing, diags)?;
+    let names = naming::patterns(spec, &sizing, diags)?;
     let mut b = builder::Builder::new(spec, &catalog, &sizing, &names);
     compute::expand(&mut b);
     access::expand(&mut b);

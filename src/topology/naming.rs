@@ -1,6 +1,12 @@
-//! Naming patterns: `leaf-su{su:02}-{leaf:02}` → `leaf-su01-03`.
+//! Naming patterns: `leaf-su{su:02}-{leaf:02}` → `leaf-su01-03`; every role's pattern from the
+//! spec (or its default), checked for the placeholders the role can fill.
 
+use std::collections::BTreeMap;
+
+use super::sizing::{AccessPlan, Sizing};
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
+use crate::model::Role;
+use crate::spec::{ClusterSpec, Sp, defaults::Patterns};
 
 #[derive(Clone, Debug)]
 enum Piece {
@@ -130,6 +136,115 @@ impl Pattern {
         }
         out
     }
+}
+
+/// The parsed naming pattern of every role, with the span it came from.
+pub struct Names {
+    by_role: BTreeMap<Role, (Pattern, Option<Span>)>,
+}
+
+impl Names {
+    pub fn for_role(&self, role: Role) -> &Pattern {
+        &self.by_role[&role].0
+    }
+
+    pub fn span(&self, role: Role) -> Option<Span> {
+        self.by_role.get(&role).and_then(|p| p.1)
+    }
+}
+
+/// A role, the spec's pattern for it, the default, and the placeholders beyond the common ones.
+type RoleNaming<'a> = (Role, &'a Option<Sp<String>>, &'a str, &'a [&'a str]);
+
+/// Every role's pattern: the spec's, else the default; `None` when one does not parse (each
+/// reported).
+pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) -> Option<Names> {
+    let n = &spec.naming;
+    let planes = sizing.compute.planes;
+    let three = sizing.compute.tiers == 3;
+    let access_three = |a: &Option<AccessPlan>| a.as_ref().is_some_and(|a| a.tiers == 3);
+    let common = ["cluster", "index"];
+    let table: [RoleNaming<'_>; 14] = [
+        (Role::Node, &n.node, Patterns::NODE, &["su", "slot", "node"]),
+        (
+            Role::Appliance,
+            &n.fabric_manager,
+            Patterns::FABRIC_MANAGER,
+            &["su"],
+        ),
+        (
+            Role::Leaf,
+            &n.leaf,
+            Patterns::leaf(planes),
+            &["plane", "su", "leaf", "rail"],
+        ),
+        (
+            Role::Spine,
+            &n.spine,
+            Patterns::spine(planes, three),
+            &["plane", "group"],
+        ),
+        (
+            Role::Core,
+            &n.core,
+            Patterns::core(planes),
+            &["plane", "group"],
+        ),
+        (
+            Role::StorageLeaf,
+            &n.storage_leaf,
+            Patterns::STORAGE_LEAF,
+            &["group"],
+        ),
+        (
+            Role::StorageSpine,
+            &n.storage_spine,
+            Patterns::storage_spine(access_three(&sizing.storage)),
+            &["group"],
+        ),
+        (
+            Role::StorageCore,
+            &n.storage_core,
+            Patterns::STORAGE_CORE,
+            &["group"],
+        ),
+        (
+            Role::InbandLeaf,
+            &n.inband_leaf,
+            Patterns::INBAND_LEAF,
+            &["group"],
+        ),
+        (
+            Role::InbandSpine,
+            &n.inband_spine,
+            Patterns::inband_spine(access_three(&sizing.inband)),
+            &["group"],
+        ),
+        (
+            Role::InbandCore,
+            &n.inband_core,
+            Patterns::INBAND_CORE,
+            &["group"],
+        ),
+        (Role::OobLeaf, &n.oob, Patterns::OOB, &["su"]),
+        (Role::OobCore, &n.oob_core, Patterns::OOB_CORE, &[]),
+        (Role::OobGateway, &n.oob_gateway, Patterns::OOB_GATEWAY, &[]),
+    ];
+    let mut by_role = BTreeMap::new();
+    let mut ok = true;
+    for (role, given, default, extra) in table {
+        let allowed: Vec<&str> = common.iter().chain(extra).copied().collect();
+        let (text, span) = given
+            .as_ref()
+            .map_or((default, None), |g| (g.value.as_str(), g.span));
+        match Pattern::parse(text, &allowed, span, role.as_str(), diags) {
+            Some(p) => {
+                by_role.insert(role, (p, span));
+            }
+            None => ok = false,
+        }
+    }
+    ok.then_some(Names { by_role })
 }
 
 /// A safe device name: letters, digits, `-`, `_`, `.`; not starting with `-` or `.`.

@@ -1,9 +1,10 @@
-//! Which network OS each switch runs: the spec's choice for its role, else its model's own OS.
+//! Which network OS each switch runs: the spec's choice for its role, else its model's own OS;
+//! and where the spec chose a role's model, which the findings about a model point at.
 //! The choice belongs to the graph because port names depend on it (SONiC and EOS number ports
 //! their own way).
 
 use crate::catalog::Catalog;
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Diagnostic, Diagnostics, Span, codes};
 use crate::model::{Platform, Role, Transport};
 use crate::spec::ClusterSpec;
 
@@ -16,6 +17,28 @@ fn transport(spec: &ClusterSpec, role: Role) -> Transport {
             .map_or(Transport::Ethernet, |s| s.transport),
         _ => Transport::Ethernet,
     }
+}
+
+/// Where the spec names the switch model of a role (`compute.leaf.model`, `oob.model`, …);
+/// `None` when the role runs railyard's default model.
+pub(super) fn role_model_span(spec: &ClusterSpec, role: Role) -> Option<Span> {
+    let storage = spec.storage.as_ref();
+    let inband = spec.inband.as_ref();
+    match role {
+        Role::Leaf => Some(&spec.compute.leaf.model),
+        Role::Spine => Some(&spec.compute.spine.model),
+        Role::Core => spec.compute.core.as_ref().map(|c| &c.model),
+        Role::StorageLeaf => storage.map(|s| &s.leaf.model),
+        Role::StorageSpine => storage.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
+        Role::StorageCore => storage.and_then(|s| s.core.as_ref()).map(|s| &s.model),
+        Role::InbandLeaf => inband.and_then(|s| s.leaf.as_ref()).map(|s| &s.model),
+        Role::InbandSpine => inband.and_then(|s| s.spine.as_ref()).map(|s| &s.model),
+        Role::InbandCore => inband.and_then(|s| s.core.as_ref()).map(|s| &s.model),
+        Role::OobLeaf | Role::OobCore => Some(&spec.oob.model),
+        Role::OobGateway => spec.oob.gateway.model.as_ref().or(Some(&spec.oob.model)),
+        Role::Node | Role::Appliance => None,
+    }
+    .and_then(|m| m.span)
 }
 
 /// The OS of a switch; `None` for InfiniBand switches (managed by the subnet manager) and for
@@ -89,7 +112,7 @@ pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnost
             .catalog_spans
             .get(&format!("switches.{model}"))
             .copied()
-            .or_else(|| super::checks::role_model_span(spec, role_id));
+            .or_else(|| role_model_span(spec, role_id));
         let key = match role {
             "storage-leaf" | "storage-spine" | "storage-core" => "storage",
             "inband-leaf" | "inband-spine" | "inband-core" => "inband",

@@ -1,19 +1,19 @@
 //! Storage and in-band fabric sizing, one function per decision: node ports and speeds, leaf
 //! groups (pairs when nodes have two or more ports) and the uplinks the ratio requires, the leaf
 //! count, then what joins the leaves: nothing (one leaf), routed peer links (one pair without
-//! spines), spines (2-tier) or spine groups and cores (3-tier, when the spines' radix is
-//! exhausted, like the compute fabric).
+//! spines), or the shared Clos tiers of `clos.rs` — spines (2-tier) or spine groups and cores
+//! (3-tier, when the spines' radix is exhausted) — with the access fabrics' wording here.
 
 use serde::Serialize;
 
-use super::{
-    CageRun, Ratio, even_count, lanes, leaf_capacity, nonzero, parse_ratio, place, switch_model,
-    uplinks_for,
+use super::clos::{
+    self, Core, CoreFit, CoreShort, Fault, LeafPorts, RunSpeed, Spines, Spread, Words,
 };
+use super::{CageRun, Ratio, lanes, nonzero, parse_ratio, switch_model};
 use crate::catalog::{Catalog, NodeModel, SwitchModel};
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
 use crate::model::{Network, Speed, Transport};
-use crate::spec::{AccessSpec, AccessSpineSpec, AccessSwitchSpec};
+use crate::spec::{AccessSpec, AccessSpineSpec};
 
 /// A storage or in-band fabric: nodes to leaf groups (pairs when nodes have two or more ports).
 #[derive(Clone, Debug, Serialize)]
@@ -74,46 +74,13 @@ struct Leaves {
     leaf_up: CageRun,
 }
 
-/// What joins the leaves.
-struct Upper {
-    tiers: u32,
-    peer_links: u32,
-    spine_model: Option<String>,
-    core_model: Option<String>,
-    leaves_per_group: u32,
-    spine_groups: u32,
-    spines: u32,
-    spine_down: Option<CageRun>,
-    spine_up: Option<CageRun>,
-    spine_uplinks: u32,
-    cores_per_group: u32,
-    core_down: Option<CageRun>,
-}
-
-impl Upper {
-    fn leaves_only(tiers_links: u32, leaves: u32) -> Self {
-        Self {
-            tiers: 1,
-            peer_links: tiers_links,
-            spine_model: None,
-            core_model: None,
-            leaves_per_group: leaves,
-            spine_groups: 0,
-            spines: 0,
-            spine_down: None,
-            spine_up: None,
-            spine_uplinks: 0,
-            cores_per_group: 0,
-            core_down: None,
-        }
-    }
-}
-
-/// The names the diagnostics use: `storage` or `inband`, the spec key of this fabric.
+/// The fabric's spec section and the names its diagnostics use: `storage` or `inband`, the spec
+/// key of this fabric.
 struct Ctx<'a> {
     a: &'a AccessSpec,
     cat: &'a Catalog,
-    key: &'a str,
+    key: &'static str,
+    words: Words,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -124,24 +91,34 @@ pub(super) fn access_plan(
     node: &NodeModel,
     ports: &[u16],
     positions: u32,
-    key: &str,
+    key: &'static str,
     diags: &mut Diagnostics,
 ) -> Option<AccessPlan> {
-    let cx = Ctx { a, cat, key };
+    let words = Words {
+        key,
+        noun: format!("{key} "),
+        tiers: format!("{key}.tiers"),
+        two_tier_count: "spine count".into(),
+    };
+    let cx = Ctx { a, cat, key, words };
     let leaf = switch_model(cat, &a.leaf.model, Some(a.transport), diags)?;
     let (port_speed, uplink_speed) = speeds(&cx, network, leaf, node, ports, diags)?;
     let ratio = parse_ratio(&a.oversubscription, diags)?;
-    let l = leaves(&cx, leaf, ports, port_speed, uplink_speed, &ratio, diags)?;
+    let l = leaves(&cx, leaf, ports, (port_speed, uplink_speed), ratio, diags)?;
     let groups = groups(&cx, &l, positions, diags)?;
     rdma(&cx, diags)?;
     let upper = upper(&cx, &l, groups, positions, uplink_speed, diags)?;
+    let u = upper.as_ref();
     Some(AccessPlan {
         network,
         transport: a.transport,
         rdma: a.rdma.value,
         leaf_model: a.leaf.model.value.clone(),
-        spine_model: upper.spine_model,
-        core_model: upper.core_model,
+        spine_model: u.and(a.spine.as_ref()).map(|s| s.model.value.clone()),
+        core_model: u
+            .filter(|u| u.tiers == 3)
+            .and(a.core.as_ref())
+            .map(|c| c.model.value.clone()),
         node_ports: ports.to_vec(),
         width: l.width,
         lanes_per_node: l.per_node,
@@ -149,24 +126,23 @@ pub(super) fn access_plan(
         groups,
         port_speed,
         uplink_speed,
-        uplinks_per_leaf: if upper.spines > 0 { l.up } else { 0 },
+        uplinks_per_leaf: if u.is_some() { l.up } else { 0 },
         leaf_down: l.leaf_down,
         leaf_up: l.leaf_up,
-        tiers: upper.tiers,
-        peer_links: upper.peer_links,
-        leaves_per_group: upper.leaves_per_group,
-        spine_groups: upper.spine_groups,
-        spines: upper.spines,
-        links_per_leaf_spine: l.up.checked_div(upper.spines).unwrap_or(0),
-        spine_down: upper.spine_down,
-        spine_up: upper.spine_up,
-        spine_uplinks: upper.spine_uplinks,
-        cores_per_group: upper.cores_per_group,
-        links_per_spine_core: upper
-            .spine_uplinks
-            .checked_div(upper.cores_per_group)
-            .unwrap_or(0),
-        core_down: upper.core_down,
+        tiers: u.map_or(1, |u| u.tiers),
+        // One pair without spines is joined by routed peer links that take the uplinks the
+        // ratio reserves, so cross-pair traffic keeps the declared ratio.
+        peer_links: if u.is_none() && l.width == 2 { l.up } else { 0 },
+        leaves_per_group: u.map_or(groups * l.width, |u| u.leaves_per_group),
+        spine_groups: u.map_or(0, |u| u.groups),
+        spines: u.map_or(0, |u| u.spines),
+        links_per_leaf_spine: u.map_or(0, |u| u.links_per_leaf_spine),
+        spine_down: u.map(|u| u.spine_down),
+        spine_up: u.and_then(|u| u.spine_up),
+        spine_uplinks: u.map_or(0, |u| u.spine_uplinks),
+        cores_per_group: u.map_or(0, |u| u.cores_per_group),
+        links_per_spine_core: u.map_or(0, |u| u.links_per_spine_core),
+        core_down: u.and_then(|u| u.core_down),
     })
 }
 
@@ -245,23 +221,27 @@ fn leaves(
     cx: &Ctx<'_>,
     leaf: &SwitchModel,
     ports: &[u16],
-    port_speed: Speed,
-    uplink_speed: Speed,
-    ratio: &Ratio,
+    (port_speed, uplink_speed): (Speed, Speed),
+    ratio: Ratio,
     diags: &mut Diagnostics,
 ) -> Option<Leaves> {
     let (a, key) = (cx.a, cx.key);
     let dg = lanes(leaf, &a.leaf.model, port_speed, "node ports", diags)?;
     let ug = lanes(leaf, &a.leaf.model, uplink_speed, "uplinks", diags)?;
+    let lp = LeafPorts {
+        model: leaf,
+        down: dg,
+        up: ug,
+        port_speed,
+        uplink_speed,
+        ratio,
+    };
     let width = if ports.len() >= 2 { 2 } else { 1 };
     let per_node = (ports.len() as u32).div_ceil(width);
-    let up_for = |n: u32| match uplinks_for(n * per_node, port_speed, ratio, uplink_speed) {
-        Ok(u) | Err(u) => u.max(1),
-    };
-    let capacity = leaf_capacity(leaf, dg);
-    let Some(npg) = (1..=capacity / per_node)
+    let up_for = |n: u32| lp.uplinks(n * per_node).max(1);
+    let Some(npg) = (1..=lp.capacity() / per_node)
         .rev()
-        .find(|n| place(leaf, (dg.0, dg.1, n * per_node), (ug.0, ug.1, up_for(*n))).is_some())
+        .find(|n| lp.place(n * per_node, up_for(*n)).is_some())
     else {
         diags.push(
             Diagnostic::error(
@@ -277,7 +257,7 @@ fn leaves(
         return None;
     };
     let up = up_for(npg);
-    let (leaf_down, leaf_up) = place(leaf, (dg.0, dg.1, npg * per_node), (ug.0, ug.1, up))?;
+    let (leaf_down, leaf_up) = lp.place(npg * per_node, up)?;
     Some(Leaves {
         width,
         per_node,
@@ -342,7 +322,7 @@ fn count_span(s: &AccessSpineSpec) -> Option<Span> {
     s.count.as_ref().and_then(|c| c.span).or(s.model.span)
 }
 
-/// What joins the leaves: nothing, peer links, spines, or spine groups and cores.
+/// What joins the leaves: nothing or peer links (`None`), or the Clos tiers above them.
 fn upper(
     cx: &Ctx<'_>,
     l: &Leaves,
@@ -350,7 +330,7 @@ fn upper(
     positions: u32,
     uplink_speed: Speed,
     diags: &mut Diagnostics,
-) -> Option<Upper> {
+) -> Option<Option<clos::Upper>> {
     let (a, key) = (cx.a, cx.key);
     let leaves = groups * l.width;
     let Some(s) = &a.spine else {
@@ -362,222 +342,66 @@ fn upper(
             );
             return None;
         }
-        // One leaf routes between its own ports; one pair is joined by routed peer links that
-        // take the uplinks the ratio reserves, so cross-pair traffic keeps the declared ratio.
-        let peer_links = if l.width == 2 { l.up } else { 0 };
-        return Some(Upper::leaves_only(peer_links, leaves));
+        return Some(None);
     };
-    let tiers = match &a.tiers {
-        Some(t) if !matches!(t.value, 2 | 3) => {
-            diags.push(
-                Diagnostic::error(
-                    codes::TIERS,
-                    format!("`{key}.tiers: {}` is not supported", t.value),
-                )
-                .at(t.span, "2 or 3")
-                .help("use 2, 3, or leave it out for automatic"),
-            );
-            return None;
-        }
-        Some(t) => Some(t.value),
-        None => None,
-    };
+    let tiers = clos::declared_tiers(a.tiers.as_ref(), &cx.words, diags)?;
     let m = switch_model(cx.cat, &s.model, Some(a.transport), diags)?;
-    let sg = lanes(m, &s.model, uplink_speed, "ports", diags)?;
-    let grp = &m.port_groups[sg.0];
-    let ports_per = grp.count * sg.1;
-    let total = leaves * l.up;
-    let fits_two = match &s.count {
-        Some(_) if tiers == Some(3) => None,
-        Some(c) => Some(nonzero(c, "spine count", diags)?),
-        None => even_count(total, ports_per, l.up),
+    let spines = Spines {
+        model: m,
+        group: lanes(m, &s.model, uplink_speed, "ports", diags)?,
+        count: s.count.as_ref(),
+        speed: uplink_speed,
+        runs: RunSpeed::Link,
     };
-    let three = match tiers {
-        Some(t) => t == 3,
-        None => fits_two.is_none() && a.core.is_some(),
-    };
-    if three {
-        return three_tier(cx, s, m, sg, l, leaves, uplink_speed, diags);
-    }
-    let n = fits_two.unwrap_or(l.up);
-    if !l.up.is_multiple_of(n) || total > n * ports_per {
-        let help = if a.core.is_none() && s.count.is_none() {
-            format!(
-                "use a spine model with more ports, or add `{key}.core.model` for a third tier (spine groups joined by cores)"
-            )
-        } else {
-            format!(
-                "use a spine count that divides {} and gives at least {total} ports",
-                l.up
-            )
-        };
-        diags.push(
-            Diagnostic::error(codes::UNEQUAL_LINKS, format!("{leaves} {key} leaves × {} uplinks do not spread evenly over {n} spines of {ports_per} ports", l.up))
-                .at(count_span(s), "uneven or too small")
-                .help(help),
-        );
-        return None;
-    }
-    Some(Upper {
-        tiers: 2,
-        peer_links: 0,
-        spine_model: Some(s.model.value.clone()),
-        core_model: None,
-        leaves_per_group: leaves,
-        spine_groups: 1,
-        spines: n,
-        spine_down: Some(CageRun {
-            first: grp.first,
-            cages: grp.count,
-            lanes: sg.1,
-            speed: uplink_speed,
-        }),
-        spine_up: None,
-        spine_uplinks: 0,
-        cores_per_group: 0,
-        core_down: None,
-    })
-}
-
-/// 3-tier: spine groups of `leaves_per_group` leaves, each spine with half its ports down and
-/// half up; spine j of every group joins core group j.
-#[allow(clippy::too_many_arguments)]
-fn three_tier(
-    cx: &Ctx<'_>,
-    s: &AccessSpineSpec,
-    m: &SwitchModel,
-    sg: (usize, u32),
-    l: &Leaves,
-    leaves: u32,
-    uplink_speed: Speed,
-    diags: &mut Diagnostics,
-) -> Option<Upper> {
-    let (a, key) = (cx.a, cx.key);
-    let Some(core_spec) = &a.core else {
-        diags.push(
-            Diagnostic::error(
-                codes::TIERS,
-                format!("a 3-tier {key} fabric needs a `core` switch model"),
-            )
-            .at(
-                a.tiers.as_ref().and_then(|t| t.span).or(s.model.span),
-                "3 tiers",
-            )
-            .help(format!("add `{key}.core.model`")),
-        );
-        return None;
-    };
-    let core = switch_model(cx.cat, &core_spec.model, Some(a.transport), diags)?;
-    let cg = lanes(core, &core_spec.model, uplink_speed, "ports", diags)?;
-    let grp = &m.port_groups[sg.0];
-    let half = grp.count / 2;
-    let down_ports = half * sg.1;
-    let up_ports = (grp.count - half) * sg.1;
-    let lpg = leaves_per_group(cx, s, l, down_ports, diags)?;
-    let group_up = lpg * l.up;
-    let spines = match &s.count {
-        Some(c) => nonzero(c, &format!("`{key}.spine.count`"), diags)?,
-        None => match even_count(group_up, down_ports, l.up) {
-            Some(n) => n,
-            None => {
-                diags.push(
-                    Diagnostic::error(codes::SWITCH_RADIX, format!("a {key} spine group of {lpg} leaves has {group_up} uplinks; `{}` spines with {down_ports} downlink ports cannot take them evenly", s.model.value))
-                        .at(s.leaves_per_group.as_ref().and_then(|x| x.span).or(s.model.span), "group too large")
-                        .help(format!("use at most {down_ports} `leaves_per_group`, or a spine model with more ports")),
-                );
-                return None;
-            }
-        },
-    };
-    if !l.up.is_multiple_of(spines) || group_up > spines * down_ports {
-        diags.push(
-            Diagnostic::error(codes::UNEQUAL_LINKS, format!("{lpg} {key} leaves × {} uplinks do not spread evenly over {spines} spines with {down_ports} downlink ports", l.up))
-                .at(count_span(s), "uneven or too small")
-                .help(format!("use a spine count per group that divides {} and gives at least {group_up} downlink ports", l.up)),
-        );
-        return None;
-    }
-    let spine_uplinks = group_up / spines; // 1:1 at the spine
-    if spine_uplinks > up_ports {
-        diags.push(
-            Diagnostic::error(codes::SWITCH_RADIX, format!("{key} spines need {spine_uplinks} uplinks to the cores but have {up_ports} ports left"))
-                .at(count_span(s), "too few spine ports")
-                .help("add spines per group or use fewer `leaves_per_group`"),
-        );
-        return None;
-    }
-    let spine_groups = leaves.div_ceil(lpg);
-    let core_group = &core.port_groups[cg.0];
-    let core_ports = core_group.count * cg.1;
-    let cores_per_group = cores_per_group(
+    let fabric = Access {
         cx,
-        core_spec,
-        spines,
-        spine_uplinks,
-        spine_groups,
-        core_ports,
-        diags,
-    )?;
-    Some(Upper {
-        tiers: 3,
-        peer_links: 0,
-        spine_model: Some(s.model.value.clone()),
-        core_model: Some(core_spec.model.value.clone()),
-        leaves_per_group: lpg,
-        spine_groups,
-        spines,
-        spine_down: Some(CageRun {
-            first: grp.first,
-            cages: half,
-            lanes: sg.1,
-            speed: uplink_speed,
-        }),
-        spine_up: Some(CageRun {
-            first: grp.first + half,
-            cages: grp.count - half,
-            lanes: sg.1,
-            speed: uplink_speed,
-        }),
-        spine_uplinks,
-        cores_per_group,
-        core_down: Some(CageRun {
-            first: core_group.first,
-            cages: core_group.count,
-            lanes: cg.1,
-            speed: uplink_speed,
-        }),
-    })
+        spine: s,
+        width: l.width,
+    };
+    clos::upper(&fabric, &spines, leaves, l.up, tiers, diags).map(Some)
 }
 
-/// Leaves per spine group: declared (whole leaf groups), else as many as the spines' downlink
-/// half takes with one link per leaf and spine. A design constant, never the current leaf
-/// count, so growth appends spine groups instead of reshaping them.
-fn leaves_per_group(
-    cx: &Ctx<'_>,
-    s: &AccessSpineSpec,
-    l: &Leaves,
-    down_ports: u32,
-    diags: &mut Diagnostics,
-) -> Option<u32> {
-    let key = cx.key;
-    match &s.leaves_per_group {
-        Some(v) => {
-            let n = nonzero(v, &format!("`{key}.spine.leaves_per_group`"), diags)?;
-            if !n.is_multiple_of(l.width) {
-                diags.push(
-                    Diagnostic::error(
-                        codes::ACCESS_LEAF_COUNT,
-                        format!("{n} leaves per spine group split a leaf pair"),
-                    )
-                    .at(v.span, "odd")
-                    .help("use an even number: both leaves of a pair join the same spine group"),
-                );
-                return None;
-            }
-            Some(n)
-        }
-        None => {
-            let n = down_ports / l.width * l.width;
+/// A storage or in-band fabric to the shared Clos sizing: spine groups of whole leaf groups,
+/// findings that count leaves.
+struct Access<'a> {
+    cx: &'a Ctx<'a>,
+    spine: &'a AccessSpineSpec,
+    width: u32,
+}
+
+impl clos::Fabric for Access<'_> {
+    fn words(&self) -> &Words {
+        &self.cx.words
+    }
+
+    fn core_declared(&self) -> bool {
+        self.cx.a.core.is_some()
+    }
+
+    fn core(&self, diags: &mut Diagnostics) -> Option<Core<'_>> {
+        let a = self.cx.a;
+        let Some(core) = &a.core else {
+            diags.push(clos::needs_core(
+                &self.cx.words,
+                a.tiers.as_ref(),
+                &self.spine.model,
+            ));
+            return None;
+        };
+        Some(Core {
+            model: switch_model(self.cx.cat, &core.model, Some(a.transport), diags)?,
+            name: &core.model,
+            count: core.count.as_ref(),
+        })
+    }
+
+    /// Declared (whole leaf groups), else as many as the spines' downlink half takes with one
+    /// link per leaf and spine. A design constant, never the current leaf count, so growth
+    /// appends spine groups instead of reshaping them.
+    fn leaves_per_group(&self, down_ports: u32, diags: &mut Diagnostics) -> Option<u32> {
+        let (s, width) = (self.spine, self.width);
+        let Some(v) = &s.leaves_per_group else {
+            let n = down_ports / width * width;
             if n == 0 {
                 diags.push(
                     Diagnostic::error(
@@ -589,64 +413,63 @@ fn leaves_per_group(
                 );
                 return None;
             }
-            Some(n)
+            return Some(n);
+        };
+        let n = nonzero(
+            v,
+            &format!("`{}.spine.leaves_per_group`", self.cx.key),
+            diags,
+        )?;
+        if !n.is_multiple_of(width) {
+            diags.push(
+                Diagnostic::error(
+                    codes::ACCESS_LEAF_COUNT,
+                    format!("{n} leaves per spine group split a leaf pair"),
+                )
+                .at(v.span, "odd")
+                .help("use an even number: both leaves of a pair join the same spine group"),
+            );
+            return None;
         }
+        Some(n)
     }
-}
 
-/// Cores per core group: declared (a multiple of the spines per group), else the fewest that
-/// take the spines' uplinks evenly.
-fn cores_per_group(
-    cx: &Ctx<'_>,
-    core: &AccessSwitchSpec,
-    spines: u32,
-    spine_uplinks: u32,
-    spine_groups: u32,
-    core_ports: u32,
-    diags: &mut Diagnostics,
-) -> Option<u32> {
-    let key = cx.key;
-    let span = core.count.as_ref().and_then(|c| c.span).or(core.model.span);
-    let core_links = spine_groups * spine_uplinks;
-    let per_group = match &core.count {
-        Some(k) => {
-            let k = nonzero(k, &format!("`{key}.core.count`"), diags)?;
-            if !k.is_multiple_of(spines) || !spine_uplinks.is_multiple_of((k / spines).max(1)) {
-                diags.push(
-                    Diagnostic::error(codes::UNEQUAL_LINKS, format!("{k} {key} cores do not form {spines} equal core groups that each spine reaches evenly"))
-                        .at(span, "uneven")
-                        .help(format!("use a multiple of {spines} whose quotient divides {spine_uplinks}")),
-                );
-                return None;
-            }
-            k / spines
-        }
-        None => match even_count(core_links, core_ports, spine_uplinks) {
-            Some(k) => k,
-            None => {
-                diags.push(
-                    Diagnostic::error(codes::SWITCH_RADIX, format!("{core_links} {key} spine uplinks per core group exceed what `{}` cores can take evenly", core.model.value))
-                        .at(core.model.span, "core radix")
-                        .help("use a core model with more ports, or fewer, larger spine groups"),
-                );
-                return None;
-            }
-        },
-    };
-    if core_links > per_group * core_ports {
-        diags.push(
-            Diagnostic::error(
-                codes::SWITCH_RADIX,
+    fn spread_fault(&self, s: &Spread, fault: Fault) -> Diagnostic {
+        let (key, sp) = (self.cx.key, self.spine);
+        let (leaves, up, ports) = (s.leaves, s.up, s.ports);
+        let total = leaves * up;
+        let n = match fault {
+            // No count spreads evenly: the one spine per uplink has too few ports.
+            Fault::NoEvenCount => up,
+            Fault::Uneven(n) | Fault::TooFewPorts(n) => n,
+        };
+        if !s.three_tier {
+            let help = if self.cx.a.core.is_none() && sp.count.is_none() {
                 format!(
-                    "{} {key} cores × {core_ports} ports cannot take {} spine uplinks",
-                    per_group * spines,
-                    core_links * spines
-                ),
-            )
-            .at(span, "too few core ports")
-            .help("add cores"),
-        );
-        return None;
+                    "use a spine model with more ports, or add `{key}.core.model` for a third tier (spine groups joined by cores)"
+                )
+            } else {
+                format!("use a spine count that divides {up} and gives at least {total} ports")
+            };
+            return Diagnostic::error(codes::UNEQUAL_LINKS, format!("{leaves} {key} leaves × {up} uplinks do not spread evenly over {n} spines of {ports} ports"))
+                .at(count_span(sp), "uneven or too small")
+                .help(help);
+        }
+        if let Fault::NoEvenCount = fault {
+            return Diagnostic::error(codes::SWITCH_RADIX, format!("a {key} spine group of {leaves} leaves has {total} uplinks; `{}` spines with {ports} downlink ports cannot take them evenly", sp.model.value))
+                .at(sp.leaves_per_group.as_ref().and_then(|x| x.span).or(sp.model.span), "group too large")
+                .help(format!("use at most {ports} `leaves_per_group`, or a spine model with more ports"));
+        }
+        Diagnostic::error(codes::UNEQUAL_LINKS, format!("{leaves} {key} leaves × {up} uplinks do not spread evenly over {n} spines with {ports} downlink ports"))
+            .at(count_span(sp), "uneven or too small")
+            .help(format!("use a spine count per group that divides {up} and gives at least {total} downlink ports"))
     }
-    Some(per_group)
+
+    fn core_help(&self, _fit: &CoreFit, short: CoreShort) -> String {
+        match short {
+            CoreShort::Radix => "use a core model with more ports, or fewer, larger spine groups",
+            CoreShort::Ports(_) => "add cores",
+        }
+        .into()
+    }
 }

@@ -1,8 +1,10 @@
 //! Pure sizing arithmetic: how many leaves, spines and cores, which cages carry downlinks and
 //! which uplinks, and every radix, ratio and evenness check with a diagnostic that says what fits.
-//! One module per network (`compute`, `access`, `oob`); the shared port arithmetic is here.
+//! One module per network (`compute`, `access`, `oob`); the leaf → spine → core arithmetic the
+//! Clos fabrics share is `clos`; the shared port arithmetic is here.
 
 mod access;
+mod clos;
 mod compute;
 mod oob;
 
