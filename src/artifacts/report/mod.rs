@@ -13,7 +13,6 @@ mod labels;
 mod markup;
 mod page;
 mod racks;
-mod svg;
 mod xlsx;
 
 use std::collections::BTreeMap;

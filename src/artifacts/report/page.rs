@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::diagram::{self, Mode};
 use super::markup::script_json;
-use super::{Csv, LinkNames, length_text, racks, sheet_locations, svg};
+use super::{Csv, LinkNames, length_text, racks, sheet_locations};
 use crate::artifacts::Inputs;
 use crate::artifacts::summary::Summary;
 use crate::diag::Severity;
@@ -224,7 +224,7 @@ pub fn report_html(
 
     let rack_list = racks::racks(f);
     let racks_html = racks::render(&rack_list);
-    let diagram_svg = svg::render(&dg);
+    let diagram_svg = diagram::svg::render(&dg);
 
     let figures = vec![
         Figure {
