@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 use qrcodegen::{Mask, QrCode, QrCodeEcc, QrSegment, Version};
 
 use super::markup::Markup;
-use super::{label_end, natural_key};
+use super::natural_key;
 use crate::artifacts::{LinkNames, OutputFile, Sink};
-use crate::topology::Fabric;
+use crate::topology::{Device, Fabric};
 
 pub const STOCK: &str = "Panduit R200X150V1T self-laminating wrap-around label, 2.00 in × 1.50 in, print-on area 2.00 in × 0.50 in, for cable OD 0.22–0.28 in (5.6–7.1 mm)";
 
@@ -120,6 +120,15 @@ fn push_int(out: &mut String, n: i32) {
 fn font_pt(longest: usize) -> f64 {
     let pt = TEXT_WIDTH_PT / (MONO_ADVANCE * longest.max(1) as f64);
     (pt.clamp(4.0, 7.0) * 10.0).floor() / 10.0
+}
+
+/// One end of a cable as printed on its label: `[rack.]device:port` (the same rule as the
+/// `label` column of `cabling.csv`, which joins the two ends with `/`).
+fn label_end(d: &Device, port: &str) -> String {
+    match &d.rack {
+        Some(r) => format!("{r}.{}:{port}", d.name),
+        None => format!("{}:{port}", d.name),
+    }
 }
 
 /// A cable in a label file: the B end's device and port in natural order, and the cable.

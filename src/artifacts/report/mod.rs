@@ -15,10 +15,7 @@ mod page;
 mod racks;
 mod xlsx;
 
-use std::collections::BTreeMap;
-
-use super::{Inputs, LinkNames, OutputFile, Sink, metres};
-use crate::topology::{Device, Fabric};
+use super::{Inputs, LinkNames, OutputFile, Sink};
 pub(crate) use csv_table::{Csv, CsvRow};
 
 /// Natural order of names (`gpu2` before `gpu10`, `su9` before `su10`).
@@ -39,55 +36,6 @@ pub(crate) fn natural_key(s: &str) -> Vec<(String, u64)> {
     }
     out.push((text, digits.parse().unwrap_or(0)));
     out
-}
-
-/// One end of a cable as printed on its label: `[rack.]device:port` (the same rule as the
-/// `label` column of `cabling.csv`, which joins the two ends with `/`).
-pub(crate) fn label_end(d: &Device, port: &str) -> String {
-    match &d.rack {
-        Some(r) => format!("{r}.{}:{port}", d.name),
-        None => format!("{}:{port}", d.name),
-    }
-}
-
-/// Where an installer works: a rack when the spec has racks, else a switch.
-pub(crate) fn sheet_locations(f: &Fabric, names: &LinkNames) -> (bool, Vec<(String, Vec<usize>)>) {
-    let racks = f.devices().any(|d| d.rack.is_some());
-    // location → (device, port, cable) with names in natural order.
-    type Row = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
-    let mut by_loc: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-    for (i, l) in f.links().enumerate() {
-        let ends = [
-            (f.device_of(&l.a), &names.a_port[i]),
-            (f.device_of(&l.b), &names.b_port[i]),
-        ];
-        let mut seen: Vec<String> = Vec::new();
-        for (d, port) in ends {
-            let loc = if racks {
-                d.rack.clone()
-            } else {
-                d.role.is_switch().then(|| d.name.clone())
-            };
-            let Some(loc) = loc else { continue };
-            if seen.contains(&loc) {
-                continue;
-            }
-            seen.push(loc.clone());
-            by_loc
-                .entry(loc)
-                .or_default()
-                .push((natural_key(&d.name), natural_key(port), i));
-        }
-    }
-    let mut out: Vec<(String, Vec<usize>)> = by_loc
-        .into_iter()
-        .map(|(loc, mut v)| {
-            v.sort();
-            (loc, v.into_iter().map(|(_, _, i)| i).collect())
-        })
-        .collect();
-    out.sort_by_key(|(loc, _)| natural_key(loc));
-    (racks, out)
 }
 
 fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
@@ -165,8 +113,3 @@ pub fn files(
 }
 
 const WORKBOOK: &str = "cabling.xlsx";
-
-/// Metres as the CSV prints them (shared with the page data).
-pub(crate) fn length_text(m: f64) -> String {
-    metres(m)
-}

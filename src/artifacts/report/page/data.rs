@@ -7,9 +7,10 @@ use serde::Serialize;
 
 use super::ROWS_PER_PAGE;
 use crate::artifacts::LinkNames;
+use crate::artifacts::metres;
 use crate::artifacts::report::diagram::{Diagram, Placement};
 use crate::artifacts::report::markup::script_json;
-use crate::artifacts::report::{Csv, length_text, natural_key};
+use crate::artifacts::report::{Csv, natural_key};
 use crate::topology::{Device, Fabric};
 
 /// Up to this many sheet rows the page lays out every sheet on load; beyond, the user picks.
@@ -70,10 +71,56 @@ struct Data<'a> {
     bom: Table<'a>,
 }
 
-/// Where to print: `sheets` per rack (`has_racks`) or per switch, from `sheet_locations`.
+/// The print sheets: one per place an installer works, a rack when the spec has racks, else a
+/// switch, with the cables that end there.
 pub struct Sheets {
     pub has_racks: bool,
+    /// Location and cable indices, both in natural order (device, then port).
     pub sheets: Vec<(String, Vec<usize>)>,
+}
+
+impl Sheets {
+    pub fn of(f: &Fabric, names: &LinkNames) -> Self {
+        let racks = f.devices().any(|d| d.rack.is_some());
+        // location → (device, port, cable) with names in natural order.
+        type Row = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
+        let mut by_loc: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+        for (i, l) in f.links().enumerate() {
+            let ends = [
+                (f.device_of(&l.a), &names.a_port[i]),
+                (f.device_of(&l.b), &names.b_port[i]),
+            ];
+            let mut seen: Vec<String> = Vec::new();
+            for (d, port) in ends {
+                let loc = if racks {
+                    d.rack.clone()
+                } else {
+                    d.role.is_switch().then(|| d.name.clone())
+                };
+                let Some(loc) = loc else { continue };
+                if seen.contains(&loc) {
+                    continue;
+                }
+                seen.push(loc.clone());
+                by_loc
+                    .entry(loc)
+                    .or_default()
+                    .push((natural_key(&d.name), natural_key(port), i));
+            }
+        }
+        let mut sheets: Vec<(String, Vec<usize>)> = by_loc
+            .into_iter()
+            .map(|(loc, mut v)| {
+                v.sort();
+                (loc, v.into_iter().map(|(_, _, i)| i).collect())
+            })
+            .collect();
+        sheets.sort_by_key(|(loc, _)| natural_key(loc));
+        Self {
+            has_racks: racks,
+            sheets,
+        }
+    }
 }
 
 /// The data block's JSON.
@@ -150,7 +197,7 @@ fn cable_rows<'a>(
                 names.b_port[i].as_str(),
                 l.speed.to_string(),
                 l.media.as_str(),
-                length_text(l.length_m),
+                metres(l.length_m),
                 l.network.as_str(),
                 l.tier.as_str(),
                 l.plane,

@@ -7,7 +7,7 @@ mod overview;
 
 use minijinja::{AutoEscape, Environment, Value, context};
 
-use super::{Csv, LinkNames, diagram, racks, sheet_locations};
+use super::{Csv, LinkNames, diagram, racks};
 use crate::artifacts::Inputs;
 use crate::artifacts::summary::Summary;
 use overview::thousands;
@@ -28,8 +28,8 @@ pub fn report_html(
 ) -> Vec<u8> {
     let f = inputs.fabric;
     let dg = diagram::build(f);
-    let (has_racks, sheets) = sheet_locations(f, names);
-    let sheets = data::Sheets { has_racks, sheets };
+    let sheets = data::Sheets::of(f, names);
+    let has_racks = sheets.has_racks;
     let data_json = data::json(f, names, &dg, sheets, bom, portmaps);
 
     let rack_list = racks::racks(f);
