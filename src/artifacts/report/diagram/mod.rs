@@ -3,7 +3,8 @@
 //! beside), cables aggregated into bundles, laid out on a grid and drawn as SVG.
 //!
 //! Drawn in phases, each a file of its own with typed data between them:
-//! 1. aggregate: devices into units and frames ([`units`]), cables into bundles ([`bundles`]);
+//! 1. aggregate: devices into units and frames ([`devices`], the units by key in [`units`]),
+//!    cables into bundles ([`bundles`]);
 //! 2. blocks: every frame's units in order, with the frame's size ([`blocks`]);
 //! 3. place: the compute panel ([`compute_panel`]), the access panels beside or below it
 //!    ([`access_panels`]);
@@ -25,6 +26,7 @@ mod blocks;
 mod bundles;
 mod columns;
 mod compute_panel;
+mod devices;
 mod geometry;
 pub mod svg;
 mod units;
@@ -192,11 +194,11 @@ pub fn build(f: &Fabric) -> Diagram {
     let cols = columns::Columns::new(mode, f);
     let devices: Vec<&Device> = f.devices().collect();
 
-    let units::Aggregate {
+    let devices::Aggregate {
         mut units,
         placements,
         blocks,
-    } = units::aggregate(f, &devices, mode, &cols);
+    } = devices::aggregate(f, &devices, mode, &cols);
     let cabling = bundles::aggregate(f, &devices, &cols, &placements, &mut units);
     let mut units = units.subtitled(&devices);
 
