@@ -34,6 +34,22 @@ pub fn cmp(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// A name that orders naturally, for sort keys and tuples of them (`Natural(&d.name)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Natural<S>(pub S);
+
+impl<S: AsRef<str> + Eq> Ord for Natural<S> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        cmp(self.0.as_ref(), other.0.as_ref())
+    }
+}
+
+impl<S: AsRef<str> + Eq> PartialOrd for Natural<S> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 fn trim_zeros(d: &[u8]) -> &[u8] {
     let n = d.iter().take_while(|&&c| c == b'0').count();
     &d[n.min(d.len().saturating_sub(1))..]

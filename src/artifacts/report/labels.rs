@@ -14,10 +14,10 @@ use std::collections::BTreeMap;
 use qrcodegen::{Mask, QrCode, QrCodeEcc, QrSegment, Version};
 
 use super::markup::Markup;
-use super::{label_end, natural_key};
 use crate::artifacts::LinkNames;
+use crate::output::natural::Natural;
 use crate::output::{Memo, OutputFile, OutputGroup, Sink, unit_digest};
-use crate::topology::Fabric;
+use crate::topology::{Device, Fabric};
 
 pub const STOCK: &str = "Panduit R200X150V1T self-laminating wrap-around label, 2.00 in × 1.50 in, print-on area 2.00 in × 0.50 in, for cable OD 0.22–0.28 in (5.6–7.1 mm)";
 
@@ -123,8 +123,17 @@ fn font_pt(longest: usize) -> f64 {
     (pt.clamp(4.0, 7.0) * 10.0).floor() / 10.0
 }
 
+/// One end of a cable as printed on its label: `[rack.]device:port` (the same rule as the
+/// `label` column of `cabling.csv`, which joins the two ends with `/`).
+fn label_end(d: &Device, port: &str) -> String {
+    match &d.rack {
+        Some(r) => format!("{r}.{}:{port}", d.name),
+        None => format!("{}:{port}", d.name),
+    }
+}
+
 /// A cable in a label file: the B end's device and port in natural order, and the cable.
-type Key = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
+type Key<'a> = (Natural<&'a str>, Natural<&'a str>, usize);
 
 /// One label file per location, sorted by the B end's device and port; each file goes to `sink`
 /// as soon as it is drawn (the label sheets are the largest output: a million labels at 131k
@@ -139,8 +148,8 @@ pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>, memo: &dyn Memo) {
             _ => b.name.clone(),
         };
         groups.entry(loc).or_default().push((
-            natural_key(&b.name),
-            natural_key(&names.b_port[i]),
+            Natural(b.name.as_str()),
+            Natural(names.b_port[i].as_str()),
             i,
         ));
     }

@@ -13,84 +13,11 @@ mod labels;
 mod markup;
 mod page;
 mod racks;
-mod svg;
 mod xlsx;
 
-use std::collections::BTreeMap;
-
-use super::{Inputs, LinkNames, metres};
+use super::{Inputs, LinkNames};
 use crate::output::{Memo, OutputFile, OutputGroup, Sink, unit_digest};
-use crate::topology::{Device, Fabric};
 pub(crate) use csv_table::{Csv, CsvRow};
-
-/// Natural order of names (`gpu2` before `gpu10`, `su9` before `su10`).
-pub(crate) fn natural_key(s: &str) -> Vec<(String, u64)> {
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut digits = String::new();
-    for c in s.chars() {
-        if c.is_ascii_digit() {
-            digits.push(c);
-        } else {
-            if !digits.is_empty() {
-                out.push((std::mem::take(&mut text), digits.parse().unwrap_or(0)));
-                digits.clear();
-            }
-            text.push(c);
-        }
-    }
-    out.push((text, digits.parse().unwrap_or(0)));
-    out
-}
-
-/// One end of a cable as printed on its label: `[rack.]device:port` (the same rule as the
-/// `label` column of `cabling.csv`, which joins the two ends with `/`).
-pub(crate) fn label_end(d: &Device, port: &str) -> String {
-    match &d.rack {
-        Some(r) => format!("{r}.{}:{port}", d.name),
-        None => format!("{}:{port}", d.name),
-    }
-}
-
-/// Where an installer works: a rack when the spec has racks, else a switch.
-pub(crate) fn sheet_locations(f: &Fabric, names: &LinkNames) -> (bool, Vec<(String, Vec<usize>)>) {
-    let racks = f.devices().any(|d| d.rack.is_some());
-    // location → (device, port, cable) with names in natural order.
-    type Row = (Vec<(String, u64)>, Vec<(String, u64)>, usize);
-    let mut by_loc: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-    for (i, l) in f.links().enumerate() {
-        let ends = [
-            (f.device_of(&l.a), &names.a_port[i]),
-            (f.device_of(&l.b), &names.b_port[i]),
-        ];
-        let mut seen: Vec<String> = Vec::new();
-        for (d, port) in ends {
-            let loc = if racks {
-                d.rack.clone()
-            } else {
-                d.role.is_switch().then(|| d.name.clone())
-            };
-            let Some(loc) = loc else { continue };
-            if seen.contains(&loc) {
-                continue;
-            }
-            seen.push(loc.clone());
-            by_loc
-                .entry(loc)
-                .or_default()
-                .push((natural_key(&d.name), natural_key(port), i));
-        }
-    }
-    let mut out: Vec<(String, Vec<usize>)> = by_loc
-        .into_iter()
-        .map(|(loc, mut v)| {
-            v.sort();
-            (loc, v.into_iter().map(|(_, _, i)| i).collect())
-        })
-        .collect();
-    out.sort_by_key(|(loc, _)| natural_key(loc));
-    (racks, out)
-}
 
 fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
     files.iter().find(|f| f.path == path)
@@ -125,25 +52,24 @@ pub fn files(
             .map(|c| Csv::read(&c.bytes))
     };
     // The two largest tables are parsed beside the rest.
-    let ((cabling, addresses), (bom, portmaps)) = std::thread::scope(|s| {
-        let large = s.spawn(|| (read("cabling.csv"), read("addresses.csv")));
-        let bom = find(files, "bom.csv").map(|c| Csv::read(&c.bytes));
-        let portmaps: Vec<(&str, Csv)> = files
-            .iter()
-            .filter_map(|o| {
-                let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
-                Some((name, Csv::read(&o.bytes)))
-            })
-            .collect();
-        let large = large
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (large, (bom, portmaps))
-    });
+    let ((cabling, addresses), (bom, portmaps)) = crate::parallel::join(
+        || (read("cabling.csv"), read("addresses.csv")),
+        || {
+            let bom = find(files, "bom.csv").map(|c| Csv::read(&c.bytes));
+            let portmaps: Vec<(&str, Csv)> = files
+                .iter()
+                .filter_map(|o| {
+                    let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
+                    Some((name, Csv::read(&o.bytes)))
+                })
+                .collect();
+            (bom, portmaps)
+        },
+    );
     // The workbook (its pieces over the cores) beside the page and the label sheets.
-    std::thread::scope(|s| {
-        let workbook = draw_workbook.then(|| {
-            s.spawn(|| {
+    let (workbook, ()) = crate::parallel::join(
+        || {
+            draw_workbook.then(|| {
                 xlsx::workbook(
                     &summary,
                     cabling.as_ref(),
@@ -152,23 +78,17 @@ pub fn files(
                     addresses.as_ref(),
                 )
             })
-        });
-        let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
-        sink(OutputFile::new(OutputGroup::Report, "report.html", html));
-        labels::sheets(f, names, sink, memo);
-        if let Some(workbook) = workbook {
-            let bytes = workbook
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            memo.record(WORKBOOK, &workbook_inputs, vec![WORKBOOK.into()]);
-            sink(OutputFile::new(OutputGroup::Report, WORKBOOK, bytes));
-        }
-    });
+        },
+        || {
+            let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
+            sink(OutputFile::new(OutputGroup::Report, "report.html", html));
+            labels::sheets(f, names, sink, memo);
+        },
+    );
+    if let Some(bytes) = workbook {
+        memo.record(WORKBOOK, &workbook_inputs, vec![WORKBOOK.into()]);
+        sink(OutputFile::new(OutputGroup::Report, WORKBOOK, bytes));
+    }
 }
 
 const WORKBOOK: &str = "cabling.xlsx";
-
-/// Metres as the CSV prints them (shared with the page data).
-pub(crate) fn length_text(m: f64) -> String {
-    metres(m)
-}

@@ -224,7 +224,7 @@ fn all_tables<'a>(
                 }
             }
             let mut racks: Vec<(&str, Vec<Row>)> = racks.into_iter().collect();
-            racks.sort_by_key(|(r, _)| super::natural_key(r));
+            racks.sort_by(|(a, _), (b, _)| crate::output::natural::cmp(a, b));
             for (rack, rows) in racks {
                 tables(
                     &mut out,
@@ -239,7 +239,7 @@ fn all_tables<'a>(
     }
     // Every switch's ports in one table, the switch first; node ports apart.
     let mut switches: Vec<&(&str, Csv)> = portmaps.iter().filter(|(n, _)| *n != "nodes").collect();
-    switches.sort_by_key(|(n, _)| super::natural_key(n));
+    switches.sort_by(|(a, _), (b, _)| crate::output::natural::cmp(a, b));
     if let Some((_, first)) = switches.first() {
         let mut header = vec!["switch".to_string()];
         header.extend(first.header.iter().cloned());

@@ -1,0 +1,81 @@
+//! `report.html`: the page skeleton is a minijinja template (`templates/report/`, auto-escaped)
+//! filled with the overview ([`overview`]); the diagram and rack elevations come from the
+//! escaping writer; the tables' data is one JSON block ([`data`]) that the page's script renders.
+
+mod data;
+mod overview;
+
+use minijinja::{AutoEscape, Environment, Value, context};
+
+use super::{Csv, LinkNames, diagram, racks};
+use crate::artifacts::Inputs;
+use crate::artifacts::summary::Summary;
+use overview::thousands;
+
+const TEMPLATE: &str = include_str!("../../../../templates/report/report.html.j2");
+const CSS: &str = include_str!("../../../../templates/report/report.css");
+const JS: &str = include_str!("../../../../templates/report/report.js");
+
+/// Cables a printed sheet holds (A4 landscape at the sheet's font size).
+const ROWS_PER_PAGE: usize = 30;
+
+pub fn report_html(
+    inputs: &Inputs<'_>,
+    names: &LinkNames,
+    summary: &Summary,
+    bom: Option<&Csv>,
+    portmaps: &[(&str, Csv)],
+) -> Vec<u8> {
+    let f = inputs.fabric;
+    let dg = diagram::build(f);
+    let sheets = data::Sheets::of(f, names);
+    let has_racks = sheets.has_racks;
+    let data_json = data::json(f, names, &dg, sheets, bom, portmaps);
+
+    let rack_list = racks::racks(f);
+    let racks_html = racks::render(&rack_list);
+    let diagram_svg = diagram::svg::render(&dg);
+
+    let cable_count = f.link_count() as u64;
+    let ctx = context! {
+        cluster => &f.name,
+        site => &f.site,
+        generator => concat!("railyard ", env!("CARGO_PKG_VERSION")),
+        summary => summary,
+        switch_total => thousands(summary.switches.values().sum()),
+        cable_total => thousands(cable_count),
+        figures => overview::figures(summary, cable_count),
+        switches => overview::counts(&summary.switches),
+        cables => overview::counts(&summary.links),
+        design => overview::design(summary),
+        diagnostics => overview::diagnostics(inputs.diagnostics),
+        diagram_note => overview::diagram_note(dg.mode),
+        diagram_svg => Value::from_safe_string(diagram_svg),
+        has_racks => has_racks,
+        rack_count => rack_list.len(),
+        racks_html => Value::from_safe_string(racks_html),
+        tenants => &summary.tenants,
+        sheet_unit => if has_racks { "rack" } else { "switch" },
+        rows_per_page => ROWS_PER_PAGE,
+        css => Value::from_safe_string(CSS.to_string()),
+        js => Value::from_safe_string(JS.to_string()),
+        data_json => Value::from_safe_string(data_json),
+    };
+    render(ctx)
+}
+
+/// The page from its template (nothing when the template fails to render).
+fn render(ctx: Value) -> Vec<u8> {
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|_| AutoEscape::Html);
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    if env.add_template("report.html", TEMPLATE).is_err() {
+        return Vec::new();
+    }
+    env.get_template("report.html")
+        .and_then(|t| t.render(ctx))
+        .map(String::into_bytes)
+        .unwrap_or_default()
+}

@@ -1,0 +1,129 @@
+//! The page's overview, filled into the template: headline figures, switch and cable counts,
+//! the design's figures, the compile's findings and what the diagram's aggregation means.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::artifacts::report::diagram::Mode;
+use crate::artifacts::summary::Summary;
+use crate::diag::{Diagnostics, Severity};
+
+#[derive(Serialize)]
+pub struct KeyValue {
+    key: String,
+    value: String,
+}
+
+fn kv(key: &str, value: String) -> KeyValue {
+    KeyValue {
+        key: key.to_string(),
+        value,
+    }
+}
+
+#[derive(Serialize)]
+pub struct Figure {
+    label: &'static str,
+    value: String,
+}
+
+#[derive(Serialize)]
+pub struct DiagnosticView {
+    code: &'static str,
+    severity: &'static str,
+    message: String,
+    help: Option<String>,
+}
+
+/// `16,384`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub fn diagram_note(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Detail => {
+            "Every switch is drawn; nodes are grouped per SU. Node-to-leaf bundles are coloured by rail, the others by network; leaf-to-spine and spine-to-core cables are bundled per SU block and spine group."
+        }
+        Mode::PerSu => {
+            "Aggregated per SU: each box stands for an SU's leaves, a spine group or a core group (the subtitle gives the switch count). Bundles carry the cable count; click one for its cables."
+        }
+        Mode::PerPod => {
+            "Aggregated per pod (a spine group and its SUs): each box stands for many switches (the subtitle gives the count). Bundles carry the cable count; click one for its cables."
+        }
+    }
+}
+
+/// The headline figures: GPUs, nodes, SUs, switches, cables and bisection bandwidth.
+pub fn figures(summary: &Summary, cables: u64) -> Vec<Figure> {
+    let figure = |label, value| Figure { label, value };
+    vec![
+        figure("GPUs", thousands(summary.gpus)),
+        figure("nodes", thousands(summary.nodes)),
+        figure("scalable units", summary.scalable_units.to_string()),
+        figure("switches", thousands(summary.switches.values().sum())),
+        figure("cables", thousands(cables)),
+        figure(
+            "bisection",
+            format!("{} Tb/s", thousands(summary.bisection_gbps / 1000)),
+        ),
+    ]
+}
+
+/// Every kind with a count, the count in thousands.
+pub fn counts<K: AsRef<str>>(by_kind: &BTreeMap<K, u64>) -> Vec<KeyValue> {
+    by_kind
+        .iter()
+        .filter(|(_, v)| **v > 0)
+        .map(|(k, v)| kv(k.as_ref(), thousands(*v)))
+        .collect()
+}
+
+/// The compute fabric's design: transport, layout and tiers, rails, planes, oversubscription
+/// per tier and bisection bandwidth.
+pub fn design(summary: &Summary) -> Vec<KeyValue> {
+    let mut design = vec![
+        kv(
+            "compute fabric",
+            format!(
+                "{} {}, {}-tier",
+                summary.transport, summary.layout, summary.tiers
+            ),
+        ),
+        kv("rails", summary.rails.to_string()),
+        kv("planes", summary.planes.to_string()),
+    ];
+    for (k, v) in &summary.oversubscription {
+        design.push(kv(&format!("oversubscription ({k})"), v.clone()));
+    }
+    design.push(kv(
+        "bisection",
+        format!("{} Gb/s", thousands(summary.bisection_gbps)),
+    ));
+    design
+}
+
+pub fn diagnostics(diagnostics: &Diagnostics) -> Vec<DiagnosticView> {
+    diagnostics
+        .sorted()
+        .into_iter()
+        .map(|d| DiagnosticView {
+            code: d.code.id,
+            severity: match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            message: d.message.clone(),
+            help: d.help.clone(),
+        })
+        .collect()
+}
