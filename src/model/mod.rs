@@ -1,6 +1,7 @@
 //! Shared vocabulary used by every stage: speeds, roles, networks, tiers, media.
 
 mod guid;
+pub mod ident;
 mod platform;
 mod speed;
 

@@ -147,11 +147,11 @@ impl Fabric {
     }
 
     pub fn switch_model(&self, d: &Device) -> Option<&SwitchModel> {
-        self.catalog.switches.get(&d.model)
+        self.catalog.switches.get(d.model.as_str())
     }
 
     pub fn node_model(&self, d: &Device) -> Option<&NodeModel> {
-        self.catalog.nodes.get(&d.model)
+        self.catalog.nodes.get(d.model.as_str())
     }
 
     pub fn named(&self, end: &End) -> NamedEnd<'_> {
@@ -169,13 +169,13 @@ impl Fabric {
             PortId::Mgmt => match d.role {
                 Role::Node => self
                     .node_model(d)
-                    .and_then(|m| m.bmc.ports.first().cloned())
+                    .and_then(|m| m.bmc.ports.first().map(|p| p.to_string()))
                     .unwrap_or_else(|| "bmc".into()),
                 Role::Appliance => "bmc".into(),
                 _ => {
                     let own = self
                         .switch_model(d)
-                        .map_or_else(|| "mgmt".to_string(), |m| m.mgmt_port.clone());
+                        .map_or_else(|| "mgmt".to_string(), |m| m.mgmt_port.to_string());
                     d.platform.map_or(own.clone(), |p| p.mgmt_port(&own))
                 }
             },
@@ -327,7 +327,7 @@ pub fn flat_node_ports(m: &NodeModel) -> Vec<String> {
         .iter()
         .chain(&m.storage)
         .chain(&m.inband)
-        .flat_map(|p| p.ports.iter().cloned())
+        .flat_map(|p| p.ports.iter().map(|p| p.to_string()))
         .collect()
 }
 
@@ -347,11 +347,11 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
     let node_ports = catalog
         .nodes
         .iter()
-        .map(|(k, m)| (k.clone(), flat_node_ports(m)))
+        .map(|(k, m)| (k.to_string(), flat_node_ports(m)))
         .collect();
     let fabric = Fabric {
-        name: spec.name.value.clone(),
-        site: spec.site.clone(),
+        name: spec.name.value.to_string(),
+        site: spec.site.as_ref().map(|s| s.to_string()),
         catalog,
         sizing,
         graph,
