@@ -366,3 +366,9 @@ fn interface_values(
         }
     }
 }
+
+/// Owned lines from literals: the diffs of the line-form tests in the driver folders.
+#[cfg(test)]
+pub fn lines(s: &[&str]) -> Vec<String> {
+    s.iter().map(|x| x.to_string()).collect()
+}

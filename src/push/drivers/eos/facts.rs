@@ -11,23 +11,19 @@ pub const EOS_LINES: ContextLines = ContextLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::findings;
-
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
-    }
+    use crate::push::disruptive::{findings, lines};
 
     #[test]
     fn eos_mtu_and_speed_but_not_on_new_interfaces() {
         let f = findings(
             &EOS_LINES,
-            &v(&[
+            &lines(&[
                 "interface Ethernet1",
                 "interface Ethernet1 > mtu 1500",
                 "interface Ethernet3",
             ]),
-            &v(&["interface Ethernet1 > mtu 1500"]),
-            &v(&[
+            &lines(&["interface Ethernet1 > mtu 1500"]),
+            &lines(&[
                 "interface Ethernet1 > mtu 9214",
                 "interface Ethernet2",
                 "interface Ethernet2 > mtu 9214",

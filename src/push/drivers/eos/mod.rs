@@ -12,9 +12,7 @@ use std::time::Duration;
 
 use super::commands::{self, CliSettings};
 use crate::push::PushSettings;
-use crate::push::canonical::{self, diff_text};
-use crate::push::disruptive;
-use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
+use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, read_back};
 use crate::push::remote::Remote;
 use crate::push::targets::Target;
 use canon::eos_canonical;
@@ -127,28 +125,17 @@ impl Driver for EosDriver {
             &format!("show session-config named {s} diffs\n"),
         )?;
         let want = eos_canonical(&text);
-        let (removed, added) = canonical::diff(&self.pre, &want);
-        let changed = !removed.is_empty() || !added.is_empty();
-        if !changed {
+        let p = Preflight::compared(&EOS_LINES, &self.pre, &want, diff, intended_set.sha256());
+        if !p.changed {
             self.abort()?;
         }
         Ok(Preflight {
-            native_diff: diff,
-            canonical_diff: diff_text(&removed, &added),
-            changed,
-            pre_hash: canonical::digest(&self.pre),
-            intended_hash: intended_set.sha256(),
-            disruptive: disruptive::findings(
-                &EOS_LINES,
-                &self.pre.iter().cloned().collect::<Vec<_>>(),
-                &removed,
-                &added,
-            ),
             // `show running-config` is a whole config the session path replaces with.
             pre_config: Some(ConfigSet::single(
                 intended_set.main_name(),
                 self.pre_text.clone().into_bytes(),
             )),
+            ..p
         })
     }
 
@@ -174,18 +161,7 @@ impl Driver for EosDriver {
         self.r.fresh();
         let want = eos_canonical(&String::from_utf8_lossy(&self.intended));
         let now = self.running()?;
-        let (removed, added) = canonical::diff(&now, &want);
-        if removed.is_empty() && added.is_empty() {
-            Ok(())
-        } else {
-            Err(DriverError::new(
-                FailKind::Verify,
-                format!(
-                    "running-config differs from startup-config:\n{}",
-                    diff_text(&removed, &added).trim_end()
-                ),
-            ))
-        }
+        read_back(&now, &want, "running-config differs from startup-config")
     }
 
     fn confirm(&mut self) -> Result<(), DriverError> {

@@ -11,22 +11,18 @@ pub const FRR_LINES: ContextLines = ContextLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::findings;
-
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
-    }
+    use crate::push::disruptive::{findings, lines};
 
     #[test]
     fn frr_asn_change_is_one_finding() {
         let f = findings(
             &FRR_LINES,
             &[],
-            &v(&[
+            &lines(&[
                 "router bgp 65001",
                 "router bgp 65001 > bgp router-id 10.0.0.1",
             ]),
-            &v(&[
+            &lines(&[
                 "router bgp 65002",
                 "router bgp 65002 > bgp router-id 10.0.0.1",
             ]),
@@ -42,13 +38,13 @@ mod tests {
         let f = findings(
             &FRR_LINES,
             &[],
-            &v(&[
+            &lines(&[
                 "router bgp 65001 > bgp router-id 10.0.0.1",
                 "router bgp 65001 > neighbor swp5 interface peer-group fabric",
                 "router bgp 65001 > neighbor swp6 remote-as 65100",
                 "interface swp1 > ip address 10.64.0.1/31",
             ]),
-            &v(&[
+            &lines(&[
                 "router bgp 65001 > bgp router-id 10.0.0.2",
                 "router bgp 65001 > neighbor swp6 remote-as 65101",
                 "interface swp1 > ip address 10.64.0.3/31",
@@ -68,8 +64,8 @@ mod tests {
             findings(
                 &FRR_LINES,
                 &[],
-                &v(&["router bgp 65001 > neighbor swp5 description old"]),
-                &v(&[
+                &lines(&["router bgp 65001 > neighbor swp5 description old"]),
+                &lines(&[
                     "router bgp 65001 > neighbor swp5 description new",
                     "router bgp 65001 > neighbor swp9 remote-as 65100"
                 ]),

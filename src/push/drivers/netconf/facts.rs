@@ -85,26 +85,22 @@ fn interface(path: &str, value: &str) -> Option<Fact> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::findings;
-
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
-    }
+    use crate::push::disruptive::{findings, lines};
 
     #[test]
     fn openconfig_mtu_and_address() {
         let p = "/interfaces:interfaces/interface[name=swp1]";
         let f = findings(
             &OpenConfigLines,
-            &v(&[&format!("{p}/name = swp1")]),
-            &v(&[
+            &lines(&[&format!("{p}/name = swp1")]),
+            &lines(&[
                 &format!("{p}/config/mtu = 1500"),
                 &format!("{p}/subinterfaces/subinterface/index = 0"),
                 &format!(
                     "{p}/subinterfaces/subinterface/ip:ipv4/addresses/address/config/ip = 10.0.0.1"
                 ),
             ]),
-            &v(&[
+            &lines(&[
                 &format!("{p}/config/mtu = 9216"),
                 "/interfaces:interfaces/interface[name=swp2]/name = swp2",
                 "/interfaces:interfaces/interface[name=swp2]/config/mtu = 9216",

@@ -81,23 +81,19 @@ fn interface(k: &[&str], v: &str, out: &mut Vec<Fact>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::findings;
-
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
-    }
+    use crate::push::disruptive::{findings, lines};
 
     #[test]
     fn nvue_tree() {
         let f = findings(
             &NvueLines,
-            &v(&["interface > swp1 > link > mtu = 9216"]),
-            &v(&[
+            &lines(&["interface > swp1 > link > mtu = 9216"]),
+            &lines(&[
                 "router > bgp > autonomous-system = 65001",
                 "vrf > default > router > bgp > neighbor > swp51 > remote-as = external",
                 "interface > swp1 > link > mtu = 9216",
             ]),
-            &v(&[
+            &lines(&[
                 "router > bgp > autonomous-system = 65002",
                 "interface > swp1 > link > mtu = 1500",
             ]),

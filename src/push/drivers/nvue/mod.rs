@@ -13,9 +13,7 @@ use std::time::Duration;
 use super::commands::{self, CliSettings};
 use crate::output::shell::quote as q;
 use crate::push::PushSettings;
-use crate::push::canonical::{self, diff_text};
-use crate::push::disruptive;
-use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
+use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, read_back};
 use crate::push::remote::Remote;
 use crate::push::targets::Target;
 use canon::nvue_lines;
@@ -82,26 +80,12 @@ impl Driver for NvueDriver {
         let native = self
             .r
             .ok("nv config diff", &format!("{tool} config diff"), None)?;
-        let (removed, added) = canonical::diff(&self.pre, &self.want);
-        let changed = !removed.is_empty() || !added.is_empty();
-        if !changed {
+        let p = Preflight::compared(&NvueLines, &self.pre, &self.want, native, intended.sha256());
+        if !p.changed {
             self.abort()?;
         }
-        Ok(Preflight {
-            native_diff: native,
-            canonical_diff: diff_text(&removed, &added),
-            changed,
-            pre_hash: canonical::digest(&self.pre),
-            intended_hash: intended.sha256(),
-            disruptive: disruptive::findings(
-                &NvueLines,
-                &self.pre.iter().cloned().collect::<Vec<_>>(),
-                &removed,
-                &added,
-            ),
-            // `nv config show` prints the tree, not a startup file: no --rollback copy.
-            pre_config: None,
-        })
+        // `nv config show` prints the tree, not a startup file: no --rollback copy.
+        Ok(p)
     }
 
     fn abort(&mut self) -> Result<(), DriverError> {
@@ -124,18 +108,11 @@ impl Driver for NvueDriver {
     fn verify(&mut self) -> Result<(), DriverError> {
         self.r.fresh();
         let now = self.applied()?;
-        let (removed, added) = canonical::diff(&now, &self.want);
-        if removed.is_empty() && added.is_empty() {
-            Ok(())
-        } else {
-            Err(DriverError::new(
-                FailKind::Verify,
-                format!(
-                    "the applied NVUE config differs from startup.yaml:\n{}",
-                    diff_text(&removed, &added).trim_end()
-                ),
-            ))
-        }
+        read_back(
+            &now,
+            &self.want,
+            "the applied NVUE config differs from startup.yaml",
+        )
     }
 
     fn confirm(&mut self) -> Result<(), DriverError> {

@@ -59,20 +59,16 @@ impl LineForm for ConfigDbLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::findings;
-
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
-    }
+    use crate::push::disruptive::{findings, lines};
 
     #[test]
     fn a_new_port_with_an_mtu_is_not_disruptive() {
-        let added = v(&[
+        let added = lines(&[
             "PORT > Ethernet4 > mtu = 9216",
             "PORT > Ethernet4 > lanes = 4,5,6,7",
         ]);
         assert!(findings(&ConfigDbLines, &[], &[], &added).is_empty());
-        let before = v(&["PORT > Ethernet4 > lanes = 4,5,6,7"]);
+        let before = lines(&["PORT > Ethernet4 > lanes = 4,5,6,7"]);
         assert_eq!(
             findings(&ConfigDbLines, &before, &[], &added[..1]),
             vec![
@@ -85,13 +81,13 @@ mod tests {
     fn sonic_tree() {
         let f = findings(
             &ConfigDbLines,
-            &v(&["PORT > Ethernet0 > lanes = 0,1,2,3"]),
-            &v(&[
+            &lines(&["PORT > Ethernet0 > lanes = 0,1,2,3"]),
+            &lines(&[
                 "BGP_NEIGHBOR > 10.0.0.1 > asn = 65100",
                 "INTERFACE > Ethernet0|10.0.0.0/31 = {}",
                 "BREAKOUT_CFG > Ethernet0 > brkout_mode = 1x400G",
             ]),
-            &v(&["BREAKOUT_CFG > Ethernet0 > brkout_mode = 4x100G"]),
+            &lines(&["BREAKOUT_CFG > Ethernet0 > brkout_mode = 4x100G"]),
         );
         assert_eq!(
             f,
