@@ -6,7 +6,7 @@ mod platform;
 mod speed;
 
 pub use guid::{Guid, PortGuids};
-pub use platform::{Platform, adaptive_routing_support};
+pub use platform::{Delivery, Platform, PlatformRow, PortNaming, Vendor, adaptive_routing_support};
 pub use speed::Speed;
 
 use serde::{Deserialize, Serialize};

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::catalog::{Catalog, NodeModel, SwitchModel};
 use crate::diag::Diagnostics;
-use crate::model::{Media, Network, Platform, Role, Speed, Tier, Transport};
+use crate::model::{Media, Network, Platform, PortNaming, Role, Speed, Tier, Transport};
 use crate::spec::ClusterSpec;
 
 pub use naming::is_safe_name;
@@ -209,13 +209,13 @@ impl Fabric {
                         _ => 0,
                     };
                     let (cage, lanes) = (u32::from(cage), u32::from(lanes.max(1)));
-                    match pl {
+                    match pl.row().ports {
                         // The vendor's platform data names SONiC ports; a model without it is
                         // reported by the intent stage (RY0110) and renders nothing.
-                        Platform::Sonic => m
+                        PortNaming::VendorData => m
                             .sonic_platform()
                             .and_then(|(sp, _)| sp.port_name(cage, lane, lanes)),
-                        _ => pl.port_name(g.form, cage, lane, lanes),
+                        rule => rule.name(g.form, cage, lane, lanes),
                     }
                 }) {
                     return name;
