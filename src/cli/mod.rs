@@ -4,6 +4,7 @@
 mod cabling;
 mod commit;
 mod ib;
+mod input;
 mod lab;
 mod memo;
 mod output;
@@ -141,8 +142,7 @@ fn load(spec: Option<&Path>) -> anyhow::Result<SourceFile> {
             railyard::LAB_SMALL,
         )),
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("reading spec `{}`", p.display()))?;
+            let text = input::read_text(p, input::SPEC)?;
             Ok(SourceFile::new(p.display().to_string(), text))
         }
     }
