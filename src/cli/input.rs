@@ -1,8 +1,8 @@
 //! Reading a file a user named, bounded: every file the command line reads (spec, template
-//! overrides, InfiniBand captures and port-GUID CSVs, push's targets file) comes through
-//! [`read`], with the limit of its kind. Only regular files are read: a FIFO would block the
-//! open, a device (`/dev/zero`) never ends, and a symbolic link is followed to what it names,
-//! which must be a regular file too.
+//! overrides, InfiniBand captures and port-GUID CSVs, push's targets file, a previous build's
+//! manifest and memo) comes through [`read`], with the limit of its kind. Only regular files
+//! are read: a FIFO would block the open, a device (`/dev/zero`) never ends, and a symbolic
+//! link is followed to what it names, which must be a regular file too.
 
 use std::fs;
 use std::io::Read as _;
@@ -53,6 +53,13 @@ pub const PORT_GUIDS: Kind = Kind {
 pub const TARGETS: Kind = Kind {
     what: "targets file",
     limit: 16 * MIB,
+};
+
+/// A previous build's `manifest.json` or `.railyard-memo.json`. A 4,096-GPU build's manifest
+/// is 179 KB (1,126 files), so about 6 MB at 131k GPUs; 64 MiB is ten times that.
+pub const BUILD_RECORD: Kind = Kind {
+    what: "build record",
+    limit: 64 * MIB,
 };
 
 /// The bytes of `path`, a regular file (or a link to one) of at most `kind.limit` bytes.
