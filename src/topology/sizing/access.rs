@@ -268,8 +268,11 @@ fn leaves(
     })
 }
 
-/// Leaf groups: what the node positions need, or the declared leaf count when it is larger
-/// (empty leaves built now, so the spines are sized for them and growth recables nothing).
+/// Leaf groups: what the node positions need, or the declared leaf count when it says the same.
+/// A leaf group serves the positions from its first one on; a group beyond the spec's positions
+/// would stand in an SU the spec does not have, with no rack or OOB switch for its management
+/// port, so more leaves than the positions need is an error (spines sized for growth are
+/// declared with the spine count instead).
 fn groups(cx: &Ctx<'_>, l: &Leaves, positions: u32, diags: &mut Diagnostics) -> Option<u32> {
     let need = positions.div_ceil(l.npg);
     let Some(declared) = &cx.a.leaf.count else {
@@ -277,6 +280,23 @@ fn groups(cx: &Ctx<'_>, l: &Leaves, positions: u32, diags: &mut Diagnostics) -> 
     };
     let key = cx.key;
     let n = nonzero(declared, &format!("`{key}.leaf.count`"), diags)?;
+    if n > need * l.width && n.is_multiple_of(l.width) {
+        diags.push(
+            Diagnostic::error(
+                codes::ACCESS_LEAF_COUNT,
+                format!(
+                    "{n} {key} leaves declared; the {positions} node positions of the spec's SUs need {}, and the others would serve positions of SUs the spec does not have (no rack, no OOB switch for their management ports)",
+                    need * l.width
+                ),
+            )
+            .at(declared.span, "more than the node positions need")
+            .help(format!(
+                "declare {} leaves, or leave `count` out; leaves come with the SUs they serve (declare `{key}.spine.count` to size the spines for growth)",
+                need * l.width
+            )),
+        );
+        return None;
+    }
     if n < need * l.width || !n.is_multiple_of(l.width) {
         let what = if l.width == 2 { "pairs of " } else { "" };
         diags.push(
