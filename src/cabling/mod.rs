@@ -28,7 +28,7 @@ mod text;
 mod verify;
 
 pub use neighbour::Neighbour;
-pub use parse::{CAPTURE_LIMIT, InputFormat, ParseError, Parsed, parse, parse_reader};
+pub use parse::{InputFormat, ParseError, Parsed, parse, parse_reader};
 pub use scope::{Gap, NotInPlan, Scope, Status, tier_named};
 pub use verify::{
     CableRef, CaptureInfo, Class, EndRef, Finding, MiswireKind, ObservedLink, Report, Summary,

@@ -30,9 +30,8 @@
 //!   interface output does not name the switch: give `DEVICE=FILE`, or put `nv show system -o
 //!   json` output (`{"hostname":…}`) in the same file.
 
-use std::cell::Cell;
 use std::fmt;
-use std::io::{self, BufReader, Read};
+use std::io::{BufReader, Read};
 
 use serde::Serialize;
 use serde::de::{MapAccess, SeqAccess};
@@ -41,19 +40,6 @@ use super::lenient::{Lenient, Shape, skip_array, value};
 use super::lldpd::{Lldp, LocalChassis};
 use super::neighbour::Neighbour;
 use super::nvue::{Hostname, Interface, Interfaces};
-
-/// The most one capture file may hold: 64 MiB.
-///
-/// One file is one device's neighbours. Measured with lldpd 1.0.16 on this project's lab,
-/// `lldpcli -f json0 show neighbors details` writes 2.2 KB per neighbour (8,689 bytes for four).
-/// Allowing 4 KB for a switch's extra TLVs (VLANs, LLDP-MED, long system descriptions), a
-/// 64-port switch with every port broken out in four (256 neighbours) writes about 1 MB, and NVUE,
-/// which lists every interface's whole state, a few MB. A 16k-GPU fabric (three tiers, 1:1,
-/// 16k cables per tier, ~1,300 switches) holds ~82k neighbour entries on its switches: ~180 MB
-/// of json0 in all. So 64 MiB is tens of times the largest single device and far below a
-/// fabric's worth in one file, which is the mistake (or the attack) the limit refuses; the
-/// parser's memory does not depend on it.
-pub const CAPTURE_LIMIT: u64 = 64 << 20;
 
 /// Which tool produced the neighbour data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -99,9 +85,8 @@ pub enum ParseError {
     NoLocalDevice,
     /// Two documents in one file name different local devices.
     ConflictingDevice { first: String, second: String },
-    /// The file holds more than `limit` bytes.
-    TooLarge { limit: u64 },
-    /// Reading failed (not a parse error).
+    /// Reading failed (not a parse error): the reader's message, e.g. the size limit the
+    /// command line's bounded reader enforces.
     Read(String),
 }
 
@@ -129,12 +114,6 @@ impl fmt::Display for ParseError {
                 "the file names two local devices, `{first}` and `{second}`; use one file per \
                  device"
             ),
-            ParseError::TooLarge { limit } => write!(
-                f,
-                "larger than {} MiB, the limit for one device's LLDP capture (a 64-port switch's \
-                 `lldpcli -f json0 show neighbors details` is about 1 MB); give one file per device",
-                limit >> 20
-            ),
             ParseError::Read(e) => write!(f, "could not read: {e}"),
         }
     }
@@ -147,52 +126,12 @@ pub fn parse(text: &str) -> Result<Parsed, ParseError> {
     parse_documents(serde_json::de::StrRead::new(text))
 }
 
-/// Parse one file from `reader`, streaming, refusing more than `limit` bytes
-/// ([`ParseError::TooLarge`]). Gives what [`parse`] gives for the same bytes (that are UTF-8).
-pub fn parse_reader(reader: impl Read, limit: u64) -> Result<Parsed, ParseError> {
-    let exceeded = Cell::new(false);
-    // The budget under the buffer: serde_json reads byte by byte, and `BufReader` serves those
-    // from its buffer; the budget is asked only for whole refills.
-    let budget = Budget {
-        inner: reader,
-        left: limit,
-        exceeded: &exceeded,
-    };
-    let parsed = parse_documents(serde_json::de::IoRead::new(BufReader::new(budget)));
-    if exceeded.get() {
-        return Err(ParseError::TooLarge { limit });
-    }
-    parsed
-}
-
-/// A reader that gives at most `left` more bytes, and notes when the source holds more.
-struct Budget<'a, R> {
-    inner: R,
-    left: u64,
-    exceeded: &'a Cell<bool>,
-}
-
-impl<R: Read> Read for Budget<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        if self.left == 0 {
-            // At the limit: a file of exactly `limit` bytes is fine, one more byte is not.
-            let mut probe = [0u8; 1];
-            if self.inner.read(&mut probe)? == 0 {
-                return Ok(0);
-            }
-            self.exceeded.set(true);
-            return Err(io::Error::other("over the size limit"));
-        }
-        let room = usize::try_from(self.left)
-            .unwrap_or(usize::MAX)
-            .min(buf.len());
-        let n = self.inner.read(&mut buf[..room])?;
-        self.left -= n as u64;
-        Ok(n)
-    }
+/// Parse one file from `reader`, streaming: what is kept is the neighbour list, never the text
+/// (`lenient.rs`). Gives what [`parse`] gives for the same bytes (that are UTF-8). The reader
+/// bounds the size (the command line's reader fails past its limit: [`ParseError::Read`]).
+pub fn parse_reader(reader: impl Read) -> Result<Parsed, ParseError> {
+    // serde_json reads an `io::Read` byte by byte: the buffer makes those reads cheap.
+    parse_documents(serde_json::de::IoRead::new(BufReader::new(reader)))
 }
 
 fn parse_documents<'de, R: serde_json::de::Read<'de>>(read: R) -> Result<Parsed, ParseError> {

@@ -1,19 +1,20 @@
-//! `railyard cabling verify`: read LLDP captures (streaming, at most `CAPTURE_LIMIT` bytes each),
+//! `railyard cabling verify`: read LLDP captures (streaming, at most `input::LLDP_CAPTURE` each),
 //! compare them with the cabling plan, print the report. Exit codes: 0 PASS, 1 FAIL, 2 unreadable
 //! input (spec with errors, missing, oversized or unreadable file, not LLDP data, unknown local
 //! or scope device), 3 INCOMPLETE. Everything printed that carries outside data goes through the
 //! terminal escape.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::{Subcommand, ValueEnum};
 
-use railyard::cabling::{self, CAPTURE_LIMIT, Capture, ParseError, Scope, Status};
+use railyard::cabling::{self, Capture, Scope, Status};
 use railyard::model::Tier;
 use railyard::output::terminal::escape_inline as esc;
+
+use super::input::{self, LLDP_CAPTURE};
 
 /// What the results mean and what the scope is; shown by `--help`.
 const VERIFY_HELP: &str = "\
@@ -25,8 +26,9 @@ Results:
               capture saw), a capture from a device the plan does not have (listed, not
               compared), no neighbour entry in any capture, or an empty scope. The report names
               what was not verified (counts and the first few; --format json lists all).
-  exit 2: unreadable input (spec with errors, missing or unreadable file, a file over the 64 MiB
-  limit for one capture, not LLDP data, a device name the plan does not have).
+  exit 2: unreadable input (spec with errors, a capture missing, unreadable, not a regular file
+  or over the 64 MiB limit for one capture, not LLDP data, a device name the plan does not
+  have).
 
 Scope: by default every planned cable must be seen; capturing only some devices therefore gives
 INCOMPLETE. --devices and --tier narrow what must be seen to the cables with at least one end on
@@ -138,19 +140,11 @@ pub fn run(cmd: CablingCommand) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// One capture file, streamed: refused unread when its size is known to be over the limit, and
-/// cut off at the limit when it is not (a pipe, a device file).
+/// One capture file, streamed through the bounded reader: refused unread when it is not a
+/// regular file or is over the limit, cut off at the limit when it grew past it since.
 fn read_capture(path: &Path, device: Option<&str>) -> Result<Capture, String> {
-    let file = File::open(path).map_err(|e| format!("cannot open: {e}"))?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let parsed = if size > CAPTURE_LIMIT {
-        Err(ParseError::TooLarge {
-            limit: CAPTURE_LIMIT,
-        })
-    } else {
-        cabling::parse_reader(file, CAPTURE_LIMIT)
-    };
-    parsed
+    let file = input::open(path, LLDP_CAPTURE).map_err(|e| format!("{e:#}"))?;
+    cabling::parse_reader(file)
         .and_then(|p| cabling::capture_of(&path.display().to_string(), p, device))
         .map_err(|e| e.to_string())
 }
