@@ -105,6 +105,22 @@ fn json0(neigh: &[(&str, &str, &str)]) -> String {
     serde_json::to_string_pretty(&json!({ "lldp": [section] })).unwrap()
 }
 
+/// [`json0`] of what a capture holds.
+fn json0_of(c: &Capture) -> String {
+    let neigh: Vec<(&str, &str, &str)> = c
+        .observations
+        .iter()
+        .map(|o| {
+            (
+                o.local_port.as_str(),
+                o.remote_device.as_str(),
+                o.remote_port.as_str(),
+            )
+        })
+        .collect();
+    json0(&neigh)
+}
+
 /// `lldpcli -f json0 show chassis` output.
 fn chassis_json0(name: &str) -> String {
     serde_json::to_string_pretty(&json!({
@@ -868,26 +884,12 @@ fn cli_exit_codes_and_formats() {
     let d = dir.path();
     let wires = wires_of(&rows, Tier::LeafSpine);
     let caps = captures(&wires, &SWITCHES);
-    let neigh = |c: &Capture| -> String {
-        let v: Vec<(&str, &str, &str)> = c
-            .observations
-            .iter()
-            .map(|o| {
-                (
-                    o.local_port.as_str(),
-                    o.remote_device.as_str(),
-                    o.remote_port.as_str(),
-                )
-            })
-            .collect();
-        json0(&v)
-    };
     // leaf-su01-01 as DEVICE=FILE, spine01 with its chassis in the file.
-    let leaf = write(d, "leaf1.json", &neigh(&caps[0]));
+    let leaf = write(d, "leaf1.json", &json0_of(&caps[0]));
     let spine = write(
         d,
         "spine1.json",
-        &format!("{}{}", chassis_json0("spine01"), neigh(&caps[2])),
+        &format!("{}{}", chassis_json0("spine01"), json0_of(&caps[2])),
     );
     let leaf_arg = format!("leaf-su01-01={leaf}");
 
@@ -992,18 +994,7 @@ fn cli_results_mean_what_they_say() {
         .map(String::from)
         .to_vec();
     for c in full_capture(&f) {
-        let neigh: Vec<(&str, &str, &str)> = c
-            .observations
-            .iter()
-            .map(|o| {
-                (
-                    o.local_port.as_str(),
-                    o.remote_device.as_str(),
-                    o.remote_port.as_str(),
-                )
-            })
-            .collect();
-        let file = write(d, &format!("{}.json", c.device), &json0(&neigh));
+        let file = write(d, &format!("{}.json", c.device), &json0_of(&c));
         args.push(format!("{}={file}", c.device));
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -1047,23 +1038,25 @@ const CAPTURE_LIMIT: u64 = 64 << 20;
 #[test]
 fn captures_over_the_size_limit_or_not_regular_files_are_refused_naming_file_and_limit() {
     let dir = tempfile::tempdir().unwrap();
+    // Exit 2, and what the command said.
+    let refused = |file: &str| -> String {
+        let arg = format!("leaf-su01-01={file}");
+        let out = railyard(&["cabling", "verify", "--lldp", &arg]);
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
     // A sparse file just over the limit: refused by its size, before a byte is read.
     let big = dir.path().join("whole-fabric.json");
     let file = std::fs::File::create(&big).unwrap();
     file.set_len(CAPTURE_LIMIT + 1).unwrap();
-    let arg = format!("leaf-su01-01={}", big.display());
-    let out = railyard(&["cabling", "verify", "--lldp", &arg]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&big.display().to_string());
     assert!(
         err.contains("whole-fabric.json") && err.contains("over the limit of 64 MiB"),
         "{err}"
     );
     // At the limit exactly, the file is read (and here is not JSON: NUL bytes).
     file.set_len(CAPTURE_LIMIT).unwrap();
-    let out = railyard(&["cabling", "verify", "--lldp", &arg]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&big.display().to_string());
     assert!(err.contains("not JSON") && !err.contains("limit"), "{err}");
 
     // A stream with no size to check first is refused unopened (opening a FIFO nobody writes
@@ -1072,10 +1065,7 @@ fn captures_over_the_size_limit_or_not_regular_files_are_refused_naming_file_and
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
     for path in [fifo.display().to_string(), "/dev/zero".to_string()] {
-        let arg = format!("leaf-su01-01={path}");
-        let out = railyard(&["cabling", "verify", "--lldp", &arg]);
-        assert_eq!(out.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = refused(&path);
         assert!(
             err.contains("not a regular file") && err.contains("64 MiB"),
             "{err}"
