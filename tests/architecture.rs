@@ -90,7 +90,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("capture", &["diag", "model", "topology", "intent"]),
-    ("cabling", &["diag", "model", "topology"]),
+    ("cabling", &["diag", "model", "topology", "output"]),
     ("push", &["diag", "model", "output"]),
     (
         "lab",

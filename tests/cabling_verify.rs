@@ -1,7 +1,10 @@
 //! Cabling verification (`railyard cabling verify`): the LLDP parsers on fixtures of every accepted
 //! shape, the comparison against the `lab-small` plan (correct, swapped, wrong port, wrong device,
-//! wrong rail, missing, unexpected, partial observation, determinism), the CLI's exit codes, and a
-//! real-lldpd lab: one network namespace per switch, one veth per leaf-spine cable with two cables
+//! wrong rail, missing, unexpected, partial observation, determinism), what the result means
+//! (PASS only when every planned cable in scope was seen; nothing observed, unseen cables and
+//! captures of unknown devices are INCOMPLETE), the scope flags, the size limit and the streaming
+//! reader, control characters from LLDP and the spec never reaching the terminal raw, the CLI's
+//! exit codes, and a real-lldpd lab: one network namespace per switch, one veth per leaf-spine cable with two cables
 //! swapped, `lldpd` in every namespace; the report must name exactly the two swapped cables.
 //!
 //! The lab test needs root and Debian's `lldpd`
@@ -13,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use railyard::cabling::{self, Capture, Class, InputFormat, MiswireKind, ParseError, Report};
+use railyard::cabling::{
+    self, Capture, Class, Gap, InputFormat, MiswireKind, ParseError, Report, Scope, Status, Unseen,
+};
 use railyard::diag::SourceFile;
 use railyard::model::Tier;
 use railyard::topology::Fabric;
@@ -98,6 +103,22 @@ fn json0(neigh: &[(&str, &str, &str)]) -> String {
         json!({ "interface": ifaces })
     };
     serde_json::to_string_pretty(&json!({ "lldp": [section] })).unwrap()
+}
+
+/// [`json0`] of what a capture holds.
+fn json0_of(c: &Capture) -> String {
+    let neigh: Vec<(&str, &str, &str)> = c
+        .observations
+        .iter()
+        .map(|o| {
+            (
+                o.local_port.as_str(),
+                o.remote_device.as_str(),
+                o.remote_port.as_str(),
+            )
+        })
+        .collect();
+    json0(&neigh)
 }
 
 /// `lldpcli -f json0 show chassis` output.
@@ -416,19 +437,35 @@ fn unreadable_inputs_are_errors() {
 // Comparison
 
 #[test]
-fn every_leaf_spine_cable_as_planned_is_clean() {
+fn every_leaf_spine_cable_as_planned_is_clean_and_passes_its_scope() {
     let f = fabric();
     let rows = rows(&f);
     let wires = wires_of(&rows, Tier::LeafSpine);
     assert_eq!(wires.len(), 8);
-    let r = cabling::verify(&f, &captures(&wires, &SWITCHES));
+    let caps = captures(&wires, &SWITCHES);
+    let r = cabling::verify(&f, &caps);
     assert!(r.is_clean(), "{}", r.to_text());
     assert_eq!(r.summary.correct, 8);
     assert_eq!(r.correct.len(), 8);
     assert_eq!(r.summary.neighbour_entries, 16);
-    // Nodes, the OOB and in-band switches sent nothing: their cables cannot be verified, and
-    // that is not a finding.
-    assert_eq!(r.summary.not_verifiable, r.summary.planned_cables - 8);
+    // Nodes, the OOB and in-band switches sent nothing: their cables were not verified. That is
+    // not a finding, and not a PASS either.
+    assert_eq!(r.summary.not_verified, r.summary.planned_cables - 8);
+    assert_eq!(r.status, Status::Incomplete);
+    assert_eq!(r.gaps, [Gap::UnseenCables]);
+    let text = r.to_text();
+    assert!(text.contains("result: INCOMPLETE"), "{text}");
+    assert!(!text.contains("PASS"), "{text}");
+
+    // The leaf-spine tier is what the switches' captures can prove: PASS.
+    let scope = Scope::new(&f, &[], &[Tier::LeafSpine]).unwrap();
+    let r = cabling::verify_scoped(&f, &caps, &scope);
+    assert_eq!(r.status, Status::Pass, "{}", r.to_text());
+    assert_eq!(
+        (r.summary.in_scope, r.summary.out_of_scope),
+        (8, r.summary.planned_cables - 8)
+    );
+    assert!(r.gaps.is_empty() && r.not_verified.is_empty());
     assert!(r.to_text().contains("result: PASS"));
 }
 
@@ -572,7 +609,8 @@ fn missing_needs_an_observed_end_and_a_speaking_peer() {
     let none: Vec<Wire> = Vec::new();
     let r = cabling::verify(&f, &captures(&none, &["leaf-su01-01"]));
     assert!(r.is_clean(), "{}", r.to_text());
-    assert_eq!(r.summary.not_verifiable, r.summary.planned_cables);
+    assert_eq!(r.summary.not_verified, r.summary.planned_cables);
+    assert_eq!(r.status, Status::Incomplete);
 }
 
 #[test]
@@ -650,6 +688,178 @@ fn the_report_does_not_depend_on_input_order() {
     );
 }
 
+#[test]
+fn nothing_observed_is_incomplete_never_pass() {
+    let f = fabric();
+    let none: Vec<Wire> = Vec::new();
+    // One capture without a neighbour: today's "PASS, 0 correct of 30 planned".
+    let r = cabling::verify(&f, &captures(&none, &["leaf-su01-01"]));
+    assert_eq!(r.status, Status::Incomplete, "{}", r.to_text());
+    assert_eq!(r.gaps, [Gap::UnseenCables, Gap::NothingObserved]);
+    assert_eq!(r.summary.correct, 0);
+    assert_eq!(r.not_verified.len(), r.summary.planned_cables);
+    let text = r.to_text();
+    assert!(
+        text.contains("result: INCOMPLETE") && !text.contains("PASS"),
+        "{text}"
+    );
+    assert!(text.contains("no neighbour entry in any capture"), "{text}");
+    // The first few unseen cables are named, the rest counted.
+    assert_eq!(text.matches("\n  not seen  ").count(), 5, "{text}");
+    assert!(text.contains("… and 25 more"), "{text}");
+
+    // Two empty captures with planned cables between them: nobody is known to send LLDP, so
+    // nothing is claimed missing; still INCOMPLETE, not FAIL.
+    let r = cabling::verify(&f, &captures(&none, &SWITCHES));
+    assert_eq!(r.status, Status::Incomplete, "{}", r.to_text());
+    assert!(r.findings.is_empty());
+    let u1 = r
+        .not_verified
+        .iter()
+        .find(|u| u.cable.cable_id == "c1-su1-l1-u1")
+        .expect("a leaf-spine cable between two captured switches is listed");
+    assert_eq!(u1.reason, Unseen::PeerSilent);
+
+    // No capture at all (the library allows it; the CLI requires --lldp).
+    let r = cabling::verify(&f, &[]);
+    assert_eq!(r.status, Status::Incomplete);
+    assert!(
+        r.not_verified
+            .iter()
+            .all(|u| u.reason == Unseen::NotCaptured)
+    );
+}
+
+#[test]
+fn a_capture_from_a_device_the_plan_does_not_have_is_incomplete_and_not_compared() {
+    let f = fabric();
+    let rows = rows(&f);
+    let wires = wires_of(&rows, Tier::LeafSpine);
+    let leaf_spine = Scope::new(&f, &[], &[Tier::LeafSpine]).unwrap();
+    let mut caps = captures(&wires, &SWITCHES);
+    // A typo in DEVICE=: leaf-su01-01's real neighbours, attributed to `lef01`.
+    let mut typo = caps[0].clone();
+    typo.device = "lef01".into();
+    for o in &mut typo.observations {
+        o.local_device = "lef01".into();
+    }
+    caps.push(typo.clone());
+    let r = cabling::verify_scoped(&f, &caps, &leaf_spine);
+    // Without it the scope passes; with it the result cannot be PASS, and its neighbours (which
+    // would read as four wrong-device miswires) are not compared.
+    assert_eq!(r.status, Status::Incomplete, "{}", r.to_text());
+    assert_eq!(r.gaps, [Gap::UnplannedCaptures]);
+    assert!(r.findings.is_empty(), "{}", r.to_text());
+    assert_eq!(r.summary.unplanned_captures, 1);
+    let lef = r.captures.iter().find(|c| c.device == "lef01").unwrap();
+    assert!(!lef.planned);
+    assert_eq!(lef.neighbours, 4);
+    assert_eq!(r.summary.neighbour_entries, 16);
+    let text = r.to_text();
+    assert!(
+        text.contains(
+            "1 capture(s) from devices the plan does not have: `lef01` (leaf-su01-01.json)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("not a device of the plan: not compared"),
+        "{text}"
+    );
+
+    // Only captures of unknown devices: INCOMPLETE, nothing compared.
+    let r = cabling::verify(&f, &[typo]);
+    assert_eq!(r.status, Status::Incomplete);
+    assert_eq!(
+        r.gaps,
+        [
+            Gap::UnseenCables,
+            Gap::UnplannedCaptures,
+            Gap::NothingObserved
+        ]
+    );
+    assert!(r.findings.is_empty());
+}
+
+/// Every device of the plan captured, every cable as planned.
+fn full_capture(f: &Fabric) -> Vec<Capture> {
+    let rows = rows(f);
+    let wires: Vec<Wire> = rows.iter().map(|r| (r.a.clone(), r.b.clone())).collect();
+    let devices: Vec<String> = f.devices().map(|d| d.name.clone()).collect();
+    let devices: Vec<&str> = devices.iter().map(String::as_str).collect();
+    captures(&wires, &devices)
+}
+
+#[test]
+fn every_planned_cable_seen_as_planned_is_pass() {
+    let f = fabric();
+    let r = cabling::verify(&f, &full_capture(&f));
+    assert_eq!(r.status, Status::Pass, "{}", r.to_text());
+    assert_eq!(r.summary.correct, r.summary.planned_cables);
+    assert_eq!(r.summary.in_scope, r.summary.planned_cables);
+    assert!(r.gaps.is_empty() && r.not_verified.is_empty() && r.findings.is_empty());
+    assert!(
+        r.to_text()
+            .contains("result: PASS — all 30 planned cables in scope seen as planned")
+    );
+    let v: Value = serde_json::from_str(&r.to_json()).unwrap();
+    assert_eq!(v["status"], "pass");
+}
+
+#[test]
+fn the_scope_narrows_what_must_be_seen_never_what_may_be_wrong() {
+    let f = fabric();
+    let rows = rows(&f);
+    // Scope by device: cables with an end on a listed device; names resolve like LLDP names.
+    let on = |r: &Row, d: &str| r.a.0 == d || r.b.0 == d;
+    let s = Scope::new(&f, &["SPINE01.lab.example".into()], &[]).unwrap();
+    assert_eq!(s.devices, ["spine01"]);
+    let r = cabling::verify_scoped(&f, &[], &s);
+    let spine01 = rows.iter().filter(|r| on(r, "spine01")).count();
+    assert_eq!(r.summary.in_scope, spine01, "{}", r.to_text());
+    assert_eq!(r.summary.out_of_scope, rows.len() - spine01);
+    // Device and tier together.
+    let s = Scope::new(
+        &f,
+        &["leaf-su01-01".into()],
+        &[Tier::LeafSpine, Tier::NodeLeaf],
+    )
+    .unwrap();
+    let r = cabling::verify_scoped(&f, &[], &s);
+    // Four uplinks and four rail-1 NICs.
+    let expect = rows
+        .iter()
+        .filter(|r| on(r, "leaf-su01-01") && matches!(r.tier, Tier::LeafSpine | Tier::NodeLeaf))
+        .count();
+    assert_eq!((r.summary.in_scope, expect), (8, 8), "{}", r.to_text());
+    // A scope with nothing in it is never a PASS.
+    let s = Scope::new(&f, &[], &[Tier::SpineCore]).unwrap();
+    let r = cabling::verify_scoped(&f, &full_capture(&f), &s);
+    assert_eq!(r.status, Status::Incomplete);
+    assert_eq!(r.gaps, [Gap::EmptyScope]);
+    // An unknown device is an error, naming it.
+    let e = Scope::new(&f, &["spine01".into(), "spine9".into()], &[]).unwrap_err();
+    assert_eq!(e.0, ["spine9"]);
+    assert_eq!(cabling::tier_named("leaf-spine"), Ok(Tier::LeafSpine));
+    assert!(
+        cabling::tier_named("leafspine")
+            .unwrap_err()
+            .contains("leaf-spine")
+    );
+
+    // A miswire outside the scope still fails it.
+    let (r1, r2) = (row(&rows, "c1-su1-n3-r1"), row(&rows, "c1-su1-n3-r2"));
+    let mut wires: Vec<Wire> = wires_of(&rows, Tier::LeafSpine);
+    let mut nics = wires_of(&rows, Tier::NodeLeaf);
+    nics.retain(|w| w.0.0.starts_with("gpu") && w.1.0.starts_with("leaf-su01"));
+    swap_b(&mut nics, r1, r2);
+    wires.extend(nics);
+    let leaf_spine = Scope::new(&f, &[], &[Tier::LeafSpine]).unwrap();
+    let r = cabling::verify_scoped(&f, &captures(&wires, &SWITCHES), &leaf_spine);
+    assert_eq!(r.status, Status::Fail, "{}", r.to_text());
+    assert_eq!(ids(&r), ["c1-su1-n3-r1", "c1-su1-n3-r2"]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // CLI
 
@@ -674,37 +884,33 @@ fn cli_exit_codes_and_formats() {
     let d = dir.path();
     let wires = wires_of(&rows, Tier::LeafSpine);
     let caps = captures(&wires, &SWITCHES);
-    let neigh = |c: &Capture| -> String {
-        let v: Vec<(&str, &str, &str)> = c
-            .observations
-            .iter()
-            .map(|o| {
-                (
-                    o.local_port.as_str(),
-                    o.remote_device.as_str(),
-                    o.remote_port.as_str(),
-                )
-            })
-            .collect();
-        json0(&v)
-    };
     // leaf-su01-01 as DEVICE=FILE, spine01 with its chassis in the file.
-    let leaf = write(d, "leaf1.json", &neigh(&caps[0]));
+    let leaf = write(d, "leaf1.json", &json0_of(&caps[0]));
     let spine = write(
         d,
         "spine1.json",
-        &format!("{}{}", chassis_json0("spine01"), neigh(&caps[2])),
+        &format!("{}{}", chassis_json0("spine01"), json0_of(&caps[2])),
     );
     let leaf_arg = format!("leaf-su01-01={leaf}");
 
-    let ok = railyard(&["cabling", "verify", "--lldp", &leaf_arg, &spine]);
+    // Two switches captured: their leaf-spine cables can be proven, nothing else.
+    let scoped = ["--tier", "leaf-spine", "--devices", "leaf-su01-01,spine01"];
+    let mut args = vec!["cabling", "verify", "--lldp", &leaf_arg, &spine];
+    args.extend(scoped);
+    let ok = railyard(&args);
     assert_eq!(
         ok.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&ok.stderr)
     );
-    assert!(String::from_utf8_lossy(&ok.stdout).contains("result: PASS"));
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert!(text.contains("result: PASS"), "{text}");
+    assert!(text.contains("scope: devices leaf-su01-01, spine01; tiers leaf-spine (6 of 30"));
+    // The same captures against the whole plan: INCOMPLETE, 3.
+    let out = railyard(&["cabling", "verify", "--lldp", &leaf_arg, &spine]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("result: INCOMPLETE"));
 
     // A miswire: spine01 reports leaf-su01-01's swp5 on its swp2.
     let bad_spine = write(
@@ -746,6 +952,364 @@ fn cli_exit_codes_and_formats() {
     let spec = write(d, "broken.yaml", "name: [unterminated\n");
     let out = railyard(&["cabling", "verify", &spec, "--lldp", &leaf_arg]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn cli_results_mean_what_they_say() {
+    let f = fabric();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let empty = write(d, "empty.json", "{\n  \"lldp\": [\n    {}\n  ]\n}\n");
+    let code = |args: &[&str]| {
+        let out = railyard(args);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+
+    // Nothing observed: INCOMPLETE, exit 3 (exit 0 and PASS before).
+    let arg = format!("leaf-su01-01={empty}");
+    let (c, text) = code(&["cabling", "verify", "--lldp", &arg]);
+    assert_eq!(c, Some(3), "{text}");
+    assert!(
+        text.contains("result: INCOMPLETE") && !text.contains("PASS"),
+        "{text}"
+    );
+    let (c, json) = code(&["cabling", "verify", "--lldp", &arg, "--format", "json"]);
+    assert_eq!(c, Some(3));
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["status"], "incomplete");
+    assert_eq!(v["summary"]["correct"], 0);
+    assert_eq!(v["not_verified"].as_array().unwrap().len(), 30);
+
+    // A capture from a device the plan does not have: INCOMPLETE, named.
+    let arg = format!("leaf-su99-01={empty}");
+    let (c, text) = code(&["cabling", "verify", "--lldp", &arg]);
+    assert_eq!(c, Some(3), "{text}");
+    assert!(text.contains("`leaf-su99-01`"), "{text}");
+
+    // Every device captured, every cable as planned: PASS, exit 0.
+    let mut args: Vec<String> = ["cabling", "verify", "--format", "json", "--lldp"]
+        .map(String::from)
+        .to_vec();
+    for c in full_capture(&f) {
+        let file = write(d, &format!("{}.json", c.device), &json0_of(&c));
+        args.push(format!("{}={file}", c.device));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (c, json) = code(&args);
+    assert_eq!(c, Some(0), "{json}");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["status"], "pass");
+    assert_eq!(v["summary"]["correct"], 30);
+
+    // A scope device the plan does not have: unreadable input, 2, named.
+    let out = railyard(&[
+        "cabling",
+        "verify",
+        "--lldp",
+        &arg,
+        "--devices",
+        "spine01,spine9",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`spine9`"));
+    let out = railyard(&["cabling", "verify", "--lldp", &arg, "--tier", "spines"]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // The help says what the results mean and how the scope works.
+    let help =
+        String::from_utf8_lossy(&railyard(&["cabling", "verify", "--help"]).stdout).into_owned();
+    for needle in [
+        "INCOMPLETE  exit 3",
+        "--devices",
+        "--tier",
+        "64 MiB",
+        "never hides",
+    ] {
+        assert!(help.contains(needle), "{needle} not in --help:\n{help}");
+    }
+}
+
+/// The limit of one capture, as `--help` and the error message state it.
+const CAPTURE_LIMIT: u64 = 64 << 20;
+
+#[test]
+fn captures_over_the_size_limit_or_not_regular_files_are_refused_naming_file_and_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // Exit 2, and what the command said.
+    let refused = |file: &str| -> String {
+        let arg = format!("leaf-su01-01={file}");
+        let out = railyard(&["cabling", "verify", "--lldp", &arg]);
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // A sparse file just over the limit: refused by its size, before a byte is read.
+    let big = dir.path().join("whole-fabric.json");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len(CAPTURE_LIMIT + 1).unwrap();
+    let err = refused(&big.display().to_string());
+    assert!(
+        err.contains("whole-fabric.json") && err.contains("over the limit of 64 MiB"),
+        "{err}"
+    );
+    // At the limit exactly, the file is read (and here is not JSON: NUL bytes).
+    file.set_len(CAPTURE_LIMIT).unwrap();
+    let err = refused(&big.display().to_string());
+    assert!(err.contains("not JSON") && !err.contains("limit"), "{err}");
+
+    // A stream with no size to check first is refused unopened (opening a FIFO nobody writes
+    // to would block; a device such as /dev/zero never ends).
+    let fifo = dir.path().join("lldp.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for path in [fifo.display().to_string(), "/dev/zero".to_string()] {
+        let err = refused(&path);
+        assert!(
+            err.contains("not a regular file") && err.contains("64 MiB"),
+            "{err}"
+        );
+    }
+}
+
+/// lldpd `-f json0 show neighbors details` for 256 neighbours of `device` (a 64-port switch
+/// broken out in four), each advertising the VLANs `1..=vlans` (a trunk port), in the shape
+/// lldpd 1.0.16 writes. The VLAN list is the part railyard skips: with every VLAN it makes the
+/// file 200 times larger without a neighbour more.
+fn json0_trunks(device: &str, vlans: u32) -> String {
+    let vlan_list: Vec<Value> = (1..=vlans)
+        .map(|v| json!({"vlan-id": v.to_string(), "pvid": v == 1, "value": format!("vlan{v}")}))
+        .collect();
+    let vlan_list = Value::from(vlan_list).to_string();
+    let mut text = format!(
+        "{}\n{{\"lldp\": [{{\"interface\": [\n",
+        chassis_json0(device)
+    );
+    for i in 0..256 {
+        let mut entry = json!({
+            "name": format!("swp{}s{}", i / 4 + 1, i % 4), "via": "LLDP", "rid": "1",
+            "age": "0 day, 00:00:03",
+            "chassis": [{
+                "id": [{"type": "mac", "value": "fa:58:5e:19:14:b8"}],
+                "name": [{"value": format!("node{i:03}")}],
+                "descr": [{"value": "Cumulus Linux version 5.6.0 running on MSN4700"}],
+                "capability": [{"type": "Bridge", "enabled": true}]
+            }],
+            "port": [{
+                "id": [{"type": "ifname", "value": "ens1f0"}],
+                "descr": [{"value": "ens1f0"}],
+                "ttl": [{"value": "120"}]
+            }],
+            "vlan": "VLANS",
+        })
+        .to_string();
+        entry = entry.replace("\"VLANS\"", &vlan_list);
+        if i > 0 {
+            text.push_str(",\n");
+        }
+        text.push_str(&entry);
+    }
+    text.push_str("\n]}]}\n");
+    text
+}
+
+/// Peak resident memory of `railyard args`, in KiB, by GNU time (the kernel's `ru_maxrss` of the
+/// child); `None` when GNU time is missing and the developer opted out (`tests/prereq`).
+fn peak_rss_kib(args: &[&str]) -> Option<(Output, u64)> {
+    let time = Path::new("/usr/bin/time");
+    let hint = "apt-get install -y --no-install-recommends time";
+    if !prereq::require("a_large_capture_is_streamed", "time", time.exists(), hint) {
+        return None;
+    }
+    let out = Command::new(time)
+        .args(["-f", "peak-rss-kib=%M", env!("CARGO_BIN_EXE_railyard")])
+        .args(args)
+        .output()
+        .expect("GNU time runs railyard");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let kib = err
+        .lines()
+        .find_map(|l| l.strip_prefix("peak-rss-kib="))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak RSS from GNU time:\n{err}"));
+    Some((out, kib))
+}
+
+#[test]
+fn a_large_capture_is_streamed_in_memory_far_below_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same 256 neighbours twice: with one VLAN each (~120 KB), and with every VLAN (~50 MB,
+    // under the 64 MiB limit). Held whole, the large text alone would add 50 MB (a serde_json
+    // `Value` tree of it about thirty times that, which is how a 300 MB capture used to abort).
+    let small = json0_trunks("leaf-su01-01", 1);
+    let large = json0_trunks("leaf-su01-01", 4094);
+    let size = large.len() as u64;
+    assert!((45 << 20..CAPTURE_LIMIT).contains(&size), "{size} bytes");
+    let small = write(dir.path(), "small.json", &small);
+    let large = write(dir.path(), "large.json", &large);
+    let mut peak = Vec::new();
+    for file in [&small, &large] {
+        let args = ["cabling", "verify", "--format", "json", "--lldp", file];
+        let Some((out, kib)) = peak_rss_kib(&args) else {
+            return;
+        };
+        // Every neighbour was read (none is planned: FAIL, 1).
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+        assert_eq!(v["summary"]["neighbour_entries"], 256);
+        peak.push(kib);
+    }
+    // Memory follows the neighbours found, not the bytes: 400 times the text, the same peak
+    // (measured: +252 KiB on 38.9 MB).
+    let added = peak[1].saturating_sub(peak[0]) * 1024;
+    eprintln!(
+        "peak RSS {} KiB (120 KB capture), {} KiB ({size} bytes)",
+        peak[0], peak[1]
+    );
+    assert!(
+        added < size / 16,
+        "reading a {size}-byte capture added {added} bytes of peak memory"
+    );
+}
+
+#[test]
+fn the_streaming_reader_reads_what_the_text_parser_reads() {
+    let names: Vec<(String, String, String)> = (0..5000)
+        .map(|i| {
+            (
+                format!("swp{i}"),
+                format!("leaf{:03}", i % 97),
+                format!("swp{}", i / 97),
+            )
+        })
+        .collect();
+    let neigh: Vec<(&str, &str, &str)> = names
+        .iter()
+        .map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str()))
+        .collect();
+    let inputs = [
+        format!("{}{}", chassis_json0("spine01"), json0(&neigh)),
+        JSON0_TWO.to_string(),
+        JSON_ONE.to_string(),
+        JSON_MANY.to_string(),
+        NVUE.to_string(),
+        "{\"lldp\": [{}]} [1]".to_string(),
+        "{\"lldp\": [{\"interface\": [".to_string(),
+    ];
+    for text in &inputs {
+        let from_text = cabling::parse(text);
+        let streamed = cabling::parse_reader(text.as_bytes());
+        match (from_text, streamed) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.neighbours, b.neighbours);
+                assert_eq!((a.format, a.local_device), (b.format, b.local_device));
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b),
+            (a, b) => panic!("text {a:?}, stream {b:?}"),
+        }
+    }
+    let big = cabling::parse_reader(inputs[0].as_bytes()).unwrap();
+    assert_eq!(big.neighbours.len(), 5000);
+    assert_eq!(big.local_device.as_deref(), Some("spine01"));
+}
+
+/// Bytes a terminal acts on: ESC and the one-character CSI (U+009B, `c2 9b` in UTF-8).
+fn raw_controls(bytes: &[u8]) -> bool {
+    bytes.contains(&0x1b) || bytes.windows(2).any(|w| w == [0xc2, 0x9b])
+}
+
+#[test]
+fn escape_sequences_from_lldp_and_the_spec_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let check = |what: &str, out: &Output| {
+        assert!(
+            !raw_controls(&out.stdout) && !raw_controls(&out.stderr),
+            "{what}: raw control bytes on the terminal:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // The data did reach the output, escaped.
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            all.contains("\\x1b") || all.contains("\\u{1b}"),
+            "{what}: the escaped form is missing:\n{all}"
+        );
+    };
+
+    // LLDP: a system name and a port description with ESC sequences and a C1 CSI.
+    let lldp = json0(&[
+        ("swp5", "spine01\u{1b}[2J\u{1b}]0;owned\u{7}", "swp1"),
+        ("swp6", "spine01", "swp2\u{9b}31m\nresult: PASS"),
+    ]);
+    let arg = format!("leaf-su01-01={}", write(d, "esc.json", &lldp));
+    let out = railyard(&["cabling", "verify", "--lldp", &arg]);
+    check("lldp text", &out);
+    // A newline in a port name cannot fake a line of the report.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.lines().any(|l| l.starts_with("result: PASS")),
+        "{text}"
+    );
+    assert!(text.contains("swp2\\u{9b}31m\\nresult: PASS"), "{text}");
+    let json = railyard(&["cabling", "verify", "--lldp", &arg, "--format", "json"]);
+    assert!(!raw_controls(&json.stdout));
+    // A conflicting chassis name in an error message.
+    let two = format!(
+        "{}{}{}",
+        chassis_json0("a\u{1b}[31m"),
+        chassis_json0("b"),
+        json0(&[])
+    );
+    let two = write(d, "two.json", &two);
+    check(
+        "lldp error",
+        &railyard(&["cabling", "verify", "--lldp", &two]),
+    );
+
+    // The spec: ESC sequences in port names (through YAML's `\e`), and a raw ESC byte in the
+    // file, which miette would print in its source snippet.
+    let ports = railyard::LAB_SMALL
+        .replace("ports: [ens1f0]", "ports: [\"ens1f0\\e[2J\\e]0;x\\a\"]")
+        .replace("ports: [bmc]", "ports: [\"bmc\\u009b6n\"]");
+    assert_ne!(ports, railyard::LAB_SMALL);
+    let spec = write(d, "ports.yaml", &ports);
+    let empty = format!("leaf-su01-01={}", write(d, "empty.json", &json0(&[])));
+    check(
+        "spec ports, verify",
+        &railyard(&["cabling", "verify", &spec, "--lldp", &empty]),
+    );
+    let named = railyard::LAB_SMALL.replace("name: lab-small", "name: \"lab\\e[31m\\u009b6n\"");
+    let spec = write(d, "name.yaml", &named);
+    check("spec name, validate", &railyard(&["validate", &spec]));
+    let json = railyard(&["validate", &spec, "--format", "json"]);
+    assert!(!raw_controls(&json.stdout) && !raw_controls(&json.stderr));
+    // The name reaches the JSON reader intact: escaped by the diagnostic that quotes it (the
+    // spec's grammar refuses it), or as JSON `\u` escapes of the raw characters.
+    // (Diagnostics are written to stderr, in every format.)
+    let diags: Value = serde_json::from_slice(&json.stderr).expect("JSON diagnostics");
+    let quoted = diags[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        quoted.contains("lab\\u{1b}[31m\\u{9b}6n") || quoted.contains("lab\u{1b}[31m\u{9b}6n"),
+        "{diags}"
+    );
+    check(
+        "spec name, verify",
+        &railyard(&["cabling", "verify", &spec, "--lldp", &empty]),
+    );
+    let raw = railyard::LAB_SMALL.replace("site: lab", "site: \"lab\u{1b}[31m\"");
+    let spec = write(d, "raw.yaml", &raw);
+    for format in ["human", "short"] {
+        let out = railyard(&["validate", &spec, "--format", format]);
+        assert_eq!(out.status.code(), Some(1), "a raw ESC is not valid YAML");
+        check(&format!("raw ESC in the spec, {format}"), &out);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

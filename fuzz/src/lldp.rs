@@ -6,14 +6,18 @@
 //!
 //! Invariants checked:
 //! - parsing is a function of the text, and the neighbour list is sorted without duplicates;
+//! - the streaming reader (`parse_reader`, what the CLI uses) reads what the text parser reads
+//!   (the size limit is the CLI's bounded reader's, tested with it);
 //! - a capture names its device exactly when the file does or one is given (`DEVICE=FILE`),
 //!   and keeps every neighbour;
 //! - the report does not depend on the order of the captures nor of the neighbours inside them
-//!   (the cabling module's stated invariant), and its summary counts agree with its lists.
+//!   (the cabling module's stated invariant), and its summary counts agree with its lists;
+//! - the status means what it says: FAIL exactly when there is a finding, PASS only with nothing
+//!   left unverified and something observed, never PASS for a capture of an unknown device.
 
 use std::sync::OnceLock;
 
-use railyard::cabling::{self, Capture, ParseError};
+use railyard::cabling::{self, Capture, ParseError, Report, Status};
 use railyard::diag::SourceFile;
 use railyard::model::Role;
 use railyard::topology::Fabric;
@@ -60,6 +64,9 @@ pub fn run(data: &[u8]) {
         parsed.neighbours.windows(2).all(|w| w[0] < w[1]),
         "neighbours not sorted and unique"
     );
+    if std::str::from_utf8(data).is_ok() {
+        streamed_as_text(data, &parsed);
+    }
 
     let (fabric, leaf, other) = plan();
     match cabling::capture("fuzz.json", &text, None) {
@@ -78,6 +85,13 @@ pub fn run(data: &[u8]) {
     };
     let a = given(leaf);
     let b = given(other);
+    let stranger = given("not-in-the-plan");
+    let r = cabling::verify(fabric, &[stranger]);
+    assert_eq!(
+        r.status,
+        Status::Incomplete,
+        "an unknown device's capture passed"
+    );
 
     let report = cabling::verify(fabric, &[a.clone(), b.clone()]);
     let mut a_rev = a.clone();
@@ -96,4 +110,34 @@ pub fn run(data: &[u8]) {
         "summary counts disagree with the findings"
     );
     let _ = report.cables_to_fix();
+    status_means_what_it_says(&report);
+}
+
+fn streamed_as_text(data: &[u8], parsed: &cabling::Parsed) {
+    let streamed = cabling::parse_reader(data)
+        .unwrap_or_else(|e| panic!("the text parsed, the stream did not: {e}"));
+    assert_eq!(
+        streamed.neighbours, parsed.neighbours,
+        "stream and text differ"
+    );
+    assert_eq!(streamed.local_device, parsed.local_device);
+    assert_eq!(streamed.format, parsed.format);
+}
+
+fn status_means_what_it_says(r: &Report) {
+    let s = &r.summary;
+    assert_eq!(s.not_verified, r.not_verified.len());
+    assert_eq!(s.in_scope + s.out_of_scope, s.planned_cables);
+    assert_eq!(r.status == Status::Fail, !r.findings.is_empty());
+    if r.status == Status::Pass {
+        assert!(r.gaps.is_empty() && s.not_verified == 0 && s.neighbour_entries > 0);
+        assert!(
+            s.correct >= s.in_scope,
+            "PASS with a planned cable in scope not seen"
+        );
+    }
+    assert_eq!(
+        r.status == Status::Incomplete,
+        r.findings.is_empty() && !r.gaps.is_empty()
+    );
 }

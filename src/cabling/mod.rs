@@ -12,17 +12,27 @@
 //! - The report is byte-identical for the same plan and the same observations, whatever the order
 //!   of the captures or of the neighbours inside them.
 //! - Partial observation is normal (nodes often run no LLDP agent): a planned cable is reported
-//!   missing only when one of its ends was captured and the other end is known to speak LLDP
-//!   (it was captured or seen as a neighbour somewhere); otherwise it counts as not verifiable.
+//!   missing only when one of its ends was captured and the other end is known to send LLDP (it
+//!   was captured with a neighbour, or seen as a neighbour somewhere); otherwise it is not
+//!   verified, and the result is INCOMPLETE, never PASS, unless the scope leaves it out
+//!   (`scope.rs`).
 
+mod lenient;
+mod lldpd;
+mod names;
+mod neighbour;
+mod nvue;
 mod parse;
+mod scope;
 mod text;
 mod verify;
 
-pub use parse::{InputFormat, Neighbour, ParseError, Parsed, parse};
+pub use neighbour::Neighbour;
+pub use parse::{InputFormat, ParseError, Parsed, parse, parse_reader};
+pub use scope::{Gap, NotInPlan, Scope, Status, tier_named};
 pub use verify::{
     CableRef, CaptureInfo, Class, EndRef, Finding, MiswireKind, ObservedLink, Report, Summary,
-    verify,
+    Unseen, Unverified, verify, verify_scoped,
 };
 
 use serde::Serialize;
@@ -52,7 +62,15 @@ pub struct Capture {
 /// else the local chassis name found in the data (`lldpcli -f json0 show chassis` output, or
 /// NVUE `nv show system` output, in the same file). Errors when neither names it.
 pub fn capture(source: &str, text: &str, device: Option<&str>) -> Result<Capture, ParseError> {
-    let parsed = parse(text)?;
+    capture_of(source, parse(text)?, device)
+}
+
+/// [`capture`] of data already parsed (e.g. by [`parse_reader`]).
+pub fn capture_of(
+    source: &str,
+    parsed: Parsed,
+    device: Option<&str>,
+) -> Result<Capture, ParseError> {
     let device = match (device, parsed.local_device) {
         (Some(d), _) => d.to_string(),
         (None, Some(d)) => d,

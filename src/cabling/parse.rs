@@ -31,9 +31,15 @@
 //!   json` output (`{"hostname":…}`) in the same file.
 
 use std::fmt;
+use std::io::{BufReader, Read};
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde::de::{MapAccess, SeqAccess};
+
+use super::lenient::{Lenient, Shape, skip_array, value};
+use super::lldpd::{Lldp, LocalChassis};
+use super::neighbour::Neighbour;
+use super::nvue::{Hostname, Interface, Interfaces};
 
 /// Which tool produced the neighbour data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -55,14 +61,6 @@ impl InputFormat {
             InputFormat::Nvue => "nvue",
         }
     }
-}
-
-/// One neighbour entry as the device reported it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Neighbour {
-    pub local_port: String,
-    pub remote_device: String,
-    pub remote_port: String,
 }
 
 /// The neighbour data of one file.
@@ -87,6 +85,9 @@ pub enum ParseError {
     NoLocalDevice,
     /// Two documents in one file name different local devices.
     ConflictingDevice { first: String, second: String },
+    /// Reading failed (not a parse error): the reader's message, e.g. the size limit the
+    /// command line's bounded reader enforces.
+    Read(String),
 }
 
 impl fmt::Display for ParseError {
@@ -113,6 +114,7 @@ impl fmt::Display for ParseError {
                 "the file names two local devices, `{first}` and `{second}`; use one file per \
                  device"
             ),
+            ParseError::Read(e) => write!(f, "could not read: {e}"),
         }
     }
 }
@@ -121,239 +123,187 @@ impl std::error::Error for ParseError {}
 
 /// Parse one file: one or more JSON documents.
 pub fn parse(text: &str) -> Result<Parsed, ParseError> {
-    let mut format = None;
-    let mut local: Option<String> = None;
-    let mut neighbours = Vec::new();
-    let mut docs = 0usize;
-    for doc in serde_json::Deserializer::from_str(text).into_iter::<Value>() {
-        let doc = doc.map_err(|e| ParseError::Json(e.to_string()))?;
-        docs += 1;
-        let mut set_local = |name: Option<String>| -> Result<(), ParseError> {
-            match (&local, name) {
-                (_, None) => Ok(()),
-                (None, Some(n)) => {
-                    local = Some(n);
-                    Ok(())
-                }
-                (Some(a), Some(b)) if *a == b => Ok(()),
-                (Some(a), Some(b)) => Err(ParseError::ConflictingDevice {
-                    first: a.clone(),
-                    second: b,
-                }),
-            }
-        };
-        let Value::Object(obj) = &doc else {
+    parse_documents(serde_json::de::StrRead::new(text))
+}
+
+/// Parse one file from `reader`, streaming: what is kept is the neighbour list, never the text
+/// (`lenient.rs`). Gives what [`parse`] gives for the same bytes (that are UTF-8). The reader
+/// bounds the size (the command line's reader fails past its limit: [`ParseError::Read`]).
+pub fn parse_reader(reader: impl Read) -> Result<Parsed, ParseError> {
+    // serde_json reads an `io::Read` byte by byte: the buffer makes those reads cheap.
+    parse_documents(serde_json::de::IoRead::new(BufReader::new(reader)))
+}
+
+fn parse_documents<'de, R: serde_json::de::Read<'de>>(read: R) -> Result<Parsed, ParseError> {
+    let mut file = File::default();
+    let documents = serde_json::Deserializer::new(read).into_iter::<Lenient<Document>>();
+    for doc in documents {
+        let Lenient(doc) = doc.map_err(|e| match e.classify() {
+            serde_json::error::Category::Io => ParseError::Read(e.to_string()),
+            _ => ParseError::Json(e.to_string()),
+        })?;
+        file.add(doc)?;
+    }
+    file.finish()
+}
+
+/// What the documents of a file said so far.
+#[derive(Default)]
+struct File {
+    documents: usize,
+    format: Option<InputFormat>,
+    local: Option<String>,
+    neighbours: Vec<Neighbour>,
+}
+
+impl File {
+    /// Take in one document, by the first of its members that says what it is: `lldp`,
+    /// `local-chassis`, a string `hostname`, an `interface` map, or the document itself as an
+    /// NVUE interface map.
+    fn add(&mut self, doc: Document) -> Result<(), ParseError> {
+        self.documents += 1;
+        let n = self.documents;
+        if !doc.is_object {
             return Err(ParseError::UnknownFormat(format!(
-                "document {docs} is not a JSON object"
+                "document {n} is not a JSON object"
             )));
-        };
-        if let Some(lldp) = obj.get("lldp") {
-            let f = if lldp.is_array() {
+        }
+        if let Some(lldp) = doc.lldp {
+            let format = if lldp.json0 {
                 InputFormat::LldpdJson0
             } else {
                 InputFormat::LldpdJson
             };
-            lldpd_neighbours(lldp, &mut neighbours);
-            format.get_or_insert(f);
-        } else if let Some(lc) = obj.get("local-chassis") {
-            set_local(local_chassis_name(lc))?;
-        } else if let Some(Value::String(h)) = obj.get("hostname") {
-            // `nv show system -o json`.
-            set_local(Some(h.clone()))?;
-        } else if let Some(ifaces) = nvue_interfaces(obj) {
-            nvue_neighbours(ifaces, &mut neighbours);
-            format.get_or_insert(InputFormat::Nvue);
+            self.format.get_or_insert(format);
+            self.neighbours.extend(lldp.neighbours);
+        } else if let Some(name) = doc.local_chassis {
+            self.set_local(name)?;
+        } else if let Some(name) = doc.hostname {
+            self.set_local(Some(name))?;
+        } else if let Some(ifaces) = doc.wrapper.filter(Interfaces::looks_like) {
+            self.add_nvue(ifaces);
+        } else if doc.members.looks_like() {
+            self.add_nvue(doc.members);
         } else {
-            let keys: Vec<&str> = obj.keys().map(String::as_str).take(5).collect();
             return Err(ParseError::UnknownFormat(format!(
-                "document {docs} has keys {keys:?}"
+                "document {n} has keys {:?}",
+                doc.first_keys
             )));
         }
+        Ok(())
     }
-    if docs == 0 {
-        return Err(ParseError::UnknownFormat("the file is empty".into()));
+
+    fn add_nvue(&mut self, ifaces: Interfaces) {
+        self.format.get_or_insert(InputFormat::Nvue);
+        self.neighbours.extend(ifaces.into_neighbours());
     }
-    let Some(format) = format else {
-        return Err(ParseError::NoNeighbourData);
-    };
-    neighbours.sort();
-    neighbours.dedup();
-    Ok(Parsed {
-        format,
-        local_device: local,
-        neighbours,
-    })
-}
 
-/// Elements of a value that lldpd writes as an array in json0 and as an object when it holds one
-/// element in plain json.
-fn items(v: &Value) -> Vec<&Value> {
-    match v {
-        Value::Array(a) => a.iter().collect(),
-        Value::Null => Vec::new(),
-        other => vec![other],
+    fn set_local(&mut self, name: Option<String>) -> Result<(), ParseError> {
+        match (&self.local, name) {
+            (_, None) => Ok(()),
+            (None, Some(n)) => {
+                self.local = Some(n);
+                Ok(())
+            }
+            (Some(a), Some(b)) if *a == b => Ok(()),
+            (Some(a), Some(b)) => Err(ParseError::ConflictingDevice {
+                first: a.clone(),
+                second: b,
+            }),
+        }
     }
-}
 
-fn non_empty(s: Option<&str>) -> Option<&str> {
-    s.map(str::trim).filter(|s| !s.is_empty())
-}
-
-/// A leaf that json0 wraps as `[{"value": X}]` and plain json writes as `X`.
-fn leaf(v: Option<&Value>) -> Option<&str> {
-    let v = v?;
-    match v {
-        Value::String(s) => non_empty(Some(s)),
-        Value::Array(a) => a.iter().find_map(|x| leaf(Some(x))),
-        Value::Object(o) => leaf(o.get("value")),
-        _ => None,
-    }
-}
-
-/// The port to compare with the plan: the port id when it is an interface name (or locally
-/// assigned), else the port description (Linux hosts send a MAC as port id and the interface name
-/// as description), else whatever the id is.
-fn pick_port(id_type: Option<&str>, id_value: Option<&str>, descr: Option<&str>) -> Option<String> {
-    let (id_value, descr) = (non_empty(id_value), non_empty(descr));
-    let by_name = matches!(id_type, None | Some("ifname" | "local"));
-    if by_name && id_value.is_some() {
-        return id_value.map(str::to_string);
-    }
-    descr.or(id_value).map(str::to_string)
-}
-
-fn lldpd_neighbours(lldp: &Value, out: &mut Vec<Neighbour>) {
-    for section in items(lldp) {
-        let Some(ifaces) = section.get("interface") else {
-            continue;
+    fn finish(mut self) -> Result<Parsed, ParseError> {
+        if self.documents == 0 {
+            return Err(ParseError::UnknownFormat("the file is empty".into()));
+        }
+        let Some(format) = self.format else {
+            return Err(ParseError::NoNeighbourData);
         };
-        for iface in items(ifaces) {
-            let Value::Object(o) = iface else { continue };
-            if let Some(Value::String(name)) = o.get("name") {
-                // json0: `{"name": "swp1", "chassis": [...], "port": [...]}`.
-                lldpd_entry(name, iface, out);
-            } else {
-                // plain json: `{"swp1": {...}}`, possibly several keys, each possibly an array.
-                for (name, details) in o {
-                    for d in items(details) {
-                        lldpd_entry(name, d, out);
-                    }
+        self.neighbours.sort();
+        self.neighbours.dedup();
+        Ok(Parsed {
+            format,
+            local_device: self.local,
+            neighbours: self.neighbours,
+        })
+    }
+}
+
+/// How many of a document's keys an unknown-format message names.
+const KEYS_NAMED: usize = 5;
+
+/// One top-level JSON document, read for every shape it could be at once (a stream is read
+/// once); [`File::add`] decides which it is.
+#[derive(Default)]
+struct Document {
+    is_object: bool,
+    lldp: Option<Lldp>,
+    /// `Some` when a `local-chassis` member is present, with the name it gives.
+    local_chassis: Option<Option<String>>,
+    hostname: Option<String>,
+    /// An `interface` member that is an object (`nv show -o json`).
+    wrapper: Option<Interfaces>,
+    /// Every member, as an NVUE interface (`nv show interface -o json`).
+    members: Interfaces,
+    first_keys: Vec<String>,
+}
+
+impl<'de> Shape<'de> for Document {
+    fn object<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut doc = Document {
+            is_object: true,
+            ..Document::default()
+        };
+        while let Some(key) = map.next_key::<String>()? {
+            if doc.first_keys.len() < KEYS_NAMED {
+                doc.first_keys.push(key.clone());
+            }
+            doc.member(key, &mut map)?;
+        }
+        Ok(doc)
+    }
+    fn array<A: SeqAccess<'de>>(seq: A) -> Result<Self, A::Error> {
+        skip_array(seq)?;
+        Ok(Document::default())
+    }
+}
+
+impl Document {
+    fn member<'de, A: MapAccess<'de>>(&mut self, key: String, map: &mut A) -> Result<(), A::Error> {
+        match key.as_str() {
+            "lldp" => {
+                let lldp = value::<Lldp, _>(map)?;
+                match &mut self.lldp {
+                    Some(seen) => seen.neighbours.extend(lldp.neighbours),
+                    None => self.lldp = Some(lldp),
+                }
+                self.members.add_other(true);
+            }
+            "local-chassis" => {
+                self.local_chassis = Some(value::<LocalChassis, _>(map)?.0);
+                self.members.add_other(true);
+            }
+            "hostname" => match value::<Hostname, _>(map)? {
+                Hostname::Name(name) => {
+                    self.hostname = Some(name);
+                    self.members.add_other(false);
+                }
+                Hostname::Interface(iface) => self.members.add(&key, iface),
+                Hostname::Other => self.members.add_other(false),
+            },
+            "interface" => {
+                let ifaces = value::<Interfaces, _>(map)?;
+                self.members.add_other(ifaces.is_object);
+                if ifaces.is_object {
+                    self.wrapper = Some(ifaces);
                 }
             }
-        }
-    }
-}
-
-fn lldpd_entry(local_port: &str, entry: &Value, out: &mut Vec<Neighbour>) {
-    let Some(chassis) = entry.get("chassis") else {
-        return;
-    };
-    let mut remotes = Vec::new();
-    for c in items(chassis) {
-        let Value::Object(co) = c else { continue };
-        if co.contains_key("name") || co.contains_key("id") {
-            // json0 (`name: [{value}]`), or plain json without a system name (`id: {...}`).
-            let name = leaf(co.get("name")).or_else(|| chassis_id(co.get("id")));
-            remotes.extend(name.map(str::to_string));
-        } else {
-            // plain json: keyed by system name.
-            remotes.extend(co.keys().cloned());
-        }
-    }
-    let port = entry.get("port").map(items).unwrap_or_default();
-    let remote_port = port.first().and_then(|p| {
-        let id = p.get("id").map(items).unwrap_or_default();
-        let id = id.first();
-        let id_type = id.and_then(|i| leaf(i.get("type")));
-        let id_value = id.and_then(|i| match i {
-            Value::String(s) => Some(s.as_str()),
-            _ => leaf(i.get("value")),
-        });
-        pick_port(id_type, id_value, leaf(p.get("descr")))
-    });
-    let Some(remote_port) = remote_port else {
-        return;
-    };
-    for remote_device in remotes {
-        out.push(Neighbour {
-            local_port: local_port.to_string(),
-            remote_device,
-            remote_port: remote_port.clone(),
-        });
-    }
-}
-
-fn chassis_id(v: Option<&Value>) -> Option<&str> {
-    let v = v?;
-    match v {
-        Value::Array(a) => a.iter().find_map(|x| chassis_id(Some(x))),
-        Value::Object(o) => leaf(o.get("value")),
-        Value::String(s) => non_empty(Some(s)),
-        _ => None,
-    }
-}
-
-fn local_chassis_name(lc: &Value) -> Option<String> {
-    for l in items(lc) {
-        for c in l.get("chassis").map(items).unwrap_or_default() {
-            let Value::Object(co) = c else { continue };
-            if let Some(n) = leaf(co.get("name")) {
-                return Some(n.to_string());
-            }
-            if !co.contains_key("id")
-                && let Some(k) = co.keys().next()
-            {
-                return Some(k.clone());
+            _ => {
+                let iface = value::<Interface, _>(map)?;
+                self.members.add(&key, iface);
             }
         }
-    }
-    None
-}
-
-/// The interface map of an NVUE document: the object itself, or its `interface` member. An
-/// interface map is an object of objects, at least one of which looks like an NVUE interface.
-fn nvue_interfaces(obj: &Map<String, Value>) -> Option<&Map<String, Value>> {
-    let looks_like = |m: &Map<String, Value>| {
-        !m.is_empty()
-            && m.values().all(Value::is_object)
-            && m.values().any(|v| {
-                ["lldp", "type", "ifindex", "link"]
-                    .iter()
-                    .any(|k| v.get(k).is_some())
-            })
-    };
-    if let Some(Value::Object(inner)) = obj.get("interface")
-        && looks_like(inner)
-    {
-        return Some(inner);
-    }
-    looks_like(obj).then_some(obj)
-}
-
-fn nvue_neighbours(ifaces: &Map<String, Value>, out: &mut Vec<Neighbour>) {
-    for (local_port, iface) in ifaces {
-        let Some(Value::Object(neigh)) = iface.get("lldp").and_then(|l| l.get("neighbor")) else {
-            continue;
-        };
-        for (id, n) in neigh {
-            let chassis = n.get("chassis");
-            let remote_device = chassis
-                .and_then(|c| leaf(c.get("system-name")))
-                .or(non_empty(Some(id)))
-                .or_else(|| chassis.and_then(|c| leaf(c.get("chassis-id"))));
-            let port = n.get("port");
-            let remote_port = pick_port(
-                port.and_then(|p| leaf(p.get("type"))),
-                port.and_then(|p| leaf(p.get("name"))),
-                port.and_then(|p| leaf(p.get("description"))),
-            );
-            if let (Some(d), Some(p)) = (remote_device, remote_port) {
-                out.push(Neighbour {
-                    local_port: local_port.clone(),
-                    remote_device: d.to_string(),
-                    remote_port: p,
-                });
-            }
-        }
+        Ok(())
     }
 }

@@ -11,14 +11,19 @@
 //!
 //! A miswire is `wrong-rail` when a compute NIC of rail r lands on a leaf port of another rail,
 //! `swapped-ports`/`wrong-port` when the cable joins the planned device pair (or device) on other
-//! ports, `wrong-device` otherwise. A planned cable no observed link touches is **missing** when it
-//! is verifiable (one end captured, the other end speaks LLDP), else it is not verifiable.
+//! ports, `wrong-device` otherwise. A planned cable in scope that no observed link touches is
+//! **missing** when LLDP could have seen it (one end captured, the other end known to send LLDP:
+//! captured with at least one neighbour, or seen as a neighbour), else it is **not verified**.
+//! Captures from devices the plan does not have are listed, not compared. What the scope and the
+//! status mean: `scope.rs`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::Serialize;
 
+use super::names::Names;
+use super::scope::{Gap, Scope, Status};
 use super::{Capture, InputFormat};
 use crate::model::{Network, Role, Tier};
 use crate::topology::Fabric;
@@ -102,6 +107,23 @@ impl MiswireKind {
     }
 }
 
+/// Why LLDP did not see a planned cable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unseen {
+    /// Neither end's device was captured.
+    NotCaptured,
+    /// An end was captured; the far end sent no LLDP that any capture saw.
+    PeerSilent,
+}
+
+/// A planned cable in scope that LLDP did not see.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Unverified {
+    pub cable: CableRef,
+    pub reason: Unseen,
+}
+
 /// One problem, with the planned cables to fix.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Finding {
@@ -125,13 +147,17 @@ pub struct CaptureInfo {
     pub source: String,
     pub format: InputFormat,
     pub neighbours: usize,
-    /// Whether the device is in the plan.
+    /// Whether the device is in the plan (when not, its neighbours were not compared).
     pub planned: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
     pub planned_cables: usize,
+    /// Planned cables the verification covers (the scope).
+    pub in_scope: usize,
+    pub out_of_scope: usize,
+    /// Planned cables LLDP saw as planned (in scope or not).
     pub correct: usize,
     /// Miswired findings (a swap is one finding).
     pub miswired: usize,
@@ -139,32 +165,44 @@ pub struct Summary {
     pub miswired_cables: usize,
     pub missing: usize,
     pub unexpected: usize,
-    /// Planned cables LLDP could not see: no end captured, or the far end speaks no LLDP.
-    pub not_verifiable: usize,
+    /// Planned cables in scope LLDP did not see: no end captured, or the far end sent nothing a
+    /// capture saw.
+    pub not_verified: usize,
+    /// Neighbour entries compared (those of captures from planned devices).
     pub neighbour_entries: usize,
+    /// Captures from devices the plan does not have.
+    pub unplanned_captures: usize,
 }
 
 /// The verification result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     pub fabric: String,
+    /// PASS only when every planned cable in scope was seen as planned (`scope.rs`).
+    pub status: Status,
+    /// What was not verified (empty for PASS).
+    pub gaps: Vec<Gap>,
+    pub scope: Scope,
     pub captures: Vec<CaptureInfo>,
     pub summary: Summary,
     /// Problems, in a fixed order: miswired, missing, unexpected; then plan order.
     pub findings: Vec<Finding>,
     /// Planned cables LLDP proved correct, in plan order.
     pub correct: Vec<CableRef>,
+    /// Planned cables in scope LLDP did not see, in plan order.
+    pub not_verified: Vec<Unverified>,
 }
 
 impl Report {
-    /// No problems among the observed links.
+    /// No problems among the observed links (which alone is not a PASS: see [`Report::status`]).
     pub fn is_clean(&self) -> bool {
         self.findings.is_empty()
     }
 
-    /// Pretty JSON with a trailing newline.
+    /// Pretty JSON with a trailing newline, safe on a terminal (`output::terminal::json`).
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        let s = serde_json::to_string_pretty(self).unwrap_or_default();
+        let mut s = crate::output::terminal::json(&s).into_owned();
         s.push('\n');
         s
     }
@@ -188,6 +226,7 @@ enum Side {
 
 struct Planned {
     cable: CableRef,
+    in_scope: bool,
     network: Network,
     tier: Tier,
 }
@@ -222,12 +261,11 @@ struct Plan {
     at: BTreeMap<EndRef, (usize, Side)>,
     /// Compute leaves serving exactly one rail.
     leaf_rail: BTreeMap<String, u32>,
-    /// Lower-cased device name → plan name.
-    names: BTreeMap<String, String>,
+    names: Names,
 }
 
 impl Plan {
-    fn new(f: &Fabric) -> Self {
+    fn new(f: &Fabric, scope: &Scope) -> Self {
         let mut links = Vec::with_capacity(f.link_count());
         let mut at = BTreeMap::new();
         for (i, l) in f.links().enumerate() {
@@ -242,16 +280,18 @@ impl Plan {
             };
             at.entry(a.clone()).or_insert((i, Side::A));
             at.entry(b.clone()).or_insert((i, Side::B));
+            let cable = CableRef {
+                cable_id: l.cable_id.clone(),
+                label: f.label(l),
+                network: l.network.as_str().to_string(),
+                tier: l.tier.as_str().to_string(),
+                rail: l.rail,
+                a,
+                b,
+            };
             links.push(Planned {
-                cable: CableRef {
-                    cable_id: l.cable_id.clone(),
-                    label: f.label(l),
-                    network: l.network.as_str().to_string(),
-                    tier: l.tier.as_str().to_string(),
-                    rail: l.rail,
-                    a,
-                    b,
-                },
+                in_scope: scope.covers(&cable.a.device, &cable.b.device, l.tier),
+                cable,
                 network: l.network,
                 tier: l.tier,
             });
@@ -261,36 +301,17 @@ impl Plan {
             .filter(|d| d.role == Role::Leaf && d.rails.len() == 1)
             .map(|d| (d.name.clone(), d.rails[0]))
             .collect();
-        let names = f
-            .devices()
-            .map(|d| (d.name.to_lowercase(), d.name.clone()))
-            .collect();
         Plan {
             links,
             at,
             leaf_rail,
-            names,
+            names: Names::new(f),
         }
     }
 
-    /// The plan's name for a reported system name: exact, case-insensitive, or its short host
-    /// name (`spine01.dc1.example` → `spine01`). Unknown names are kept as reported.
+    /// The plan's name for a reported system name (unknown names are kept as reported).
     fn resolve(&self, name: &str) -> String {
-        let lower = name.trim().to_lowercase();
-        if let Some(n) = self.names.get(&lower) {
-            return n.clone();
-        }
-        let short = lower.split('.').next().unwrap_or_default();
-        self.names
-            .get(short)
-            .cloned()
-            .unwrap_or_else(|| name.trim().to_string())
-    }
-
-    fn is_planned_device(&self, name: &str) -> bool {
-        self.names
-            .get(&name.to_lowercase())
-            .is_some_and(|n| n == name)
+        self.names.resolve(name)
     }
 
     /// Rail of a compute NIC end.
@@ -338,13 +359,18 @@ impl Deviation {
     }
 }
 
-/// Compare captures with the plan of `fabric`.
+/// Compare captures with the whole plan of `fabric` ([`Scope::everything`]).
 pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
-    let plan = Plan::new(fabric);
-    let observed = observe(&plan, captures);
-    let compared = compare(&plan, observed.seen);
+    verify_scoped(fabric, captures, &Scope::everything())
+}
+
+/// Compare captures with the plan of `fabric`; `scope` says which planned cables must be seen.
+pub fn verify_scoped(fabric: &Fabric, captures: &[Capture], scope: &Scope) -> Report {
+    let plan = Plan::new(fabric, scope);
+    let mut observed = observe(&plan, captures);
+    let compared = compare(&plan, std::mem::take(&mut observed.seen));
     let mut findings = deviation_findings(&plan, &compared.deviations);
-    let not_verifiable = unseen_findings(
+    let not_verified = unseen_findings(
         &plan,
         &compared,
         &observed.observers,
@@ -356,11 +382,20 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
         &plan,
         &compared.correct,
         &findings,
-        not_verifiable,
-        observed.entries,
+        &not_verified,
+        &observed,
     );
+    let gaps = gaps(&summary);
+    let status = match (findings.is_empty(), gaps.is_empty()) {
+        (false, _) => Status::Fail,
+        (true, false) => Status::Incomplete,
+        (true, true) => Status::Pass,
+    };
     Report {
         fabric: fabric.name.clone(),
+        status,
+        gaps,
+        scope: scope.clone(),
         captures: observed.infos,
         summary,
         correct: compared
@@ -369,19 +404,33 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
             .map(|&i| plan.links[i].cable.clone())
             .collect(),
         findings,
+        not_verified,
     }
+}
+
+/// What kept the verification from covering its scope.
+fn gaps(s: &Summary) -> Vec<Gap> {
+    [
+        (s.not_verified > 0, Gap::UnseenCables),
+        (s.unplanned_captures > 0, Gap::UnplannedCaptures),
+        (s.neighbour_entries == 0, Gap::NothingObserved),
+        (s.in_scope == 0, Gap::EmptyScope),
+    ]
+    .into_iter()
+    .filter_map(|(gap, g)| gap.then_some(g))
+    .collect()
 }
 
 /// What the captures say.
 struct Observed {
-    /// Captured devices.
+    /// Captured devices of the plan.
     observers: BTreeSet<String>,
-    /// Devices known to send LLDP.
+    /// Devices known to send LLDP: captured with at least one neighbour, or seen as one.
     speakers: BTreeSet<String>,
     /// Every observed link (ends in order) and the devices that reported it.
     seen: BTreeMap<[EndRef; 2], BTreeSet<String>>,
     infos: Vec<CaptureInfo>,
-    /// Neighbour entries read.
+    /// Neighbour entries compared.
     entries: usize,
 }
 
@@ -393,19 +442,28 @@ fn observe(plan: &Plan, captures: &[Capture]) -> Observed {
     let mut entries = 0;
     for c in captures {
         let local = plan.resolve(&c.device);
-        observers.insert(local.clone());
-        speakers.insert(local.clone());
+        let planned = plan.names.is_planned(&local);
         infos.push(CaptureInfo {
-            planned: plan.is_planned_device(&local),
+            planned,
             device: local.clone(),
             source: c.source.clone(),
             format: c.format,
             neighbours: c.observations.len(),
         });
+        if !planned {
+            // A wrong `DEVICE=` or a file of another fabric: comparing its neighbours would
+            // report the plan's cables as miswired.
+            continue;
+        }
+        observers.insert(local.clone());
+        if !c.observations.is_empty() {
+            // A device that hears nothing is no evidence that it sends.
+            speakers.insert(local.clone());
+        }
         for o in &c.observations {
             entries += 1;
             let x = EndRef {
-                device: plan.resolve(&o.local_device),
+                device: local.clone(),
                 port: o.local_port.clone(),
             };
             let y = EndRef {
@@ -500,18 +558,18 @@ fn deviation_findings(plan: &Plan, deviations: &[Deviation]) -> Vec<(usize, Find
     findings
 }
 
-/// Planned cables no observed link touches: a missing finding each when the captures could
-/// have seen it; returns how many could not have been seen (not verifiable).
+/// Planned cables in scope no observed link touches: a missing finding each when the captures
+/// could have seen it; returns those they could not have seen (not verified).
 fn unseen_findings(
     plan: &Plan,
     compared: &Compared,
     observers: &BTreeSet<String>,
     speakers: &BTreeSet<String>,
     findings: &mut Vec<(usize, Finding)>,
-) -> usize {
-    let mut not_verifiable = 0;
+) -> Vec<Unverified> {
+    let mut not_verified = Vec::new();
     for (i, l) in plan.links.iter().enumerate() {
-        if compared.correct.contains(&i) || compared.touched.contains(&i) {
+        if !l.in_scope || compared.correct.contains(&i) || compared.touched.contains(&i) {
             continue;
         }
         let (a, b) = (&l.cable.a.device, &l.cable.b.device);
@@ -520,10 +578,18 @@ fn unseen_findings(
         if visible {
             findings.push((i, missing_finding(l, observers)));
         } else {
-            not_verifiable += 1;
+            let reason = if observers.contains(a) || observers.contains(b) {
+                Unseen::PeerSilent
+            } else {
+                Unseen::NotCaptured
+            };
+            not_verified.push(Unverified {
+                cable: l.cable.clone(),
+                reason,
+            });
         }
     }
-    not_verifiable
+    not_verified
 }
 
 /// Findings by class, then planned cable, then observed link.
@@ -542,8 +608,8 @@ fn summarize(
     plan: &Plan,
     correct: &BTreeSet<usize>,
     findings: &[Finding],
-    not_verifiable: usize,
-    entries: usize,
+    not_verified: &[Unverified],
+    observed: &Observed,
 ) -> Summary {
     let count = |c: Class| findings.iter().filter(|f| f.class == c).count();
     let miswired_cables: BTreeSet<&str> = findings
@@ -551,15 +617,19 @@ fn summarize(
         .filter(|f| f.class == Class::Miswired)
         .flat_map(|f| f.cables.iter().map(|c| c.cable_id.as_str()))
         .collect();
+    let in_scope = plan.links.iter().filter(|l| l.in_scope).count();
     Summary {
         planned_cables: plan.links.len(),
+        in_scope,
+        out_of_scope: plan.links.len() - in_scope,
         correct: correct.len(),
         miswired: count(Class::Miswired),
         miswired_cables: miswired_cables.len(),
         missing: count(Class::Missing),
         unexpected: count(Class::Unexpected),
-        not_verifiable,
-        neighbour_entries: entries,
+        not_verified: not_verified.len(),
+        neighbour_entries: observed.entries,
+        unplanned_captures: observed.infos.iter().filter(|c| !c.planned).count(),
     }
 }
 

@@ -1,12 +1,12 @@
 //! Reading a file a user named, bounded: every file the command line reads (spec, template
 //! overrides, InfiniBand captures and port-GUID CSVs, push's targets file, a previous build's
-//! manifest and memo) comes through [`read`], with the limit of its kind. Only regular files
-//! are read: a FIFO would block the open, a device (`/dev/zero`) never ends, and a symbolic
+//! manifest and memo) comes through [`read`], and a file parsed as it streams (an LLDP capture)
+//! through [`open`], with the limit of its kind. Only regular files are read: a FIFO would block the open, a device (`/dev/zero`) never ends, and a symbolic
 //! link is followed to what it names, which must be a regular file too.
 
 use std::fs;
-use std::io::Read as _;
-use std::path::Path;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
@@ -62,25 +62,73 @@ pub const BUILD_RECORD: Kind = Kind {
     limit: 64 * MIB,
 };
 
+/// One device's LLDP capture (`lldpcli -f json0 show neighbors details`, NVUE's `nv show
+/// interface -o json`), parsed as it streams. Measured with lldpd 1.0.16 on this project's lab,
+/// json0 with details is 2.2 KB per neighbour (8,689 bytes for four). Allowing 4 KB for a
+/// switch's extra TLVs (VLANs, LLDP-MED, long system descriptions), a 64-port switch with every
+/// port broken out in four (256 neighbours) writes about 1 MB, and NVUE, which lists every
+/// interface's whole state, a few MB. A 16k-GPU fabric (~1,300 switches) holds ~82k neighbour
+/// entries on its switches: ~180 MB of json0 in all. 64 MiB is tens of times the largest single
+/// device and far below a fabric's worth in one file, which is the mistake (or the attack) the
+/// limit refuses; the parser's memory follows the neighbours found, not the file's size.
+pub const LLDP_CAPTURE: Kind = Kind {
+    what: "LLDP capture",
+    limit: 64 * MIB,
+};
+
 /// The bytes of `path`, a regular file (or a link to one) of at most `kind.limit` bytes.
 pub fn read(path: &Path, kind: Kind) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let read = open(path, kind)?.read_to_end(&mut bytes);
+    match read {
+        Ok(_) => Ok(bytes),
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => bail!(e),
+        Err(e) => Err(e).with_context(|| format!("reading {} `{}`", kind.what, path.display())),
+    }
+}
+
+/// `path`, a regular file (or a link to one) of at most `kind.limit` bytes, to be read as a
+/// stream: refused when it is over the limit already, and failing with the same message
+/// ([`io::ErrorKind::FileTooLarge`]) when it grew past it since.
+pub fn open(path: &Path, kind: Kind) -> anyhow::Result<Bounded> {
     let shown = path.display();
-    let (what, limit) = (kind.what, kind.limit);
+    let what = kind.what;
     // Asked before opening: opening a FIFO blocks until someone writes to it.
     let meta = fs::metadata(path).with_context(|| format!("reading {what} `{shown}`"))?;
     regular(&meta, path, kind)?;
     let file = fs::File::open(path).with_context(|| format!("reading {what} `{shown}`"))?;
     // Asked again of what was opened: the path may name something else by now.
     regular(&file.metadata()?, path, kind)?;
-    let mut bytes = Vec::new();
-    // One byte more than allowed tells a file that grew past the limit from one at it.
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("reading {what} `{shown}`"))?;
-    if bytes.len() as u64 > limit {
-        bail!(too_large(path, kind, None));
+    Ok(Bounded {
+        file,
+        left: kind.limit,
+        path: path.to_path_buf(),
+        kind,
+    })
+}
+
+/// A file opened by [`open`]: gives at most the limit of its kind, and an error past it.
+pub struct Bounded {
+    file: fs::File,
+    left: u64,
+    path: PathBuf,
+    kind: Kind,
+}
+
+impl Read for Bounded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // One byte more than allowed tells a file that grew past the limit from one at it.
+        let room = buf
+            .len()
+            .min(usize::try_from(self.left + 1).unwrap_or(usize::MAX));
+        let n = self.file.read(&mut buf[..room])?;
+        if n as u64 > self.left {
+            let message = too_large(&self.path, self.kind, None);
+            return Err(io::Error::new(io::ErrorKind::FileTooLarge, message));
+        }
+        self.left -= n as u64;
+        Ok(n)
     }
-    Ok(bytes)
 }
 
 /// [`read`], as UTF-8 text.
@@ -181,6 +229,25 @@ mod tests {
             e.contains("big.yaml") && e.contains("limit of 8 bytes"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_file_that_grows_past_the_limit_while_open_is_cut_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("growing.json");
+        fs::write(&p, "12345678").unwrap();
+        let mut opened = open(&p, TINY).unwrap();
+        fs::write(&p, "123456789").unwrap();
+        let mut bytes = Vec::new();
+        let e = opened.read_to_end(&mut bytes).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
+        assert!(e.to_string().contains("limit of 8 bytes"), "{e}");
+        assert!(bytes.len() <= 8);
+        // At the limit exactly, read to the end.
+        fs::write(&p, "12345678").unwrap();
+        let mut bytes = Vec::new();
+        open(&p, TINY).unwrap().read_to_end(&mut bytes).unwrap();
+        assert_eq!(bytes, b"12345678");
     }
 
     #[test]

@@ -141,7 +141,11 @@ pub fn run() -> ExitCode {
     match dispatch(cli.command) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Errors quote file names and data: shown through the terminal escape.
+            eprintln!(
+                "error: {}",
+                railyard::output::terminal::escape(&format!("{e:#}"))
+            );
             ExitCode::from(2)
         }
     }

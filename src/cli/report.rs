@@ -1,9 +1,18 @@
 //! Rendering diagnostics for people (miette) and machines (short lines, JSON).
+//!
+//! Messages, labels and help quote spec strings, and the spec itself is outside data: the human
+//! and short forms show all of it through the terminal escape (`output::terminal`). miette writes
+//! the source lines of its snippets as they are (only tabs are expanded; an ESC even counts as
+//! the start of a colour sequence), so it is handed an escaped copy of the source and spans
+//! moved to match. JSON is written with every such character as a `\u` escape (`terminal::json`).
+
+use std::sync::Arc;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
 
 use super::Format;
 use railyard::diag::{Diagnostic, Diagnostics, Severity, SourceFile};
+use railyard::output::terminal::{self, Mapped, escape_inline as esc};
 
 pub fn print(src: &SourceFile, diags: &Diagnostics, format: Format) {
     let text = render(src, diags, format);
@@ -19,15 +28,17 @@ pub fn render(src: &SourceFile, diags: &Diagnostics, format: Format) -> String {
         Format::Short => sorted.iter().map(|d| short(src, d)).collect(),
         Format::Json => {
             let v: Vec<serde_json::Value> = sorted.iter().map(|d| json(src, d)).collect();
-            let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+            let s = serde_json::to_string_pretty(&v).unwrap_or_default();
+            let mut s = terminal::json(&s).into_owned();
             s.push('\n');
             s
         }
         Format::Human => {
             let handler = GraphicalReportHandler::new_themed(theme()).with_width(100);
+            let source = Source::of(src);
             let mut out = String::new();
             for d in sorted {
-                let _ = handler.render_report(&mut out, &to_miette(src, d));
+                let _ = handler.render_report(&mut out, &to_miette(&source, d));
                 out.push('\n');
             }
             out
@@ -56,13 +67,18 @@ fn short(src: &SourceFile, d: &Diagnostic) -> String {
     let place = match d.span {
         Some(s) => {
             let (l, c) = src.line_col(s.start);
-            format!("{}:{l}:{c}", src.name)
+            format!("{}:{l}:{c}", esc(&src.name))
         }
-        None => src.name.clone(),
+        None => esc(&src.name).into_owned(),
     };
-    let mut s = format!("{place}: {}[{}]: {}\n", severity(d), d.code.id, d.message);
+    let mut s = format!(
+        "{place}: {}[{}]: {}\n",
+        severity(d),
+        d.code.id,
+        esc(&d.message)
+    );
     if let Some(h) = &d.help {
-        s.push_str(&format!("  help: {h}\n"));
+        s.push_str(&format!("  help: {}\n", esc(h)));
     }
     s
 }
@@ -77,7 +93,25 @@ fn json(src: &SourceFile, d: &Diagnostic) -> serde_json::Value {
 
 struct Report {
     diag: MietteDiagnostic,
-    source: NamedSource<String>,
+    source: NamedSource<Arc<str>>,
+}
+
+/// The spec as miette shows it: escaped once for all diagnostics, with the offsets' way there.
+struct Source {
+    name: String,
+    mapped: Mapped,
+    text: Arc<str>,
+}
+
+impl Source {
+    fn of(src: &SourceFile) -> Self {
+        let mapped = terminal::escape_mapped(&src.text);
+        Source {
+            name: esc(&src.name).into_owned(),
+            text: Arc::from(mapped.text.as_str()),
+            mapped,
+        }
+    }
 }
 
 impl std::fmt::Debug for Report {
@@ -109,24 +143,29 @@ impl miette::Diagnostic for Report {
     }
 }
 
-fn to_miette(src: &SourceFile, d: &Diagnostic) -> Report {
-    let mut m = MietteDiagnostic::new(d.message.clone())
+fn to_miette(src: &Source, d: &Diagnostic) -> Report {
+    let mut m = MietteDiagnostic::new(esc(&d.message))
         .with_code(d.code.id)
         .with_severity(match d.severity {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
         });
     if let Some(h) = &d.help {
-        m = m.with_help(h.clone());
+        m = m.with_help(esc(h));
     }
     if let Some(s) = d.span {
+        let start = s.start as usize;
+        let (from, to) = (
+            src.mapped.offset(start),
+            src.mapped.offset(start + s.len.max(1) as usize),
+        );
         m = m.with_label(LabeledSpan::new_primary_with_span(
-            d.label.clone(),
-            (s.start as usize, s.len.max(1) as usize),
+            d.label.as_deref().map(|l| esc(l).into_owned()),
+            (from, to - from),
         ));
     }
     Report {
         diag: m,
-        source: NamedSource::new(src.name.clone(), src.text.clone()),
+        source: NamedSource::new(src.name.clone(), Arc::clone(&src.text)),
     }
 }

@@ -1,0 +1,45 @@
+//! Device names as LLDP reports them, resolved to the plan's names.
+
+use std::collections::BTreeMap;
+
+use crate::topology::Fabric;
+
+/// The plan's device names, found by the names devices report.
+pub(super) struct Names {
+    /// Lower-cased device name → plan name.
+    by_lower: BTreeMap<String, String>,
+}
+
+impl Names {
+    pub fn new(f: &Fabric) -> Self {
+        let by_lower = f
+            .devices()
+            .map(|d| (d.name.to_lowercase(), d.name.clone()))
+            .collect();
+        Names { by_lower }
+    }
+
+    /// The plan's name for a reported system name: exact, case-insensitive, or its short host
+    /// name (`spine01.dc1.example` → `spine01`).
+    pub fn find(&self, name: &str) -> Option<&str> {
+        let lower = name.trim().to_lowercase();
+        if let Some(n) = self.by_lower.get(&lower) {
+            return Some(n);
+        }
+        let short = lower.split('.').next().unwrap_or_default();
+        self.by_lower.get(short).map(String::as_str)
+    }
+
+    /// [`Names::find`], or the name as reported (trimmed) when the plan has no such device.
+    pub fn resolve(&self, name: &str) -> String {
+        self.find(name)
+            .map_or_else(|| name.trim().to_string(), str::to_string)
+    }
+
+    /// Whether `name` is a plan name as it is.
+    pub fn is_planned(&self, name: &str) -> bool {
+        self.by_lower
+            .get(&name.to_lowercase())
+            .is_some_and(|n| n == name)
+    }
+}
