@@ -280,43 +280,38 @@ fn groups(cx: &Ctx<'_>, l: &Leaves, positions: u32, diags: &mut Diagnostics) -> 
     };
     let key = cx.key;
     let n = nonzero(declared, &format!("`{key}.leaf.count`"), diags)?;
-    if n > need * l.width && n.is_multiple_of(l.width) {
-        diags.push(
-            Diagnostic::error(
-                codes::ACCESS_LEAF_COUNT,
-                format!(
-                    "{n} {key} leaves declared; the {positions} node positions of the spec's SUs need {}, and the others would serve positions of SUs the spec does not have (no rack, no OOB switch for their management ports)",
-                    need * l.width
-                ),
-            )
-            .at(declared.span, "more than the node positions need")
-            .help(format!(
-                "declare {} leaves, or leave `count` out; leaves come with the SUs they serve (declare `{key}.spine.count` to size the spines for growth)",
-                need * l.width
-            )),
-        );
-        return None;
-    }
-    if n < need * l.width || !n.is_multiple_of(l.width) {
+    let want = need * l.width;
+    let (message, label, help) = if n > want && n.is_multiple_of(l.width) {
+        (
+            format!(
+                "{n} {key} leaves declared; the {positions} node positions of the spec's SUs need {want}, and the others would serve positions of SUs the spec does not have (no rack, no OOB switch for their management ports)"
+            ),
+            "more than the node positions need",
+            format!(
+                "declare {want} leaves, or leave `count` out; leaves come with the SUs they serve (declare `{key}.spine.count` to size the spines for growth)"
+            ),
+        )
+    } else if n < want || !n.is_multiple_of(l.width) {
         let what = if l.width == 2 { "pairs of " } else { "" };
-        diags.push(
-            Diagnostic::error(
-                codes::ACCESS_LEAF_COUNT,
-                format!(
-                    "{n} {key} leaves declared; {positions} node positions at {} nodes per leaf group need {}",
-                    l.npg,
-                    need * l.width
-                ),
-            )
-            .at(declared.span, "too few, or not whole groups")
-            .help(format!(
-                "declare at least {} leaves, in {what}leaves (each node has a port on every leaf of its group), or leave `count` out",
-                need * l.width
-            )),
-        );
-        return None;
-    }
-    Some(n / l.width)
+        (
+            format!(
+                "{n} {key} leaves declared; {positions} node positions at {} nodes per leaf group need {want}",
+                l.npg
+            ),
+            "too few, or not whole groups",
+            format!(
+                "declare at least {want} leaves, in {what}leaves (each node has a port on every leaf of its group), or leave `count` out"
+            ),
+        )
+    } else {
+        return Some(n / l.width);
+    };
+    diags.push(
+        Diagnostic::error(codes::ACCESS_LEAF_COUNT, message)
+            .at(declared.span, label)
+            .help(help),
+    );
+    None
 }
 
 /// `rdma` is a property of an Ethernet storage fabric.
