@@ -34,6 +34,7 @@ command -v chromium >/dev/null || need_apt+=(chromium chromium-driver)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 # zbarimg scans the QR codes of the label sheets as Chromium draws them (tests/report.rs).
 command -v zbarimg >/dev/null || need_apt+=(zbar-tools)
+[ -x /usr/bin/time ] || need_apt+=(time)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
