@@ -9,6 +9,7 @@
 //! revert timer) that are confirmed only after every device verified by reading back.
 
 pub mod canonical;
+pub mod deadline;
 pub mod disruptive;
 pub mod driver;
 pub mod drivers;
