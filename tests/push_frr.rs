@@ -515,6 +515,15 @@ fn frr_placeholders_are_filled_at_push_and_never_shown() {
     );
     let file = lab.path().join(format!("out/configs/{leaf}/frr.conf"));
     std::fs::write(&file, &conf).expect("edit");
+    // ... and the declaration such a build writes beside the configs: push fills only that.
+    let mut declared = railyard::output::secrets::Declaration::default();
+    declared.declare("BGP_PASSWORD", "bgp.auth_env", &leaf);
+    let declaration = declared.to_file();
+    std::fs::write(
+        lab.path().join("out").join(&declaration.path),
+        &declaration.bytes,
+    )
+    .expect("declaration");
 
     // Listed before a push.
     let r = push(&lab, &["--allow-edited", "--list-secrets"], &[]);

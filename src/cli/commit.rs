@@ -20,7 +20,7 @@ use anyhow::{Context, bail};
 
 use railyard::output::path;
 
-use super::input::file_kind;
+use railyard::output::bounded::file_kind;
 
 enum Step {
     /// A file of the previous output moved aside into the trash.

@@ -52,7 +52,7 @@ pub fn open(output: &Path, move_aside: bool) -> anyhow::Result<Destination> {
             "`{}` is {}, not a directory: railyard writes its outputs into a directory and \
              does not replace a file; name a directory with -o",
             output.display(),
-            input::file_kind(meta.file_type())
+            railyard::output::bounded::file_kind(meta.file_type())
         );
     };
     let state = state_of(&dir, output, move_aside)?;
@@ -94,7 +94,7 @@ fn linked(output: &Path) -> anyhow::Result<PathBuf> {
         bail!(
             "`{shown}` is a symbolic link to `{to}`, which is {}, not a directory; name a \
              directory with -o",
-            input::file_kind(meta.file_type())
+            railyard::output::bounded::file_kind(meta.file_type())
         );
     }
     fs::canonicalize(output).with_context(|| format!("output directory `{shown}`"))
@@ -130,7 +130,7 @@ fn railyard_manifest(dir: &Path) -> Result<(Manifest, String), String> {
         Ok(m) if !m.is_file() => {
             return Err(format!(
                 "its {MANIFEST} is {}",
-                input::file_kind(m.file_type())
+                railyard::output::bounded::file_kind(m.file_type())
             ));
         }
         Ok(_) => {}

@@ -36,7 +36,7 @@ pub enum IbCommand {
     },
 }
 
-fn read(path: &Path, kind: input::Kind) -> anyhow::Result<SourceFile> {
+fn read(path: &Path, kind: railyard::output::bounded::Kind) -> anyhow::Result<SourceFile> {
     let text = input::read_text(path, kind)?;
     Ok(SourceFile::new(path.display().to_string(), text))
 }

@@ -230,7 +230,7 @@ impl<'a> Tree<'a> {
                  output directory (a rebuild would write or delete `{}` there); remove it, or \
                  name another directory with -o",
                 full.display(),
-                input::file_kind(meta.file_type()),
+                railyard::output::bounded::file_kind(meta.file_type()),
                 rel.escape_debug()
             );
         }

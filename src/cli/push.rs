@@ -14,8 +14,9 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
+use railyard::output::secrets::{self as secrets_declaration, Declaration};
 use railyard::push::journal::{self, Journal};
-use railyard::push::secrets::Secrets;
+use railyard::push::secrets::{SecretError, Secrets};
 use railyard::push::txn::{self, DevicePlan, DeviceState, Outcome};
 use railyard::push::{self as push_lib, PushSettings, inputs, recover, targets};
 
@@ -95,6 +96,9 @@ fn rendered_files(
     if let Some(dir) = &args.from {
         let files = inputs::read_output_dir(dir).map_err(anyhow::Error::msg)?;
         if !args.allow_edited {
+            // The secrets declaration too: it says which placeholders push may fill.
+            let declaration =
+                Some(secrets_declaration::PATH.to_string()).filter(|p| files.contains_key(p));
             let paths: Vec<String> = targets
                 .iter()
                 .flat_map(|t| {
@@ -102,6 +106,7 @@ fn rendered_files(
                         .into_iter()
                         .map(|f| push_lib::file_label(&t.name, &f))
                 })
+                .chain(declaration)
                 .collect();
             inputs::check_manifest(dir, &files, &paths).map_err(anyhow::Error::msg)?;
         }
@@ -168,31 +173,35 @@ fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
         return resume(args, id, &dir, &targets, &settings);
     }
 
-    let (mut plans, chosen, rollback_of) = if let Some(id) = &args.rollback {
+    let (mut plans, chosen, rollback_of, declaration) = if let Some(id) = &args.rollback {
         let view = recover::read(&dir, id).map_err(anyhow::Error::msg)?;
         let (plans, used) = recover::rollback_plans(&view, &targets).map_err(anyhow::Error::msg)?;
-        (plans, used, Some(id.clone()))
+        (plans, used, Some(id.clone()), view.declaration)
     } else {
         let files = rendered_files(args, &targets)?;
         let plans = push_lib::plan(&targets, &files).map_err(anyhow::Error::msg)?;
-        (plans, targets.iter().collect(), None)
+        let declaration = push_lib::declaration_of(&files).map_err(anyhow::Error::msg)?;
+        (plans, targets.iter().collect(), None, declaration)
     };
 
     if args.list_secrets {
-        return Ok(list_secrets(&plans));
+        return Ok(list_secrets(&plans, &declaration));
     }
-    // Every placeholder filled before anything is sent to any device.
-    let secrets = match push_lib::fill_secrets(&mut plans, &env_lookup) {
+    // Every placeholder filled before anything is sent to any device — and only those the build
+    // declared: any other is refused before the environment is read.
+    let secrets = match push_lib::fill_secrets(&mut plans, &declaration, &env_lookup) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
+            let refused = matches!(e, SecretError::Undeclared(_));
+            return Ok(ExitCode::from(if refused { 3 } else { 2 }));
         }
     };
 
     let txid = journal::new_txid();
     let mut journal = Journal::create(&dir, &txid)
         .with_context(|| format!("creating the journal in {}", dir.display()))?;
+    recover::record_declaration(&journal, &declaration);
     journal.set_secrets(secrets.clone());
     if let Some(of) = &rollback_of {
         journal.record(None, "rollback-of", serde_json::json!({ "of": of }));
@@ -252,16 +261,22 @@ fn resume(
     Ok(ExitCode::from(outcome.exit_code))
 }
 
-/// `--list-secrets`: one line per variable, `set` or `UNSET`, and the files using it.
-fn list_secrets(plans: &[DevicePlan]) -> ExitCode {
+/// `--list-secrets`: one line per variable, `set`, `UNSET` or `UNDECLARED` (a placeholder the
+/// build did not declare: a push refuses it, and its variable is not looked up), and the files
+/// using it.
+fn list_secrets(plans: &[DevicePlan], declaration: &Declaration) -> ExitCode {
     let needed = push_lib::needed_secrets(plans);
+    let undeclared = push_lib::undeclared_secrets(plans, declaration);
     if needed.is_empty() {
         println!("no placeholders: this push needs no secret from the environment");
         return ExitCode::SUCCESS;
     }
     let mut unset = 0;
     for (name, files) in &needed {
-        let state = if env_lookup(name).is_some_and(|v| !v.is_empty()) {
+        let state = if undeclared.contains_key(name) {
+            unset += 1;
+            "UNDECLARED"
+        } else if env_lookup(name).is_some_and(|v| !v.is_empty()) {
             "set"
         } else {
             unset += 1;
@@ -271,7 +286,7 @@ fn list_secrets(plans: &[DevicePlan]) -> ExitCode {
         println!("{name:<24} {state:<6} {}", files.join(" "));
     }
     if unset > 0 {
-        eprintln!("{unset} variable(s) unset: a push would be refused");
+        eprintln!("{unset} variable(s) unset or undeclared: a push would be refused");
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

@@ -3,11 +3,14 @@
 //! build (written and read by one type), the rebuild memo a producer consults, and the one
 //! writer or escape function of each format railyard emits in several places (YAML, XML/HTML
 //! text, POSIX shell words, terminal text), the one join of a relative output path to a
-//! directory (`path`), plus the natural order of names and lowercase hex digests.
+//! directory (`path`), the declaration of the secrets push may fill (`secrets`), plus the
+//! natural order of names and lowercase hex digests.
 //!
-//! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O; writing
-//! an output directory is the command line's (`src/cli/output.rs`).
+//! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O but the
+//! one bounded read of a file railyard is given (`bounded`), shared by the command line and push;
+//! writing an output directory is the command line's (`src/cli/output.rs`).
 
+pub mod bounded;
 pub mod digest;
 mod file;
 mod group;
@@ -16,6 +19,7 @@ pub mod markup;
 mod memo;
 pub mod natural;
 pub mod path;
+pub mod secrets;
 pub mod shell;
 pub mod terminal;
 pub mod yaml;

@@ -72,8 +72,14 @@ impl From<SshError> for DriverError {
             | SshError::HostKeyUnknown { .. }
             | SshError::HostKeyCheck(_) => FailKind::HostKey,
             SshError::Auth { .. } => FailKind::Auth,
-            SshError::Connect(_) => FailKind::Connect,
-            SshError::Channel(_) | SshError::Io(_) => FailKind::Transport,
+            SshError::Connect(_)
+            | SshError::Deadline {
+                before_auth: true, ..
+            } => FailKind::Connect,
+            SshError::Channel(_)
+            | SshError::Io(_)
+            | SshError::Deadline { .. }
+            | SshError::OutputTooLarge { .. } => FailKind::Transport,
         };
         DriverError::new(kind, e.to_string())
     }

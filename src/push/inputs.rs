@@ -2,15 +2,38 @@
 //! `DIR/configs/**`, and check each file to push against `DIR/manifest.json`, the SHA-256 list
 //! `railyard build` wrote with them. A file edited after the build (or missing from the
 //! manifest) is refused unless the user says it was edited on purpose (`--allow-edited`):
-//! what is pushed is then what was reviewed.
+//! what is pushed is then what was reviewed. Every file is read bounded, with the limit of its
+//! kind (`output::bounded`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::output::Manifest;
+use crate::output::bounded::{self, Kind, MIB};
 use crate::output::digest::sha256_hex;
+use crate::output::{Manifest, secrets};
 
-/// `configs/**` of an output directory, keyed by path relative to it.
+/// One rendered config. The largest (a 64-port switch's NVUE `startup.yaml` or SONiC
+/// `config_db.json` with every tenant) is some hundreds of KB; 64 MiB is a hundred times that.
+pub const CONFIG: Kind = Kind {
+    what: "rendered config",
+    limit: 64 * MIB,
+};
+
+/// The build's `manifest.json`: about 6 MB at 131k GPUs (see the command line's build record).
+pub const MANIFEST: Kind = Kind {
+    what: "manifest",
+    limit: 64 * MIB,
+};
+
+/// `configs/secrets.json`: a few names, each with its devices (~30 bytes each): under 1 MB for
+/// the largest fabric.
+pub const DECLARATION: Kind = Kind {
+    what: "secrets declaration",
+    limit: 16 * MIB,
+};
+
+/// `configs/**` of an output directory (each device's files, and the build's secrets
+/// declaration), keyed by path relative to it.
 pub fn read_output_dir(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
     let mut out = BTreeMap::new();
     let root = dir.join("configs");
@@ -27,11 +50,15 @@ pub fn read_output_dir(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> 
             if p.is_file()
                 && let (Some(d), Some(n)) = (dev.file_name().to_str(), f.file_name().to_str())
             {
-                let bytes =
-                    std::fs::read(&p).map_err(|e| format!("reading {}: {e}", p.display()))?;
+                let bytes = bounded::read(&p, CONFIG).map_err(|e| e.to_string())?;
                 out.insert(format!("configs/{d}/{n}"), bytes);
             }
         }
+    }
+    let declaration = dir.join(secrets::PATH);
+    if declaration.exists() {
+        let bytes = bounded::read(&declaration, DECLARATION).map_err(|e| e.to_string())?;
+        out.insert(secrets::PATH.to_string(), bytes);
     }
     Ok(out)
 }
@@ -44,15 +71,14 @@ pub fn check_manifest(
     paths: &[String],
 ) -> Result<(), String> {
     let manifest_path = dir.join("manifest.json");
-    let text = std::fs::read_to_string(&manifest_path).map_err(|e| {
+    let text = bounded::read(&manifest_path, MANIFEST).map_err(|e| {
         format!(
-            "{}: {e} — without the build's manifest the files cannot be checked against what \
-             was built (re-run `railyard build`, or pass --allow-edited to push them as they are)",
-            manifest_path.display()
+            "{e} — without the build's manifest the files cannot be checked against what \
+             was built (re-run `railyard build`, or pass --allow-edited to push them as they are)"
         )
     })?;
-    let manifest = Manifest::parse(text.as_bytes())
-        .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+    let manifest =
+        Manifest::parse(&text).map_err(|e| format!("{}: {e}", manifest_path.display()))?;
     let recorded: BTreeMap<&str, &str> = manifest
         .files
         .iter()

@@ -24,6 +24,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 
 use super::secrets::Secrets;
+use crate::output::bounded::{self, Kind, MIB};
 
 pub struct Journal {
     path: PathBuf,
@@ -212,7 +213,8 @@ pub fn load_copy(journal_path: &Path, hash: &str) -> std::io::Result<Vec<u8>> {
         ));
     }
     let p = saved_dir(journal_path).join(format!("{hash}.conf"));
-    let bytes = std::fs::read(&p)?;
+    let bytes = bounded::read(&p, super::inputs::CONFIG)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))?;
     if crate::output::digest::sha256_hex(&bytes) != hash {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -222,10 +224,19 @@ pub fn load_copy(journal_path: &Path, hash: &str) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A transaction journal: one line of a few hundred bytes per device event, about ten events
+/// per device, so some 50 MB for a push to every switch of the largest fabric; 256 MiB is five
+/// times that.
+pub const JOURNAL: Kind = Kind {
+    what: "transaction journal",
+    limit: 256 * MIB,
+};
+
 /// Every line of a journal, parsed (unparseable lines, e.g. a torn last write, are skipped).
-pub fn read_lines(path: &Path) -> std::io::Result<Vec<Value>> {
-    let text = std::fs::read_to_string(path)?;
-    Ok(text
+/// The error names the file (and the limit, for a journal over [`JOURNAL`]).
+pub fn read_lines(path: &Path) -> Result<Vec<Value>, bounded::ReadError> {
+    let bytes = bounded::read(path, JOURNAL)?;
+    Ok(String::from_utf8_lossy(&bytes)
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect())

@@ -9,6 +9,7 @@
 //! revert timer) that are confirmed only after every device verified by reading back.
 
 pub mod canonical;
+pub mod deadline;
 pub mod disruptive;
 pub mod driver;
 pub mod drivers;
@@ -25,10 +26,11 @@ pub mod targets;
 pub mod tree;
 pub mod txn;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use crate::model::Platform;
+use crate::output::{self, secrets::Declaration};
 use driver::{ConfigSet, Driver};
 use netconf::client::ClientOptions;
 use secrets::{SecretError, Secrets};
@@ -101,9 +103,7 @@ pub fn file_label(device: &str, file: &str) -> String {
 }
 
 /// Which environment variables the plans' files need: name → files.
-pub fn needed_secrets(
-    plans: &[DevicePlan],
-) -> BTreeMap<String, std::collections::BTreeSet<String>> {
+pub fn needed_secrets(plans: &[DevicePlan]) -> BTreeMap<String, BTreeSet<String>> {
     let labelled: Vec<(String, &[u8])> = plans
         .iter()
         .flat_map(|p| {
@@ -116,12 +116,50 @@ pub fn needed_secrets(
     secrets::needed(labelled.iter().map(|(l, b)| (l.as_str(), *b)))
 }
 
+/// The placeholders of the plans' files that `declared` does not declare for their device:
+/// name → files.
+pub fn undeclared_secrets(
+    plans: &[DevicePlan],
+    declared: &Declaration,
+) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for p in plans {
+        for (file, bytes) in &p.rendered.files {
+            for name in secrets::names(bytes) {
+                if !declared.allows(&name, &p.name) {
+                    out.entry(name)
+                        .or_default()
+                        .insert(file_label(&p.name, file));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The build's declaration of its secrets among `files` (keyed by path in the output
+/// directory); none declared when the build wrote none.
+pub fn declaration_of(files: &BTreeMap<String, Vec<u8>>) -> Result<Declaration, String> {
+    match files.get(output::secrets::PATH) {
+        Some(bytes) => {
+            Declaration::parse(bytes).map_err(|e| format!("{}: {e}", output::secrets::PATH))
+        }
+        None => Ok(Declaration::default()),
+    }
+}
+
 /// Fill every placeholder of every plan from `lookup` (the environment). Refuses — before
-/// anything is sent anywhere — when a variable is unset or a value cannot go into a file.
+/// anything is read from the environment or sent anywhere — a placeholder `declared` does not
+/// declare for its device, and then an unset variable or a value that cannot go into a file.
 pub fn fill_secrets(
     plans: &mut [DevicePlan],
+    declared: &Declaration,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Secrets, SecretError> {
+    let undeclared = undeclared_secrets(plans, declared);
+    if !undeclared.is_empty() {
+        return Err(SecretError::Undeclared(undeclared));
+    }
     let secrets = Secrets::resolve(&needed_secrets(plans), lookup)?;
     for p in plans.iter_mut() {
         let mut filled = ConfigSet::default();

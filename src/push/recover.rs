@@ -28,10 +28,11 @@ use serde_json::{Value, json};
 
 use super::driver::{ConfigSet, Driver, DriverError, FailKind};
 use super::journal::{self, Journal};
-use super::secrets::{self, Secrets};
+use super::secrets::{SecretError, Secrets};
 use super::targets::Target;
 use super::txn::{DevicePlan, DeviceReport, DeviceState, Outcome, par_each};
-use super::{PushSettings, file_label, make_driver};
+use super::{PushSettings, fill_secrets, make_driver};
+use crate::output::secrets::Declaration;
 
 /// What the journal says about one device.
 #[derive(Clone, Debug, Default)]
@@ -60,6 +61,17 @@ pub struct JournalView {
     pub ended: Option<u64>,
     /// The transaction's own confirm window (its `begin` event).
     pub confirm_timeout_s: Option<u64>,
+    /// The secrets the pushed build declared (its `secrets-declared` event): all that resume
+    /// and rollback fill.
+    pub declaration: Declaration,
+}
+
+/// The journal event recording the build's secrets declaration.
+pub const DECLARED_EVENT: &str = "secrets-declared";
+
+/// Record `declaration` in `journal`, for resume and rollback.
+pub fn record_declaration(journal: &Journal, declaration: &Declaration) {
+    journal.record(None, DECLARED_EVENT, json!({ "declaration": declaration }));
 }
 
 fn str_of(v: &Value, k: &str) -> Option<String> {
@@ -84,9 +96,9 @@ fn copies_of(v: &Value, k: &str) -> Option<Vec<(String, String)>> {
 /// Read the journal of transaction `txid` in `dir`.
 pub fn read(dir: &Path, txid: &str) -> Result<JournalView, String> {
     let path = journal::path_of(dir, txid).map_err(|e| e.to_string())?;
-    let lines = journal::read_lines(&path)
-        .map_err(|e| format!("reading the journal {}: {e}", path.display()))?;
+    let lines = journal::read_lines(&path).map_err(|e| e.to_string())?;
     let mut devices: Vec<Recorded> = Vec::new();
+    let mut declaration = Declaration::default();
     let mut ended = None;
     let mut confirm_timeout_s = None;
     for l in &lines {
@@ -142,6 +154,10 @@ pub fn read(dir: &Path, txid: &str) -> Result<JournalView, String> {
                 }
             }
             Some("end") => ended = l.get("exit_code").and_then(Value::as_u64),
+            // Unreadable: nothing declared, so every placeholder is refused.
+            Some(DECLARED_EVENT) => {
+                declaration = serde_json::from_value(l["declaration"].clone()).unwrap_or_default();
+            }
             _ => {}
         }
     }
@@ -154,6 +170,7 @@ pub fn read(dir: &Path, txid: &str) -> Result<JournalView, String> {
         devices,
         ended,
         confirm_timeout_s,
+        declaration,
     })
 }
 
@@ -206,39 +223,23 @@ pub struct Resumable {
     pub secrets: Secrets,
 }
 
-/// Load the intended copies resume needs and fill their placeholders from `lookup`. Refuses
-/// (before connecting anywhere) when a variable is unset: verifying needs the filled config.
+/// Load the intended copies resume needs and fill their placeholders from `lookup` — only those
+/// the pushed build declared (the journal's record of it). Refuses (before connecting anywhere)
+/// an undeclared placeholder or an unset variable: verifying needs the filled config.
 pub fn load_intended(
     view: &JournalView,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Resumable, String> {
-    let mut rendered = BTreeMap::new();
+    let mut plans = Vec::new();
     for r in view.devices.iter().filter(|r| unsettled(r)) {
         if let Some(refs) = &r.new_copy {
-            rendered.insert(r.device.clone(), load_set(&view.path, refs)?);
+            let set = load_set(&view.path, refs)?;
+            plans.push(DevicePlan::new(&r.device, None, &r.driver, set));
         }
     }
-    let labelled: Vec<(String, Vec<u8>)> = rendered
-        .iter()
-        .flat_map(|(d, set)| {
-            set.files
-                .iter()
-                .map(move |(n, b)| (file_label(d, n), b.clone()))
-        })
-        .collect();
-    let needed = secrets::needed(labelled.iter().map(|(l, b)| (l.as_str(), b.as_slice())));
-    let secrets = Secrets::resolve(&needed, lookup).map_err(|e| e.to_string())?;
-    let mut intended = BTreeMap::new();
-    for (d, set) in rendered {
-        let mut filled = ConfigSet::default();
-        for (n, b) in &set.files {
-            let b = secrets
-                .fill(&file_label(&d, n), b)
-                .map_err(|e| e.to_string())?;
-            filled.files.push((n.clone(), b));
-        }
-        intended.insert(d, filled);
-    }
+    let secrets = fill_secrets(&mut plans, &view.declaration, lookup)
+        .map_err(|e: SecretError| e.to_string())?;
+    let intended = plans.into_iter().map(|p| (p.name, p.intended)).collect();
     Ok(Resumable { intended, secrets })
 }
 

@@ -1,14 +1,12 @@
 //! Commands on a device over SSH: one session reused while healthy, a fresh one after any
 //! failure (or on request: read-backs use a new session, as for NETCONF), every command bounded
-//! by a timeout. Files travel as a command's stdin (`cat > path`), so no scp/sftp subsystem is
+//! by a deadline and its output by a byte budget (`ssh::exec`). Files travel as a command's stdin (`cat > path`), so no scp/sftp subsystem is
 //! needed on the device.
 
 use std::time::Duration;
 
-use ssh2::Session;
-
 use super::driver::{DriverError, FailKind};
-use super::ssh::{self, Auth, ConnectOptions, Endpoint, ExecOutput};
+use super::ssh::{self, Auth, ConnectOptions, Connection, Endpoint, ExecOutput};
 
 /// An SSH command runner for one device.
 pub struct Remote {
@@ -19,7 +17,7 @@ pub struct Remote {
     /// For steps that apply or read a whole config (frr-reload.py, a scratch FRR): seconds on
     /// a busy switch, so they get the commit deadline rather than a command's.
     slow_timeout: Duration,
-    sess: Option<Session>,
+    sess: Option<Connection>,
 }
 
 impl Remote {

@@ -91,6 +91,9 @@ impl Format {
 /// Why a file could not be filled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SecretError {
+    /// Placeholders for variables the build did not declare (`configs/secrets.json`), each with
+    /// the files holding one. Nothing was read from the environment for them.
+    Undeclared(BTreeMap<String, BTreeSet<String>>),
     /// Variables that are unset (or empty), each with the files that need it.
     Unset(BTreeMap<String, BTreeSet<String>>),
     /// A value that would change the structure of a file.
@@ -104,6 +107,25 @@ pub enum SecretError {
 impl fmt::Display for SecretError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            SecretError::Undeclared(vars) => {
+                let list: Vec<String> = vars
+                    .iter()
+                    .map(|(n, files)| {
+                        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+                        format!("${{{n}}} in {}", files.join(", "))
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "placeholder{} for a variable the build did not declare: {} — push fills only \
+                     the secrets railyard declared for a device (bgp.auth_env, the SNMP \
+                     community: configs/secrets.json); the file was edited after the build or \
+                     is not railyard's. Nothing was read from the environment and nothing was \
+                     sent to any device",
+                    if vars.len() == 1 { "" } else { "s" },
+                    list.join("; ")
+                )
+            }
             SecretError::Unset(vars) => {
                 let list: Vec<String> = vars
                     .iter()

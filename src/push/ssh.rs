@@ -5,7 +5,10 @@
 //! Invariants: a host key mismatch is always fatal and reports both fingerprints; an unknown host
 //! is fatal unless the caller opted into `accept_new` (trust on first use), and only then is the
 //! key appended to railyard's known_hosts (never to `~/.ssh/known_hosts`); every libssh2 call has a
-//! timeout (libssh2's default is to block forever); no secret is ever put into an error message.
+//! timeout (libssh2's default is to block forever), and every whole exchange a deadline on the
+//! socket ([`Deadline`]: the handshake within the connect timeout, however many banner lines the
+//! peer sends; a command within its timeout, however long it keeps printing) and a command's
+//! output a byte budget; no secret is ever put into an error message.
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -16,7 +19,14 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 use ssh2::{CheckResult, HostKeyType, KnownHostFileKind, MethodType, Session};
 
+use super::deadline::Deadline;
 use super::netconf::client::Transport;
+
+/// The most a remote command may print on stdout or on stderr. The largest output railyard reads
+/// is a switch's running configuration (`nv config show`, `sonic-cfggen -d --print-data`), a few
+/// MB on a 64-port switch; 64 MiB is ten times a very large one and keeps a peer that never
+/// stops printing from growing push's memory without bound.
+pub const MAX_COMMAND_OUTPUT: u64 = 64 << 20;
 
 /// Where and as whom to connect.
 #[derive(Clone, Debug)]
@@ -90,6 +100,19 @@ pub enum SshError {
     },
     Channel(String),
     Io(String),
+    /// `what` did not finish within `after`: the peer kept the exchange going (or went silent)
+    /// past the deadline; the session was closed.
+    Deadline {
+        what: String,
+        after: Duration,
+        option: &'static str,
+        /// Cut before any credential was offered (the handshake).
+        before_auth: bool,
+    },
+    /// A command printed more than [`MAX_COMMAND_OUTPUT`] bytes on one stream.
+    OutputTooLarge {
+        stream: &'static str,
+    },
 }
 
 impl SshError {
@@ -98,6 +121,10 @@ impl SshError {
         matches!(
             self,
             SshError::Connect(_)
+                | SshError::Deadline {
+                    before_auth: true,
+                    ..
+                }
                 | SshError::HostKeyMismatch { .. }
                 | SshError::HostKeyUnknown { .. }
                 | SshError::HostKeyCheck(_)
@@ -149,6 +176,23 @@ impl fmt::Display for SshError {
             ),
             SshError::Channel(e) => write!(f, "channel: {e}"),
             SshError::Io(e) => write!(f, "io: {e}"),
+            SshError::Deadline {
+                what,
+                after,
+                option,
+                ..
+            } => write!(
+                f,
+                "timeout: {what} did not finish within {} s ({option}); the peer kept it going \
+                 or went silent, and the connection was closed",
+                after.as_secs_f64()
+            ),
+            SshError::OutputTooLarge { stream } => write!(
+                f,
+                "a command on the device printed more than {} MiB on {stream} (the limit for \
+                 one command's output); the connection was closed",
+                MAX_COMMAND_OUTPUT >> 20
+            ),
         }
     }
 }
@@ -218,8 +262,27 @@ fn recorded_keys(path: &Path, host: &str, port: u16) -> Vec<(String, String)> {
     out
 }
 
-/// Connect, verify the host key, authenticate. Returns a blocking session with `timeout` set.
-pub fn connect(ep: &Endpoint, auth: &Auth, opts: &ConnectOptions) -> Result<Session, SshError> {
+/// An authenticated SSH session, with its socket kept to put deadlines on whole exchanges.
+pub struct Connection {
+    sess: Session,
+    socket: TcpStream,
+}
+
+impl Connection {
+    pub fn session(&self) -> &Session {
+        &self.sess
+    }
+
+    /// A deadline on the next exchange; without one, refuse to start it.
+    fn deadline(&self, after: Duration) -> Result<Deadline, SshError> {
+        Deadline::arm(&self.socket, after)
+            .ok_or_else(|| SshError::Io("cannot watch the connection's deadline".into()))
+    }
+}
+
+/// Connect, verify the host key, authenticate. The TCP connect and the SSH handshake must finish
+/// within `opts.connect_timeout`, and so must authentication.
+pub fn connect(ep: &Endpoint, auth: &Auth, opts: &ConnectOptions) -> Result<Connection, SshError> {
     let addr = (ep.host.as_str(), ep.port)
         .to_socket_addrs()
         .map_err(|e| SshError::Connect(format!("{}:{}: {e}", ep.host, ep.port)))?
@@ -228,37 +291,66 @@ pub fn connect(ep: &Endpoint, auth: &Auth, opts: &ConnectOptions) -> Result<Sess
     let tcp = TcpStream::connect_timeout(&addr, opts.connect_timeout)
         .map_err(|e| SshError::Connect(format!("{addr}: {e}")))?;
     let _ = tcp.set_nodelay(true);
-    let mut sess = Session::new().map_err(|e| SshError::Connect(e2s(&e)))?;
-    sess.set_tcp_stream(tcp);
-    sess.set_timeout(millis(opts.connect_timeout));
-    // Prefer the host-key algorithms we have on record, as OpenSSH does: otherwise the server may
-    // pick a key type we never recorded and a known host would look unknown.
-    let recorded = recorded_keys(&ep.known_hosts, &ep.host, ep.port);
-    if !recorded.is_empty() {
-        let mut prefs: Vec<&str> = recorded.iter().map(|(t, _)| t.as_str()).collect();
-        for t in [
-            "ssh-ed25519",
-            "ecdsa-sha2-nistp256",
-            "ecdsa-sha2-nistp384",
-            "ecdsa-sha2-nistp521",
-            "rsa-sha2-512",
-            "rsa-sha2-256",
-            "ssh-rsa",
-        ] {
-            if !prefs.contains(&t) {
-                prefs.push(t);
-            }
-        }
-        let _ = sess.method_pref(MethodType::HostKey, &prefs.join(","));
+    let socket = tcp
+        .try_clone()
+        .map_err(|e| SshError::Connect(format!("{addr}: {e}")))?;
+    let mut conn = Connection {
+        sess: Session::new().map_err(|e| SshError::Connect(e2s(&e)))?,
+        socket,
+    };
+    conn.sess.set_tcp_stream(tcp);
+    conn.sess.set_timeout(millis(opts.connect_timeout));
+    prefer_recorded_key_types(&conn.sess, ep);
+    let within = |what: String, before_auth: bool| SshError::Deadline {
+        what,
+        after: opts.connect_timeout,
+        option: "--connect-timeout",
+        before_auth,
+    };
+    let deadline = conn.deadline(opts.connect_timeout)?;
+    let shook = conn.sess.handshake();
+    if deadline.fired() {
+        return Err(within(format!("the SSH handshake with {addr}"), true));
     }
-    sess.handshake()
-        .map_err(|e| SshError::Connect(format!("handshake with {addr}: {}", e2s(&e))))?;
-    verify_host_key(&sess, ep, opts.accept_new)?;
-    authenticate(&sess, &ep.user, auth)?;
+    shook.map_err(|e| SshError::Connect(format!("handshake with {addr}: {}", e2s(&e))))?;
+    drop(deadline);
+    let sess = &conn.sess;
+    verify_host_key(sess, ep, opts.accept_new)?;
+    let deadline = conn.deadline(opts.connect_timeout)?;
+    let authenticated = authenticate(sess, &ep.user, auth);
+    if deadline.fired() {
+        return Err(within(format!("authentication at {addr}"), false));
+    }
+    authenticated?;
+    drop(deadline);
     if !opts.keepalive.is_zero() {
         sess.set_keepalive(true, opts.keepalive.as_secs().clamp(1, 3600) as u32);
     }
-    Ok(sess)
+    Ok(conn)
+}
+
+/// Prefer the host-key algorithms we have on record, as OpenSSH does: otherwise the server may
+/// pick a key type we never recorded and a known host would look unknown.
+fn prefer_recorded_key_types(sess: &Session, ep: &Endpoint) {
+    let recorded = recorded_keys(&ep.known_hosts, &ep.host, ep.port);
+    if recorded.is_empty() {
+        return;
+    }
+    let mut prefs: Vec<&str> = recorded.iter().map(|(t, _)| t.as_str()).collect();
+    for t in [
+        "ssh-ed25519",
+        "ecdsa-sha2-nistp256",
+        "ecdsa-sha2-nistp384",
+        "ecdsa-sha2-nistp521",
+        "rsa-sha2-512",
+        "rsa-sha2-256",
+        "ssh-rsa",
+    ] {
+        if !prefs.contains(&t) {
+            prefs.push(t);
+        }
+    }
+    let _ = sess.method_pref(MethodType::HostKey, &prefs.join(","));
 }
 
 fn millis(d: Duration) -> u32 {
@@ -418,25 +510,28 @@ fn authenticate(sess: &Session, user: &str, auth: &Auth) -> Result<(), SshError>
 
 /// The NETCONF subsystem channel as a [`Transport`].
 pub struct SshTransport {
-    sess: Session,
+    conn: Connection,
     chan: ssh2::Channel,
 }
 
 impl SshTransport {
-    /// Open the `netconf` subsystem on an authenticated session.
-    pub fn netconf(sess: Session, timeout: Duration) -> Result<Self, SshError> {
-        sess.set_timeout(millis(timeout));
-        let mut chan = sess
+    /// Open the `netconf` subsystem on an authenticated session. (The client bounds each message
+    /// by its own deadline and byte budget.)
+    pub fn netconf(conn: Connection, timeout: Duration) -> Result<Self, SshError> {
+        conn.sess.set_timeout(millis(timeout));
+        let mut chan = conn
+            .sess
             .channel_session()
             .map_err(|e| SshError::Channel(e2s(&e)))?;
         chan.subsystem("netconf")
             .map_err(|e| SshError::Channel(format!("netconf subsystem: {}", e2s(&e))))?;
-        Ok(Self { sess, chan })
+        Ok(Self { conn, chan })
     }
 
     /// Drop the connection without a goodbye (tests simulate a dying laptop with this).
     pub fn abort(self) {
         let _ = self
+            .conn
             .sess
             .disconnect(None, "railyard aborted the session", None);
     }
@@ -459,14 +554,14 @@ impl Write for SshTransport {
 
 impl Transport for SshTransport {
     fn set_timeout(&mut self, timeout: Duration) {
-        self.sess.set_timeout(millis(timeout));
+        self.conn.sess.set_timeout(millis(timeout));
     }
 }
 
 impl Drop for SshTransport {
     fn drop(&mut self) {
         // Best effort: tell the server the channel is done so it frees the session promptly.
-        self.sess.set_timeout(1000);
+        self.conn.sess.set_timeout(1000);
         let _ = self.chan.send_eof();
         let _ = self.chan.close();
     }
@@ -481,8 +576,28 @@ pub struct ExecOutput {
 }
 
 /// Run `cmd` on the device, feeding `stdin` (files are uploaded this way: `cat > path`, so no
-/// scp/sftp subsystem is needed on the device).
+/// scp/sftp subsystem is needed on the device). The whole exchange must finish within `timeout`
+/// and each output stream stay within [`MAX_COMMAND_OUTPUT`].
 pub fn exec(
+    conn: &Connection,
+    cmd: &str,
+    stdin: Option<&[u8]>,
+    timeout: Duration,
+) -> Result<ExecOutput, SshError> {
+    let deadline = conn.deadline(timeout)?;
+    let out = exec_unwatched(&conn.sess, cmd, stdin, timeout);
+    if deadline.fired() {
+        return Err(SshError::Deadline {
+            what: "a command on the device".into(),
+            after: timeout,
+            option: "--rpc-timeout",
+            before_auth: false,
+        });
+    }
+    out
+}
+
+fn exec_unwatched(
     sess: &Session,
     cmd: &str,
     stdin: Option<&[u8]>,
@@ -499,13 +614,8 @@ pub fn exec(
             .map_err(|e| SshError::Io(e.to_string()))?;
     }
     ch.send_eof().map_err(|e| SshError::Io(e2s(&e)))?;
-    let mut stdout = Vec::new();
-    ch.read_to_end(&mut stdout)
-        .map_err(|e| SshError::Io(e.to_string()))?;
-    let mut stderr = Vec::new();
-    ch.stderr()
-        .read_to_end(&mut stderr)
-        .map_err(|e| SshError::Io(e.to_string()))?;
+    let stdout = read_within_budget(&mut ch, "stdout")?;
+    let stderr = read_within_budget(&mut ch.stderr(), "stderr")?;
     ch.wait_close().map_err(|e| SshError::Io(e2s(&e)))?;
     let status = ch.exit_status().map_err(|e| SshError::Io(e2s(&e)))?;
     Ok(ExecOutput {
@@ -513,6 +623,18 @@ pub fn exec(
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
     })
+}
+
+/// Everything `r` gives until its end, or `OutputTooLarge` past [`MAX_COMMAND_OUTPUT`].
+fn read_within_budget(r: &mut impl Read, stream: &'static str) -> Result<Vec<u8>, SshError> {
+    let mut out = Vec::new();
+    r.take(MAX_COMMAND_OUTPUT + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| SshError::Io(e.to_string()))?;
+    if out.len() as u64 > MAX_COMMAND_OUTPUT {
+        return Err(SshError::OutputTooLarge { stream });
+    }
+    Ok(out)
 }
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

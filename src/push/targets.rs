@@ -20,6 +20,7 @@ use serde::de::{self, EnumAccess, VariantAccess, Visitor};
 
 use super::ssh::{Auth, Endpoint};
 use crate::model::{Delivery, Platform};
+use crate::output::shell::quote;
 
 /// How a device is pushed to: the generic NETCONF driver, or the platform's own driver
 /// (`push/drivers/<os>/`), whose name and defaults are its platform's row (`Platform::row`).
@@ -231,7 +232,8 @@ pub struct DeviceSpec {
     pub file: Option<String>,
     #[serde(default)]
     pub frr: FrrSpec,
-    /// Command drivers: the platform tool's command line (`nv`, `Cli -p 15`, `sudo config`).
+    /// Command drivers: the platform tool's command line (`nv`, `Cli -p 15`, `sudo config`):
+    /// words separated by spaces, each taken literally (no shell syntax).
     pub tool: Option<String>,
     /// Command drivers: where railyard keeps uploads and timers on the device (default
     /// `.railyard` in the login's home).
@@ -262,9 +264,12 @@ pub struct Target {
     pub auth: Auth,
     /// The main file under `configs/<device>/`.
     pub file: String,
+    /// `frr.exec` here is shell-quoted word by word, as `tool` and `read` are.
     pub frr: FrrSpec,
+    /// The platform tool's command line, every word shell-quoted ([`command_line`]).
     pub tool: String,
     pub state_dir: String,
+    /// `sonic-ssh`'s CONFIG_DB read command, every word shell-quoted.
     pub read: String,
 }
 
@@ -318,6 +323,27 @@ fn expand(p: &Path, base: &Path) -> PathBuf {
     } else {
         base.join(p)
     }
+}
+
+/// A command line the targets file gives (`tool`, `read`, `frr.exec`) as railyard runs it on a
+/// device: its words (split at spaces), each through the one shell quoting
+/// (`output::shell::quote`), so a word is never shell syntax — `;`, `$(…)`, quotes and globs
+/// are literal characters of a word, and `tool: "nv; reboot"` runs a program named `nv;`. A
+/// control character (a newline would end the command) is refused.
+fn command_line(line: &str) -> Result<String, String> {
+    if line.chars().any(char::is_control) {
+        return Err(
+            "contains a control character (a tab or a line break); give the command's words \
+             separated by spaces"
+                .into(),
+        );
+    }
+    let words: Vec<String> = line
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(quote)
+        .collect();
+    Ok(words.join(" "))
 }
 
 /// Parse the targets file at `path` (its text in `text`); relative paths in it are relative to
@@ -388,6 +414,26 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Target>, TargetsError> {
                 "{name}: `file` must stay under configs/{name}/"
             )));
         }
+        let words = |field: &str, line: &str| {
+            command_line(line).map_err(|why| err(format!("{name}: `{field}` {why}")))
+        };
+        let tool = words(
+            "tool",
+            d.tool.as_deref().unwrap_or_else(|| driver.default_tool()),
+        )?;
+        let read = words(
+            "read",
+            d.read
+                .as_deref()
+                .unwrap_or("sudo sonic-cfggen -d --print-data"),
+        )?;
+        let mut frr = d.frr;
+        // Where FRR runs in a container (SONiC: `bgp`), the way into it.
+        let exec = frr
+            .exec
+            .take()
+            .or_else(|| driver.delivery().frr_exec.map(str::to_string));
+        frr.exec = exec.map(|e| words("frr.exec", &e)).transpose()?;
         out.push(Target {
             endpoint: Endpoint {
                 host: d.address,
@@ -407,19 +453,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Target>, TargetsError> {
             driver,
             auth: auth.clone(),
             file,
-            frr: {
-                let mut frr = d.frr;
-                if frr.exec.is_none() {
-                    // Where FRR runs in a container (SONiC: `bgp`), the way into it.
-                    frr.exec = driver.delivery().frr_exec.map(str::to_string);
-                }
-                frr
-            },
-            tool: d.tool.unwrap_or_else(|| driver.default_tool().to_string()),
+            frr,
+            tool,
             state_dir: d.state_dir.unwrap_or_else(|| ".railyard".to_string()),
-            read: d
-                .read
-                .unwrap_or_else(|| "sudo sonic-cfggen -d --print-data".to_string()),
+            read,
         });
     }
     Ok(out)
@@ -480,6 +517,32 @@ mod tests {
                 "unknown variant `bogus`, expected one of netconf, frr-ssh, nvue-ssh, eos-ssh, \
                  sonic-ssh"
             ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn tool_words_are_shell_quoted_and_control_characters_refused() {
+        let t = parse(
+            "defaults: {user: u, driver: nvue-ssh}\ndevices:\n  \
+             a: {address: x, tool: 'nv; touch /tmp/pwned $(id)', read: 'cat  db.json'}\n  \
+             b: {address: y, driver: eos-ssh, frr: {exec: 'docker exec -i bgp'}}\n",
+            Path::new("t.yaml"),
+        )
+        .unwrap();
+        assert_eq!(t[0].tool, "'nv;' touch /tmp/pwned '$(id)'");
+        assert_eq!(t[0].read, "cat db.json");
+        // The defaults are plain words: unchanged.
+        assert_eq!(t[1].tool, "Cli -p 15");
+        assert_eq!(t[1].frr.exec.as_deref(), Some("docker exec -i bgp"));
+        let e = parse(
+            "devices:\n  a: {address: x, user: u, tool: \"nv\\nreboot\"}\n",
+            Path::new("t.yaml"),
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("`tool` contains a control character"),
             "{e}"
         );
     }

@@ -12,6 +12,7 @@ mod eos;
 mod frr;
 mod nvue;
 mod openconfig;
+pub mod secrets;
 mod sonic;
 mod subnet_manager;
 mod tenants;
@@ -175,6 +176,10 @@ pub fn emit(
     tenants::render(&env, &intents.tenants, intents.partitions.as_ref())?
         .into_iter()
         .for_each(sink);
+    // What push may fill: only the placeholders declared here.
+    if let Some(f) = secrets::declaration(intents) {
+        sink(f);
+    }
     Ok(())
 }
 
