@@ -456,7 +456,9 @@ fn a_template_bug_is_an_error_not_an_empty_string() {
         "frr/system.j2".into(),
         "{{ system.no_such_field }}\n".into(),
     );
-    let err = c.outputs(&t).unwrap().unwrap_err();
+    let Err(railyard::BuildError::Render(err)) = c.outputs(&t).unwrap() else {
+        panic!("a render error");
+    };
     assert_eq!(err.template, "frr/system.j2", "{}", err.message);
     assert!(err.message.contains("undefined"), "{}", err.message);
     // An override that works replaces the built-in file by file.

@@ -296,7 +296,7 @@ fn report_only(spec: Option<&Path>, output: &Path, format: Format) -> anyhow::Re
     let Some(files) = files else {
         return Ok(ExitCode::from(1));
     };
-    write(output, &files)
+    write(output, &files?)
 }
 
 /// `railyard validate`.
@@ -330,7 +330,7 @@ fn summary(spec: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
     if json {
         print!(
             "{}",
-            String::from_utf8_lossy(&railyard::artifacts::summary::to_json(&s))
+            String::from_utf8_lossy(&railyard::artifacts::summary::to_json(&s)?)
         );
     } else {
         print!("{}", railyard::artifacts::summary::to_table(&s));

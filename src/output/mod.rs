@@ -2,11 +2,12 @@
 //! handed to, the group it belongs to (`build --only`), the manifest that lists every file of a
 //! build (written and read by one type), the rebuild memo a producer consults, and the one
 //! writer or escape function of each format railyard emits in several places (YAML, XML/HTML
-//! text, POSIX shell words), plus the natural order of names and lowercase hex digests.
+//! text, POSIX shell words, CSV cells), plus the natural order of names and lowercase hex digests.
 //!
 //! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O; writing
 //! an output directory is the command line's (`src/cli/output.rs`).
 
+pub mod csv;
 pub mod digest;
 mod file;
 mod group;
