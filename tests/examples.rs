@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use railyard::model::Platform;
 use railyard::push::targets::{self, DriverKind};
 
 fn root() -> &'static Path {
@@ -35,7 +36,7 @@ fn push_targets_match_the_built_in_example() {
     let addresses = std::fs::read_to_string(out.join("addresses.csv")).expect("addresses");
     assert!(ts.len() >= 6, "{} targets", ts.len());
     for t in &ts {
-        assert_eq!(t.driver, DriverKind::NvueSsh, "{}", t.name);
+        assert_eq!(t.driver, DriverKind::Native(Platform::Nvue), "{}", t.name);
         assert!(
             out.join("configs").join(&t.name).join(&t.file).is_file(),
             "{}: no {}",

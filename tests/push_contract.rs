@@ -16,8 +16,9 @@ use std::time::Duration;
 use push_support::{
     FrrLab, Run, SshBox, build, connect_opts, lab_small_on, require_root, run_push, wait_for,
 };
-use railyard::push::cli_drivers::{CliSettings, SonicDriver};
 use railyard::push::driver::{ConfigSet, Driver};
+use railyard::push::drivers::commands::CliSettings;
+use railyard::push::drivers::sonic::SonicDriver;
 use railyard::push::remote::Remote;
 use railyard::push::ssh::{Auth, Endpoint};
 use railyard::push::targets::FrrSpec;

@@ -19,7 +19,7 @@ use push_support::{
     FrrLab, Run, build, connect_opts, devices_with, lab_small_on, require_root, run_push, wait_for,
 };
 use railyard::push::driver::{ConfigSet, Driver};
-use railyard::push::frr::FrrDriver;
+use railyard::push::drivers::frr::FrrDriver;
 use railyard::push::ssh::{Auth, Endpoint};
 use railyard::push::targets::FrrSpec;
 

@@ -72,8 +72,8 @@ pub fn bom_csv(f: &Fabric) -> Result<OutputFile, ArtifactError> {
     for d in f.devices() {
         let desc = f
             .switch_model(d)
-            .map(|m| m.description.clone())
-            .or_else(|| f.node_model(d).map(|m| m.description.clone()))
+            .map(|m| m.description.to_string())
+            .or_else(|| f.node_model(d).map(|m| m.description.to_string()))
             .unwrap_or_else(|| "fabric-manager appliance".into());
         let cat = if d.role.is_switch() { "switch" } else { "node" };
         *items.entry((cat, d.model.clone(), desc)).or_default() += 1;
@@ -100,10 +100,10 @@ pub fn bom_csv(f: &Fabric) -> Result<OutputFile, ArtifactError> {
                             .iter()
                             .chain(&m.storage)
                             .chain(&m.inband)
-                            .find(|p| p.ports.contains(&port_name));
+                            .find(|p| p.ports.iter().any(|n| *n == port_name));
                         (
                             np.map_or(Form::Osfp, |p| p.form),
-                            np.and_then(|p| p.cage.clone())
+                            np.and_then(|p| p.cage.as_ref().map(|c| c.to_string()))
                                 .unwrap_or_else(|| format!("nic{i}")),
                         )
                     }

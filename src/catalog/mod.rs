@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::model::ident::{IfName, IfPattern, Name, Text};
 use crate::model::{Form, Platform, Speed, Transport};
 
 pub use builtin::builtin;
@@ -20,9 +21,9 @@ pub use builtin::builtin;
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
     #[serde(default)]
-    pub switches: BTreeMap<String, SwitchModel>,
+    pub switches: BTreeMap<Name, SwitchModel>,
     #[serde(default)]
-    pub nodes: BTreeMap<String, NodeModel>,
+    pub nodes: BTreeMap<Name, NodeModel>,
 }
 
 impl Catalog {
@@ -41,17 +42,17 @@ impl Catalog {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SwitchModel {
-    pub vendor: String,
-    pub description: String,
+    pub vendor: Text,
+    pub description: Text,
     /// The transports the model's ports speak.
     pub transport: Vec<Transport>,
     /// Rack units.
     pub ru: u32,
     /// Name of the dedicated management (OOB) port.
-    pub mgmt_port: String,
+    pub mgmt_port: IfName,
     /// Switch ASIC (`spectrum-4`), which decides features such as adaptive routing.
     #[serde(default)]
-    pub asic: Option<String>,
+    pub asic: Option<Name>,
     /// Network OS the model ships with; a spec may choose another under `platforms`.
     #[serde(default)]
     pub os: Option<Platform>,
@@ -63,7 +64,7 @@ pub struct SwitchModel {
     pub sonic: Option<SonicModel>,
     /// Where the figures come from.
     #[serde(default)]
-    pub source: String,
+    pub source: Text,
 }
 
 /// Names under which SONiC knows a switch model (sonic-buildimage `device/<vendor>/<platform>/`).
@@ -71,9 +72,9 @@ pub struct SwitchModel {
 #[serde(deny_unknown_fields)]
 pub struct SonicModel {
     /// SONiC platform string (`x86_64-nvidia_sn5600-r0`), as `DEVICE_METADATA.platform` holds it.
-    pub platform: String,
+    pub platform: Name,
     /// HWSKU (`ACS-SN5600`): port layout and buffer templates of the platform.
-    pub hwsku: String,
+    pub hwsku: Name,
 }
 
 impl SwitchModel {
@@ -98,9 +99,9 @@ pub struct PortGroup {
     /// Supported modes as `<ports>x<speed>`, e.g. `2x400G`. `1x<speed>` is the unsplit cage.
     pub breakouts: Vec<String>,
     /// OS name of an unsplit cage: `{cage}` is the front-panel number.
-    pub name: String,
+    pub name: IfPattern,
     /// OS name of a split port: `{cage}`, `{lane}` (0-based) or `{lane1}` (1-based).
-    pub split_name: String,
+    pub split_name: IfPattern,
 }
 
 impl PortGroup {
@@ -133,10 +134,10 @@ impl SwitchModel {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NodeModel {
-    pub vendor: String,
-    pub description: String,
+    pub vendor: Text,
+    pub description: Text,
     pub gpus: u32,
-    pub gpu_model: String,
+    pub gpu_model: Text,
     pub ru: u32,
     /// Compute NICs in rail order: NIC i serves rail i.
     pub compute: Vec<NodePort>,
@@ -149,7 +150,7 @@ pub struct NodeModel {
     /// The BMC port, cabled to the OOB network.
     pub bmc: NodePort,
     #[serde(default)]
-    pub source: String,
+    pub source: Text,
     /// PCIe/NUMA layout for the NCCL topology file; without it no `nccl-topo.xml` is written.
     #[serde(default)]
     pub pcie: Option<PcieLayout>,
@@ -160,7 +161,7 @@ pub struct NodeModel {
 #[serde(deny_unknown_fields)]
 pub struct NodePort {
     /// Port names; a compute NIC lists one per plane it can serve.
-    pub ports: Vec<String>,
+    pub ports: Vec<IfName>,
     /// Highest rate of the port.
     pub speed: Speed,
     /// Other rates the port can run at.
@@ -169,10 +170,10 @@ pub struct NodePort {
     pub form: Form,
     /// Physical cage: ports that share a cage share one (twin-port) transceiver.
     #[serde(default)]
-    pub cage: Option<String>,
+    pub cage: Option<IfName>,
     /// RDMA device name (`mlx5_0`).
     #[serde(default)]
-    pub rdma: Option<String>,
+    pub rdma: Option<IfName>,
     /// NUMA node the NIC hangs off.
     #[serde(default)]
     pub numa: Option<u32>,

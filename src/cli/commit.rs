@@ -1,16 +1,26 @@
-//! The last step of an incremental build, as one transaction: the files staged beside the output
-//! directory move into it, what the previous build left and this one did not write moves out,
-//! and the memo goes last. Every step is a rename within one file system; each is logged, and a
-//! failing step undoes the ones before it in reverse, so the directory is either the new
-//! output or the previous one, never a mix (a killed process can leave a mix, which the next
-//! build repairs: the memo is replaced last, and a file moved in has an inode the old memo
-//! does not know).
+//! The last step of a build into an existing directory, as one transaction: the files staged
+//! beside the output directory move into it, what the previous build left and this one did not
+//! write moves out, and the memo goes last. Every step is a rename within one file system; each
+//! is logged, and a failing step undoes the ones before it in reverse, so the directory is
+//! either the new output or the previous one, never a mix (a killed process can leave a mix,
+//! which the next build repairs: the manifest is moved in first, so it lists every file moved
+//! in after it, and the memo last, so a half-done commit is never trusted).
+//!
+//! Only the previous build's files (those its manifest lists) are ever replaced or moved out,
+//! and only directories that held nothing else are removed. Anything else where a staged file
+//! goes (a user's file, a symbolic link, a special file), or a link on the way to it, refuses
+//! the commit before anything moves: links are never followed, a user's file never replaced.
 
 use std::collections::BTreeSet;
 use std::fs;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
+
+use railyard::output::path;
+
+use super::input::file_kind;
 
 enum Step {
     /// A file of the previous output moved aside into the trash.
@@ -19,25 +29,31 @@ enum Step {
     Placed { from: PathBuf, to: PathBuf },
     /// A directory created in the output directory.
     Created(PathBuf),
+    /// An empty directory of the previous output removed (a file goes in its place).
+    Removed(PathBuf),
 }
 
-/// What to move: paths relative to the output directory.
+/// What to move: paths relative to the output directory, all checked by [`path::check`].
 pub struct Moves<'a> {
     pub dir: &'a Path,
     pub stage: &'a Path,
     /// Where replaced and removed files go until the commit is done (then it is deleted).
     pub trash: &'a Path,
-    /// Staged files, in order; the memo last.
+    /// Staged files, in order: the manifest first, the memo last.
     pub staged: &'a [String],
     /// Files of the previous output that this build does not produce.
     pub removed: &'a [String],
-    /// Directories that already exist in the output directory.
+    /// The previous output's files: the only ones that may be replaced or moved out.
+    pub listed: &'a BTreeSet<String>,
+    /// The directories they are in, parents first: the only ones that may be removed.
     pub dirs: &'a [String],
 }
 
-/// Applies the moves, or none of them: on a failure the steps taken are undone and the trash is
-/// deleted (kept, and named in the error, only if a step could not be undone).
+/// Applies the moves, or none of them: what is in the way is refused before the first move; on
+/// a failure the steps taken are undone and the trash is deleted (kept, and named in the
+/// error, only if a step could not be undone).
 pub fn commit(m: &Moves<'_>) -> anyhow::Result<()> {
+    preflight(m)?;
     let mut log = Vec::new();
     let Err(e) = apply(m, &mut log) else {
         return Ok(());
@@ -53,20 +69,79 @@ pub fn commit(m: &Moves<'_>) -> anyhow::Result<()> {
     }
 }
 
+/// What `rel` is in `dir`, without following a link; `None` when nothing is there.
+fn kind_of(dir: &Path, rel: &str) -> anyhow::Result<Option<fs::FileType>> {
+    let full = path::join(dir, rel)?;
+    match fs::symlink_metadata(&full) {
+        Ok(m) => Ok(Some(m.file_type())),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading `{}`", full.display())),
+    }
+}
+
+/// Refuses a commit that would write through a link or over anything railyard did not write.
+fn preflight(m: &Moves<'_>) -> anyhow::Result<()> {
+    let dirs: BTreeSet<&str> = m.dirs.iter().map(String::as_str).collect();
+    let mut checked = BTreeSet::new();
+    for rel in m.staged.iter().chain(m.removed) {
+        for parent in path::ancestors(rel) {
+            if !checked.insert(parent) {
+                continue;
+            }
+            match kind_of(m.dir, parent)? {
+                None => {}
+                Some(t) if t.is_dir() => {}
+                // A file of the previous build where a directory goes now: it is moved out first.
+                Some(t) if t.is_file() && m.listed.contains(parent) => {}
+                Some(t) => bail!(in_the_way(m.dir, parent, rel, t)),
+            }
+        }
+    }
+    for rel in m.staged {
+        match kind_of(m.dir, rel)? {
+            None => {}
+            Some(t) if t.is_file() && m.listed.contains(rel.as_str()) => {}
+            // Emptied and removed when the files are moved, if it held only the previous build's.
+            Some(t) if t.is_dir() && dirs.contains(rel.as_str()) => {}
+            Some(t) => bail!(in_the_way(m.dir, rel, rel, t)),
+        }
+    }
+    Ok(())
+}
+
+/// Why `rel` (on the way to the staged `to`) stops the commit.
+fn in_the_way(dir: &Path, rel: &str, to: &str, t: fs::FileType) -> String {
+    let full = dir.join(rel);
+    if t.is_file() || t.is_dir() {
+        format!(
+            "`{}` is not railyard's (the previous build's manifest does not list it), and this \
+             build writes `{}` there; railyard does not replace what it did not write: move it \
+             away, or name another directory with -o",
+            full.display(),
+            to.escape_debug()
+        )
+    } else {
+        format!(
+            "`{}` is {}: railyard does not follow links or replace special files in its output \
+             directory (this build writes `{}` there); remove it, or name another directory \
+             with -o",
+            full.display(),
+            file_kind(t),
+            to.escape_debug()
+        )
+    }
+}
+
 fn apply(m: &Moves<'_>, log: &mut Vec<Step>) -> anyhow::Result<()> {
-    let mut existing: BTreeSet<PathBuf> = m.dirs.iter().map(|d| m.dir.join(d)).collect();
+    let dirs: BTreeSet<&str> = m.dirs.iter().map(String::as_str).collect();
+    let mut existing = BTreeSet::new();
+    for d in m.dirs {
+        existing.insert(path::join(m.dir, d)?);
+    }
     let mut trash_dirs = BTreeSet::new();
-    let mut in_the_way = 0;
     let mut aside = |rel: &str, log: &mut Vec<Step>| -> anyhow::Result<()> {
-        let from = m.dir.join(rel);
-        // A directory where a file goes (what it held is already aside) gets a name of its own:
-        // under its path, the trash may hold its files.
-        let to = if fs::symlink_metadata(&from).is_ok_and(|f| f.is_dir()) {
-            in_the_way += 1;
-            m.trash.join(format!(".in-the-way-{in_the_way}"))
-        } else {
-            m.trash.join(rel)
-        };
+        let from = path::join(m.dir, rel)?;
+        let to = path::join(m.trash, rel)?;
         if let Some(parent) = to.parent()
             && trash_dirs.insert(parent.to_path_buf())
         {
@@ -78,24 +153,64 @@ fn apply(m: &Moves<'_>, log: &mut Vec<Step>) -> anyhow::Result<()> {
         Ok(())
     };
     for rel in m.removed {
-        aside(rel, log)?;
+        // Deleted since the previous build: nothing to move.
+        if kind_of(m.dir, rel)?.is_some() {
+            aside(rel, log)?;
+        }
     }
     for rel in m.staged {
-        let to = m.dir.join(rel);
-        if fs::symlink_metadata(&to).is_ok() {
-            aside(rel, log)?;
+        let to = path::join(m.dir, rel)?;
+        match kind_of(m.dir, rel)? {
+            Some(t) if t.is_dir() => remove_empty(m.dir, rel, &dirs, log)?,
+            Some(_) => aside(rel, log)?,
+            None => {}
         }
         if let Some(parent) = to.parent() {
             create_dirs(parent, m.dir, &mut existing, log)?;
         }
-        let from = m.stage.join(rel);
+        let from = path::join(m.stage, rel)?;
         fs::rename(&from, &to).with_context(|| format!("replacing `{}`", to.display()))?;
         log.push(Step::Placed { from, to });
     }
     Ok(())
 }
 
-/// Creates `dir` and its missing parents up to `root`, logging each one.
+/// Removes the directory `rel` of the previous output, where a file goes now, and the empty
+/// directories of the previous output in it (deepest first); an error if it holds anything else.
+fn remove_empty(
+    root: &Path,
+    rel: &str,
+    dirs: &BTreeSet<&str>,
+    log: &mut Vec<Step>,
+) -> anyhow::Result<()> {
+    let full = path::join(root, rel)?;
+    for entry in fs::read_dir(&full).with_context(|| format!("reading `{}`", full.display()))? {
+        let entry = entry?;
+        let child = entry
+            .file_name()
+            .into_string()
+            .map(|n| format!("{rel}/{n}"));
+        if entry.file_type()?.is_dir()
+            && let Ok(child) = child
+            && dirs.contains(child.as_str())
+        {
+            remove_empty(root, &child, dirs, log)?;
+        } else {
+            bail!(
+                "`{}` holds `{}`, which railyard did not write, and this build writes a file \
+                 `{}` in its place: move it away, or name another directory with -o",
+                full.display(),
+                entry.file_name().to_string_lossy().escape_debug(),
+                rel.escape_debug()
+            );
+        }
+    }
+    fs::remove_dir(&full).with_context(|| format!("removing `{}`", full.display()))?;
+    log.push(Step::Removed(full));
+    Ok(())
+}
+
+/// Creates `dir` and its missing parents up to `root`, logging each one it created.
 fn create_dirs(
     dir: &Path,
     root: &Path,
@@ -108,9 +223,16 @@ fn create_dirs(
     if let Some(parent) = dir.parent() {
         create_dirs(parent, root, existing, log)?;
     }
-    fs::create_dir(dir).with_context(|| format!("creating `{}`", dir.display()))?;
+    match fs::create_dir(dir) {
+        Ok(()) => log.push(Step::Created(dir.to_path_buf())),
+        // A directory that is not the previous build's (the user's): the checks found it a
+        // real directory, and it stays when the build is undone.
+        Err(e)
+            if e.kind() == ErrorKind::AlreadyExists
+                && fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) => {}
+        Err(e) => return Err(e).with_context(|| format!("creating `{}`", dir.display())),
+    }
     existing.insert(dir.to_path_buf());
-    log.push(Step::Created(dir.to_path_buf()));
     Ok(())
 }
 
@@ -121,6 +243,7 @@ fn undo(log: Vec<Step>) -> bool {
         let undone = match step {
             Step::Aside { from, to } | Step::Placed { from, to } => fs::rename(to, from),
             Step::Created(dir) => fs::remove_dir(dir),
+            Step::Removed(dir) => fs::create_dir(dir),
         };
         complete &= undone.is_ok();
     }
@@ -128,21 +251,16 @@ fn undo(log: Vec<Step>) -> bool {
 }
 
 /// After a commit: the directories of the previous output that hold nothing of this one are
-/// removed (deepest first), as a fresh build would not have them.
+/// removed (deepest first), as a fresh build would not have them. A directory still holding
+/// anything (a user's file) is not empty and stays: only the previous build's files were moved
+/// out of it.
 pub fn prune(dir: &Path, dirs: &[String], produced: &BTreeSet<String>) {
-    let mut needed = BTreeSet::new();
-    for p in produced {
-        let mut path = Path::new(p.as_str());
-        while let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            if !needed.insert(parent) {
-                break;
-            }
-            path = parent;
-        }
-    }
+    let needed: BTreeSet<&str> = produced.iter().flat_map(|p| path::ancestors(p)).collect();
     for d in dirs.iter().rev() {
-        if !needed.contains(Path::new(d.as_str())) {
-            let _ = fs::remove_dir(dir.join(d));
+        if !needed.contains(d.as_str())
+            && let Ok(full) = path::join(dir, d)
+        {
+            let _ = fs::remove_dir(full);
         }
     }
 }
@@ -192,12 +310,14 @@ mod tests {
         let before = files(&dir);
         let staged = ["a.txt", "new/n.txt", "missing.txt"].map(String::from);
         let removed = ["old.txt".to_string()];
+        let listed = BTreeSet::from(["a.txt".to_string(), "old.txt".to_string()]);
         let moves = Moves {
             dir: &dir,
             stage: &stage,
             trash: &trash,
             staged: &staged,
             removed: &removed,
+            listed: &listed,
             dirs: &[],
         };
         let e = commit(&moves).unwrap_err();

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::Subcommand;
 
-use super::{Format, load, output, report};
+use super::{Format, input, load, output, report};
 use railyard::capture::ib;
 use railyard::diag::{Diagnostics, SourceFile};
 
@@ -36,9 +36,8 @@ pub enum IbCommand {
     },
 }
 
-fn read(path: &Path) -> anyhow::Result<SourceFile> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading capture `{}`", path.display()))?;
+fn read(path: &Path, kind: input::Kind) -> anyhow::Result<SourceFile> {
+    let text = input::read_text(path, kind)?;
     Ok(SourceFile::new(path.display().to_string(), text))
 }
 
@@ -50,7 +49,7 @@ fn parse_all(
 ) -> anyhow::Result<(Vec<SourceFile>, Vec<Diagnostics>, Vec<ib::CapturedPort>)> {
     let (mut files, mut diags, mut ports) = (Vec::new(), Vec::new(), Vec::new());
     for p in ibnetdiscover {
-        let src = read(p)?;
+        let src = read(p, input::IB_CAPTURE)?;
         let mut d = Diagnostics::default();
         ports.extend(ib::parse_ibnetdiscover(files.len(), &src, &mut d));
         files.push(src);
@@ -60,14 +59,14 @@ fn parse_all(
         let Some((node, path)) = arg.split_once('=') else {
             bail!("`--ibstat {arg}`: write NODE=FILE (ibstat does not name the host)");
         };
-        let src = read(Path::new(path))?;
+        let src = read(Path::new(path), input::IB_CAPTURE)?;
         let mut d = Diagnostics::default();
         ports.extend(ib::parse_ibstat(files.len(), node, &src, &mut d));
         files.push(src);
         diags.push(d);
     }
     for p in csv {
-        let src = read(p)?;
+        let src = read(p, input::PORT_GUIDS)?;
         let mut d = Diagnostics::default();
         ports.extend(ib::parse_csv(files.len(), &src, &mut d));
         files.push(src);

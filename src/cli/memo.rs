@@ -10,17 +10,24 @@
 //! hashed and compared with the manifest instead. The memo is sealed (its own SHA-256) and
 //! names the manifest's: a memo edited by hand, or a manifest restored from another build, is
 //! not trusted, and the build writes everything.
+//!
+//! The memo only saves work: which files a rebuild may replace or remove comes from the
+//! previous build's manifest ([`Previous`]), never from the memo, and a rebuild without a valid
+//! memo writes every file again.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
+use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use railyard::output::Manifest;
 use railyard::output::digest::sha256_hex;
 use railyard::output::manifest::PATH as MANIFEST;
+use railyard::output::{Manifest, path};
+
+use super::input;
 
 pub const FILE: &str = ".railyard-memo.json";
 
@@ -89,88 +96,154 @@ pub struct Kept {
     pub stamp: Stamp,
 }
 
-/// An output directory an earlier build left, as it is now: what it may be updated in place
-/// from. `None` from [`Previous::scan`] when there is nothing to build on (no directory, no memo
-/// or manifest, or something in it a build never writes, such as a symbolic link): then the
-/// build writes a whole new directory.
+/// What a rebuild may update in place, from the previous build's manifest and (when it holds)
+/// its memo. Only what the manifest lists is railyard's: every other file in the directory is
+/// the user's and is never read, replaced or removed. Without a valid memo nothing is known to
+/// be intact ([`Previous::kept`] is empty) and the build writes every file again.
+#[derive(Default)]
 pub struct Previous {
     pub units: BTreeMap<String, Unit>,
     /// Files whose content is known (by stamp, or by hash for the racy ones).
     pub kept: BTreeMap<String, Kept>,
-    /// Every regular file in the directory (the memo aside), kept or not.
-    pub files: BTreeSet<String>,
-    /// Every directory in it, parents before children.
+    /// The regular files a rebuild may replace or remove: the previous manifest's files that
+    /// are still there, the manifest itself and the memo.
+    pub listed: BTreeSet<String>,
+    /// The directories they are in, parents first: the only ones a rebuild may remove (once
+    /// empty).
     pub dirs: Vec<String>,
 }
 
 impl Previous {
-    pub fn scan(dir: &Path) -> Option<Self> {
-        let memo_path = dir.join(FILE);
-        let memo_time = Stamp::of(&fs::symlink_metadata(&memo_path).ok()?).time();
-        let memo = MemoFile::from_bytes(&fs::read(&memo_path).ok()?)?;
-        let manifest = fs::read(dir.join(MANIFEST)).ok()?;
-        if sha256_hex(&manifest) != memo.manifest {
-            return None;
-        }
-        let manifest = Manifest::parse(&manifest).ok()?;
-        let manifest: BTreeMap<String, (String, usize)> = manifest
+    /// The previous build in `dir`, from its `manifest` (whose SHA-256 the memo must name).
+    /// An error where the previous build's files are behind a symbolic link or have become
+    /// one, or a special file: railyard would write or delete through it.
+    pub fn scan(dir: &Path, manifest: &Manifest, manifest_sha: &str) -> anyhow::Result<Self> {
+        let memo = read_memo(dir, manifest_sha);
+        let mut recorded: BTreeMap<&str, (&str, usize)> = manifest
             .files
-            .into_iter()
-            .map(|r| (r.path, (r.sha256, r.bytes)))
-            .chain(
-                memo.files
-                    .get(MANIFEST)
-                    .map(|s| (MANIFEST.to_string(), (memo.manifest.clone(), s.len()))),
-            )
+            .iter()
+            .map(|e| (e.path.as_str(), (e.sha256.as_str(), e.bytes)))
             .collect();
-        let mut prev = Self {
-            units: memo.units,
-            kept: BTreeMap::new(),
-            files: BTreeSet::new(),
-            dirs: Vec::new(),
-        };
-        let mut stack = vec![String::new()];
-        while let Some(rel) = stack.pop() {
-            for entry in fs::read_dir(dir.join(&rel)).ok()? {
-                let entry = entry.ok()?;
-                let name = entry.file_name().into_string().ok()?;
-                let path = if rel.is_empty() {
-                    name
-                } else {
-                    format!("{rel}/{name}")
-                };
-                let kind = entry.file_type().ok()?;
-                if kind.is_dir() {
-                    if manifest.contains_key(&path) {
-                        return None;
-                    }
-                    prev.dirs.push(path.clone());
-                    stack.push(path);
-                } else if !kind.is_file() {
-                    return None;
-                } else if path != FILE {
-                    let stamp = Stamp::of(&entry.metadata().ok()?);
-                    if let Some((sha, bytes)) = manifest.get(&path)
-                        && memo.files.get(&path) == Some(&stamp)
-                        && (stamp.time() < memo_time || hashes_to(&dir.join(&path), sha))
-                    {
-                        let (sha256, bytes) = (sha.clone(), *bytes);
-                        prev.kept.insert(
-                            path.clone(),
-                            Kept {
-                                sha256,
-                                bytes,
-                                stamp,
-                            },
-                        );
-                    }
-                    prev.files.insert(path);
-                }
+        let manifest_stamp = memo.as_ref().and_then(|(m, _)| m.files.get(MANIFEST));
+        if let Some(stamp) = manifest_stamp {
+            recorded.insert(MANIFEST, (manifest_sha, stamp.len()));
+        }
+        let mut tree = Tree::new(dir);
+        let mut prev = Self::default();
+        let candidates = recorded.keys().copied().chain([MANIFEST, FILE]);
+        for rel in candidates {
+            // A path this railyard would never write (an older one's `../x`) is left alone.
+            if path::check(rel).is_err() {
+                continue;
+            }
+            let Some(meta) = tree.file(rel)? else {
+                continue;
+            };
+            prev.listed.insert(rel.to_string());
+            let (Some((memo, memo_time)), Some(&(sha, bytes))) = (&memo, recorded.get(rel)) else {
+                continue;
+            };
+            let stamp = Stamp::of(&meta);
+            if memo.files.get(rel) == Some(&stamp)
+                && (stamp.time() < *memo_time || hashes_to(&path::join(dir, rel)?, sha))
+            {
+                let sha256 = sha.to_string();
+                prev.kept.insert(
+                    rel.to_string(),
+                    Kept {
+                        sha256,
+                        bytes,
+                        stamp,
+                    },
+                );
             }
         }
-        // Parents first: a path sorts after its parent.
-        prev.dirs.sort();
-        Some(prev)
+        prev.dirs = tree.dirs();
+        if let Some((memo, _)) = memo {
+            prev.units = memo.units;
+        }
+        Ok(prev)
+    }
+}
+
+/// The memo beside the manifest whose SHA-256 is `manifest_sha`, with its modification time;
+/// `None` when there is none, or it is not this build's or not intact.
+fn read_memo(dir: &Path, manifest_sha: &str) -> Option<(MemoFile, (i64, i64))> {
+    let path = dir.join(FILE);
+    let meta = fs::symlink_metadata(&path)
+        .ok()
+        .filter(fs::Metadata::is_file)?;
+    let memo = MemoFile::from_bytes(&input::read(&path, input::BUILD_RECORD).ok()?)?;
+    (memo.manifest == manifest_sha).then(|| (memo, Stamp::of(&meta).time()))
+}
+
+/// The output directory as a rebuild finds it, looked at without following any link: each
+/// directory a listed file is in is looked at once.
+struct Tree<'a> {
+    dir: &'a Path,
+    /// Directory (relative) → whether it is one (`false`: missing, or a file).
+    seen: BTreeMap<String, bool>,
+}
+
+impl<'a> Tree<'a> {
+    fn new(dir: &'a Path) -> Self {
+        Self {
+            dir,
+            seen: BTreeMap::new(),
+        }
+    }
+
+    /// The listed file `rel` as it is now: `None` when it is not there or not a file (it is not
+    /// the file railyard wrote, and is left alone); an error when it or a directory it is in is
+    /// a symbolic link or a special file.
+    fn file(&mut self, rel: &str) -> anyhow::Result<Option<fs::Metadata>> {
+        for parent in path::ancestors(rel) {
+            if !self.is_dir(parent)? {
+                return Ok(None);
+            }
+        }
+        let Some(meta) = self.lstat(rel)? else {
+            return Ok(None);
+        };
+        Ok(meta.is_file().then_some(meta))
+    }
+
+    fn is_dir(&mut self, rel: &str) -> anyhow::Result<bool> {
+        if let Some(&known) = self.seen.get(rel) {
+            return Ok(known);
+        }
+        let is = self.lstat(rel)?.is_some_and(|m| m.is_dir());
+        self.seen.insert(rel.to_string(), is);
+        Ok(is)
+    }
+
+    /// `rel`'s metadata, `None` when missing; an error for a link or a special file.
+    fn lstat(&self, rel: &str) -> anyhow::Result<Option<fs::Metadata>> {
+        let full = path::join(self.dir, rel)?;
+        let meta = match fs::symlink_metadata(&full) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            other => other.with_context(|| format!("reading `{}`", full.display()))?,
+        };
+        if !meta.is_file() && !meta.is_dir() {
+            bail!(
+                "`{}` is {}: railyard does not follow links or replace special files in its \
+                 output directory (a rebuild would write or delete `{}` there); remove it, or \
+                 name another directory with -o",
+                full.display(),
+                input::file_kind(meta.file_type()),
+                rel.escape_debug()
+            );
+        }
+        Ok(Some(meta))
+    }
+
+    /// The directories seen, parents first.
+    fn dirs(self) -> Vec<String> {
+        // A BTreeMap's keys are sorted, and a path sorts after its parent.
+        self.seen
+            .into_iter()
+            .filter_map(|(d, is)| is.then_some(d))
+            .collect()
     }
 }
 

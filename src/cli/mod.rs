@@ -3,7 +3,9 @@
 
 mod cabling;
 mod commit;
+mod destination;
 mod ib;
+mod input;
 mod lab;
 mod memo;
 mod output;
@@ -54,13 +56,21 @@ enum Command {
     /// every file). A failed run leaves an earlier output directory as it was. A rebuild over it
     /// writes only what changed; .railyard-memo.json (not a deliverable, not in the manifest)
     /// records what each switch config, label sheet and the workbook was rendered from, so those whose inputs
-    /// did not change are not even rendered again.
+    /// did not change are not even rendered again. The output directory must be new, empty or
+    /// an earlier build's; a rebuild replaces or removes only files its manifest lists, so files
+    /// of your own in it stay.
     Build {
         /// Spec file; the built-in `lab-small` example when omitted.
         spec: Option<PathBuf>,
-        /// Output directory (replaced atomically).
+        /// Output directory: new, empty, or an earlier build's (updated atomically; files not in
+        /// its manifest are left alone).
         #[arg(short, long, default_value = "out")]
         output: PathBuf,
+        /// If the output directory holds files that are not an earlier build's, rename it to a
+        /// new name beside it (printed; nothing is deleted) and build a fresh one; without this,
+        /// such a directory is refused.
+        #[arg(long)]
+        move_aside: bool,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
         /// Directory of templates overriding the built-in ones file by file
@@ -85,9 +95,12 @@ enum Command {
     Report {
         /// Spec file; the built-in `lab-small` example when omitted.
         spec: Option<PathBuf>,
-        /// Output directory (replaced atomically).
+        /// Output directory: new, empty, or an earlier report's (as for `build`).
         #[arg(short, long, default_value = "report")]
         output: PathBuf,
+        /// As for `build`: rename a directory that is not an earlier report's aside first.
+        #[arg(long)]
+        move_aside: bool,
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
     },
@@ -141,18 +154,21 @@ fn load(spec: Option<&Path>) -> anyhow::Result<SourceFile> {
             railyard::LAB_SMALL,
         )),
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("reading spec `{}`", p.display()))?;
+            let text = input::read_text(p, input::SPEC)?;
             Ok(SourceFile::new(p.display().to_string(), text))
         }
     }
 }
 
 /// Write `files` atomically into `dir`, with a progress bar on a terminal.
-fn write(dir: &Path, files: &[railyard::output::OutputFile]) -> anyhow::Result<ExitCode> {
+fn write(
+    dir: &Path,
+    move_aside: bool,
+    files: &[railyard::output::OutputFile],
+) -> anyhow::Result<ExitCode> {
     let progress = progress::Progress::new();
     progress.writing(files.len());
-    let result = output::write_atomically(dir, files, &|| progress.file_written());
+    let result = output::write_atomically(dir, move_aside, files, &|| progress.file_written());
     progress.clear();
     let stats = result.with_context(|| format!("writing `{}`", dir.display()))?;
     written(dir, stats);
@@ -174,6 +190,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Build {
             spec,
             output,
+            move_aside,
             format,
             templates,
             port_guids,
@@ -181,6 +198,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         } => build(
             spec.as_deref(),
             &output,
+            move_aside,
             format,
             templates.as_deref(),
             port_guids.as_ref(),
@@ -189,8 +207,9 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Report {
             spec,
             output,
+            move_aside,
             format,
-        } => report_only(spec.as_deref(), &output, format),
+        } => report_only(spec.as_deref(), &output, move_aside, format),
         Command::Validate { spec, format } => validate(spec.as_deref(), format),
         Command::Summary { spec, json } => summary(spec.as_deref(), json),
         Command::Schema => {
@@ -213,6 +232,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
 fn build(
     spec: Option<&Path>,
     output: &Path,
+    move_aside: bool,
     format: Format,
     templates: Option<&Path>,
     port_guids: Option<&PathBuf>,
@@ -223,10 +243,11 @@ fn build(
     let src = load(spec)?;
     let progress = progress::Progress::new();
     progress.stage("compiling");
-    // The previous output (what a rebuild may keep) is scanned while the spec compiles.
+    // Whether railyard may write to the output directory, and what of a previous build it may
+    // keep, is found out while the spec compiles; a refusal comes after the spec's own errors.
     let previous = {
-        let dir = output.to_path_buf();
-        std::thread::spawn(move || output::previous(&dir))
+        let output = output.to_path_buf();
+        std::thread::spawn(move || output::target(&output, move_aside))
     };
     let mut compiled = railyard::compile(&src);
     if let Some(csv) = port_guids {
@@ -243,19 +264,20 @@ fn build(
     }
     // Rendered and written as it goes: the output is never all in memory at once.
     progress.streaming("rendering and writing");
-    let previous = previous
+    let target = previous
         .join()
         .unwrap_or_else(|p| std::panic::resume_unwind(p));
-    let result = output::write_over(
-        output,
-        previous,
-        |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
-            Some(Ok(())) => Ok(()),
-            Some(Err(e)) => Err(e.into()),
-            None => Err(anyhow::anyhow!("the spec did not compile")),
-        },
-        &|| progress.file_written(),
-    );
+    let result = target.and_then(|target| {
+        output::write_over(
+            target,
+            |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
+                Some(Ok(())) => Ok(()),
+                Some(Err(e)) => Err(e.into()),
+                None => Err(anyhow::anyhow!("the spec did not compile")),
+            },
+            &|| progress.file_written(),
+        )
+    });
     progress.clear();
     report::print(&src, &compiled.diagnostics, format);
     exiting(compiled);
@@ -284,7 +306,12 @@ fn compile_with_port_guids(
 }
 
 /// `railyard report`.
-fn report_only(spec: Option<&Path>, output: &Path, format: Format) -> anyhow::Result<ExitCode> {
+fn report_only(
+    spec: Option<&Path>,
+    output: &Path,
+    move_aside: bool,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
     let progress = progress::Progress::new();
     progress.stage("compiling");
@@ -296,7 +323,7 @@ fn report_only(spec: Option<&Path>, output: &Path, format: Format) -> anyhow::Re
     let Some(files) = files else {
         return Ok(ExitCode::from(1));
     };
-    write(output, &files?)
+    write(output, move_aside, &files?)
 }
 
 /// `railyard validate`.

@@ -1,16 +1,20 @@
-//! Atomic, incremental output. A first build writes everything into a temporary sibling
-//! directory, which then replaces the output directory. A rebuild over an output directory this
-//! writer made (its memo, `memo.rs`, says what every file was and what it was rendered from)
-//! stages only the files whose bytes changed, then moves them in as one transaction
-//! (`commit.rs`), with the files this build no longer produces moved out. Either way a failed
-//! run leaves the previous outputs as they were.
+//! Atomic, incremental output, into a directory that stays the user's wherever railyard did not
+//! write (the rules: README, "Output directory"; what is at `-o`: `destination.rs`). The files
+//! are written into a temporary directory beside the output directory (its stage). A new
+//! output directory is the stage renamed; into an empty directory, or over a previous build,
+//! the staged files move in as one transaction (`commit.rs`), with the previous build's files
+//! this one no longer produces moved out. Only files the previous build's manifest lists are
+//! ever replaced or removed: a user's file in the output directory stays where it is. Either
+//! way a failed run leaves the previous outputs as they were.
 //!
 //! Nothing of the previous build is read back: a file is unchanged when the SHA-256 of its new
 //! bytes (taken for the manifest anyway) equals the previous manifest's and the file still has
 //! the stamp the memo recorded. Switch configs, label sheets and the workbook whose inputs did
 //! not change are not even rendered: the writer is the build's [`railyard::output::Memo`]. Files are
 //! written as they are rendered, by the rendering threads, and dropped once written: the output
-//! is never all in memory at once. Each directory is created once.
+//! is never all in memory at once. Each directory is created once. Every output path is joined
+//! to a directory through [`railyard::output::path::join`]: a path that is not plain components
+//! fails the build before anything is written.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -19,14 +23,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
 use railyard::output::digest::{hex, sha256_hex};
-use railyard::output::{Manifest, ManifestEntry, Memo, OutputFile, Sink};
+use railyard::output::{Manifest, ManifestEntry, Memo, OutputFile, Sink, path};
 
 use super::commit::{self, Moves};
-pub use super::memo::Previous;
-use super::memo::{self, MemoFile, Stamp, Unit};
+use super::destination::{self, State};
+use super::memo::{self, MemoFile, Previous, Stamp, Unit};
 use railyard::output::manifest::PATH as MANIFEST;
 
 fn sibling(dir: &Path, tag: &str) -> PathBuf {
@@ -41,11 +45,6 @@ fn sibling(dir: &Path, tag: &str) -> PathBuf {
 fn sweep(dir: &Path) {
     let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
         return;
-    };
-    let parent = if parent.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        parent
     };
     let name = name.to_string_lossy();
     // Whether a process runs is asked of /proc; without it nothing is removed.
@@ -62,7 +61,9 @@ fn sweep(dir: &Path) {
             file.strip_prefix(&format!(".{name}.{tag}-"))
                 .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
         });
+        // Only railyard's own directories by that name (a link is not followed).
         if let Some(pid) = pid
+            && e.file_type().is_ok_and(|t| t.is_dir())
             && !Path::new("/proc").join(pid).exists()
         {
             let _ = fs::remove_dir_all(e.path());
@@ -79,48 +80,74 @@ pub struct WriteStats {
     pub unchanged: usize,
 }
 
-/// Write the files `produce` hands to its sink as the new content of `dir`, each one as it comes
-/// (the bytes are dropped once written; the SHA-256 for `manifest.json` is taken on the way), then
-/// the manifest, then the commit. A producer error, or the first write error, leaves `dir` as it
-/// was. Calls `on_file` after each file.
+/// How the staged build becomes the output directory.
+enum Plan {
+    /// Nothing is there: the stage is renamed to it.
+    Create,
+    /// An empty directory or a previous build: the staged files move in.
+    Update,
+    /// Someone else's directory: renamed to a new name beside it, then the stage renamed.
+    MoveAside,
+}
+
+/// An output directory ready to be written: where, how, and what a rebuild may keep, replace
+/// or remove.
+pub struct Target {
+    dir: PathBuf,
+    plan: Plan,
+    before: Previous,
+}
+
+/// The output directory `output` names, if railyard may write there (refused with the reason
+/// otherwise: `destination.rs`), with what a build over it can update in place (see
+/// [`Previous::scan`]); found out by `railyard build` while the spec compiles.
+pub fn target(output: &Path, move_aside: bool) -> anyhow::Result<Target> {
+    let dest = destination::open(output, move_aside)?;
+    let (plan, before) = match &dest.state {
+        State::Absent => (Plan::Create, Previous::default()),
+        State::Empty => (Plan::Update, Previous::default()),
+        State::Foreign => (Plan::MoveAside, Previous::default()),
+        State::Built { manifest, sha256 } => {
+            (Plan::Update, Previous::scan(&dest.dir, manifest, sha256)?)
+        }
+    };
+    Ok(Target {
+        dir: dest.dir,
+        plan,
+        before,
+    })
+}
+
+/// Write the files `produce` hands to its sink as the new content of `output` (`move_aside`:
+/// rename someone else's directory there aside first), each one as it comes (the bytes are
+/// dropped once written; the SHA-256 for `manifest.json` is taken on the way), then the
+/// manifest, then the commit. A producer error, or the first write error, leaves `output` as
+/// it was. Calls `on_file` after each file.
 pub fn write_streaming(
-    dir: &Path,
+    output: &Path,
+    move_aside: bool,
     produce: impl FnOnce(&Sink<'_>, &dyn Memo) -> anyhow::Result<()>,
     on_file: &(dyn Fn() + Sync),
 ) -> anyhow::Result<WriteStats> {
-    write_over(dir, previous(dir), produce, on_file)
+    write_over(target(output, move_aside)?, produce, on_file)
 }
 
-/// What a build over `dir` can update in place (see [`Previous::scan`]); scanned by
-/// `railyard build` while the spec compiles.
-pub fn previous(dir: &Path) -> Option<Previous> {
-    // A symbolic link is replaced as a whole, as before incremental builds: its target may be
-    // on another file system, where the stage's files could not be renamed.
-    fs::symlink_metadata(dir)
-        .is_ok_and(|m| m.is_dir())
-        .then(|| Previous::scan(dir))
-        .flatten()
-}
-
-/// [`write_streaming`] over a previous output scanned beforehand.
+/// [`write_streaming`] into a target scanned beforehand.
 pub fn write_over(
-    dir: &Path,
-    before: Option<Previous>,
+    target: Target,
     produce: impl FnOnce(&Sink<'_>, &dyn Memo) -> anyhow::Result<()>,
     on_file: &(dyn Fn() + Sync),
 ) -> anyhow::Result<WriteStats> {
-    let parent = dir
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = &target.dir;
+    let parent = dir.parent().context("the output directory has no parent")?;
     fs::create_dir_all(parent).with_context(|| format!("creating `{}`", parent.display()))?;
     sweep(dir);
     let stage = sibling(dir, "tmp");
     let _ = fs::remove_dir_all(&stage);
-    fs::create_dir_all(&stage).with_context(|| format!("creating `{}`", stage.display()))?;
+    fs::create_dir(&stage).with_context(|| format!("creating `{}`", stage.display()))?;
     let w = Writer {
         stage: &stage,
-        before,
+        before: &target.before,
         memo: Mutex::new(MemoFile::default()),
         dirs: Mutex::new(BTreeSet::new()),
         staged: Mutex::new(Vec::new()),
@@ -130,20 +157,22 @@ pub fn write_over(
         on_file,
     };
     let produced = produce(&|f| w.put(&f), &w);
-    let result = produced.and_then(|()| w.finish(dir));
+    let result = produced.and_then(|()| w.finish(dir, &target.plan));
     let _ = fs::remove_dir_all(&stage);
     result
 }
 
-/// Write `files` (paths relative to `dir`, their `manifest.json` among them or not) as the new
-/// content of `dir`; the manifest is written afresh over them.
+/// Write `files` (paths relative to `output`, their `manifest.json` among them or not) as the
+/// new content of `output`; the manifest is written afresh over them.
 pub fn write_atomically(
-    dir: &Path,
+    output: &Path,
+    move_aside: bool,
     files: &[OutputFile],
     on_file: &(dyn Fn() + Sync),
 ) -> anyhow::Result<WriteStats> {
     write_streaming(
-        dir,
+        output,
+        move_aside,
         |sink, _| {
             for f in files.iter().filter(|f| f.path != MANIFEST) {
                 sink(f.clone());
@@ -157,12 +186,12 @@ pub fn write_atomically(
 /// The writing side of [`write_streaming`], shared by the producer's threads.
 struct Writer<'a> {
     stage: &'a Path,
-    /// The previous build, when this one can update it in place.
-    before: Option<Previous>,
+    /// The previous build (empty when there is none).
+    before: &'a Previous,
     /// This build's memo: every unit rendered or carried over, every file's stamp.
     memo: Mutex<MemoFile>,
     /// Directories already created under `stage`.
-    dirs: Mutex<BTreeSet<PathBuf>>,
+    dirs: Mutex<BTreeSet<String>>,
     /// Files written under `stage`, in the order they were written.
     staged: Mutex<Vec<String>>,
     entries: Mutex<Vec<ManifestEntry>>,
@@ -173,15 +202,36 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// A producer's file: its path must be plain components and not one of the writer's own.
     fn put(&self, f: &OutputFile) {
+        let refused = match path::check(&f.path) {
+            Err(why) => Some(why.to_string()),
+            Ok(()) if f.path == MANIFEST || f.path == memo::FILE => {
+                Some("the writer's own bookkeeping has that name".to_string())
+            }
+            Ok(()) => None,
+        };
+        match refused {
+            Some(why) => {
+                let e = anyhow::anyhow!(
+                    "output path {} is refused: {why}; the output directory is left as it was",
+                    path::shown(&f.path)
+                );
+                lock(&self.error).get_or_insert(e);
+            }
+            None => self.accept(f),
+        }
+    }
+
+    fn accept(&self, f: &OutputFile) {
         if lock(&self.error).is_some() {
             return;
         }
         let entry = ManifestEntry::of(f);
         let kept = self
             .before
-            .as_ref()
-            .and_then(|b| b.kept.get(&f.path))
+            .kept
+            .get(&f.path)
             .filter(|k| k.sha256 == entry.sha256 && k.bytes == entry.bytes);
         let stamp = match kept {
             Some(k) => {
@@ -202,13 +252,16 @@ impl Writer<'_> {
         }
     }
 
-    /// Writes one file under the stage directory. Paths come from device names, which the
-    /// checks restrict to safe characters.
+    /// Writes one file under the stage directory, as a new file: a path produced twice is an
+    /// error, and nothing there is ever followed or overwritten.
     fn stage_file(&self, f: &OutputFile) -> anyhow::Result<Stamp> {
-        let path = self.stage.join(&f.path);
+        let path = path::join(self.stage, &f.path)?;
         self.parent_of(&f.path)?;
-        let mut file =
-            fs::File::create(&path).with_context(|| format!("writing `{}`", path.display()))?;
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .with_context(|| format!("writing {}", path::shown(&f.path)))?;
         file.write_all(&f.bytes)
             .with_context(|| format!("writing `{}`", path.display()))?;
         let stamp = Stamp::of(&file.metadata()?);
@@ -218,26 +271,24 @@ impl Writer<'_> {
 
     /// Creates the directory of `rel` under the stage directory, once.
     fn parent_of(&self, rel: &str) -> anyhow::Result<()> {
-        if let Some(parent) = Path::new(rel)
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
+        if let Some(parent) = path::ancestors(rel).last()
             && !lock(&self.dirs).contains(parent)
         {
-            let p = self.stage.join(parent);
+            let p = path::join(self.stage, parent)?;
             fs::create_dir_all(&p).with_context(|| format!("creating `{}`", p.display()))?;
-            lock(&self.dirs).insert(parent.to_path_buf());
+            lock(&self.dirs).insert(parent.to_string());
         }
         Ok(())
     }
 
     /// Writes the manifest over every file received and the memo beside it, then makes the stage
-    /// the content of `dir`: moved in file by file over a previous build, else renamed whole.
-    fn finish(self, dir: &Path) -> anyhow::Result<WriteStats> {
+    /// the content of `dir` as `plan` says.
+    fn finish(self, dir: &Path, plan: &Plan) -> anyhow::Result<WriteStats> {
         let entries = std::mem::take(&mut *lock(&self.entries));
         let files = entries.len() + 1;
         let manifest = Manifest::of(entries).to_file();
         lock(&self.memo).manifest = sha256_hex(&manifest.bytes);
-        self.put(&manifest);
+        self.accept(&manifest);
         if let Some(e) = lock(&self.error).take() {
             return Err(e);
         }
@@ -247,50 +298,69 @@ impl Writer<'_> {
         fs::write(&path, bytes).with_context(|| format!("writing `{}`", path.display()))?;
         let mut staged = std::mem::take(&mut *lock(&self.staged));
         let written = staged.len();
+        // The manifest first: from then on it lists every file moved in (a killed commit
+        // leaves nothing railyard wrote unlisted); the memo last.
+        if let Some(i) = staged.iter().position(|p| p == MANIFEST) {
+            staged[..=i].rotate_right(1);
+        }
         staged.push(memo::FILE.to_string());
-        match &self.before {
-            Some(before) => {
-                let trash = sibling(dir, "old");
-                let _ = fs::remove_dir_all(&trash);
-                let removed: Vec<String> = before
-                    .files
-                    .iter()
-                    .filter(|p| !memo.files.contains_key(*p))
-                    .cloned()
-                    .collect();
-                commit::commit(&Moves {
-                    dir,
-                    stage: self.stage,
-                    trash: &trash,
-                    staged: &staged,
-                    removed: &removed,
-                    dirs: &before.dirs,
-                })?;
-                let produced: BTreeSet<String> = memo.files.into_keys().collect();
-                commit::prune(dir, &before.dirs, &produced);
-                let _ = fs::remove_dir_all(&trash);
+        match plan {
+            Plan::Update => self.update(dir, &staged, memo)?,
+            Plan::Create => create(dir, self.stage)?,
+            Plan::MoveAside => {
+                let aside = destination::move_aside(dir)?;
+                eprintln!(
+                    "moved `{}` aside to `{}` (it was not railyard's; nothing in it was deleted)",
+                    dir.display(),
+                    aside.display()
+                );
+                if let Err(e) = create(dir, self.stage) {
+                    let _ = fs::rename(&aside, dir);
+                    return Err(e);
+                }
             }
-            None => swap(dir, self.stage)?,
         }
         Ok(WriteStats {
             written,
             unchanged: files - written,
         })
     }
+
+    /// Moves the staged files into `dir` and the previous build's files this one does not
+    /// produce out, then removes the previous build's directories left empty.
+    fn update(&self, dir: &Path, staged: &[String], memo: MemoFile) -> anyhow::Result<()> {
+        let before = self.before;
+        let trash = sibling(dir, "old");
+        let _ = fs::remove_dir_all(&trash);
+        let removed: Vec<String> = before
+            .listed
+            .iter()
+            .filter(|p| *p != memo::FILE && !memo.files.contains_key(*p))
+            .cloned()
+            .collect();
+        commit::commit(&Moves {
+            dir,
+            stage: self.stage,
+            trash: &trash,
+            staged,
+            removed: &removed,
+            listed: &before.listed,
+            dirs: &before.dirs,
+        })?;
+        let produced: BTreeSet<String> = memo.files.into_keys().collect();
+        commit::prune(dir, &before.dirs, &produced);
+        let _ = fs::remove_dir_all(&trash);
+        Ok(())
+    }
 }
 
-/// Replaces `dir` (if any) by `stage` with two renames.
-fn swap(dir: &Path, stage: &Path) -> anyhow::Result<()> {
-    let old = sibling(dir, "old");
-    if dir.exists() {
-        fs::rename(dir, &old).with_context(|| format!("moving aside `{}`", dir.display()))?;
+/// Makes `stage` the new directory `dir`: one rename, which fails rather than replace anything
+/// that appeared there since (only an empty directory can be renamed over).
+fn create(dir: &Path, stage: &Path) -> anyhow::Result<()> {
+    if fs::symlink_metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        bail!("`{}` appeared during the build", dir.display());
     }
-    if let Err(e) = fs::rename(stage, dir) {
-        let _ = fs::rename(&old, dir);
-        return Err(e).context("replacing the output directory");
-    }
-    let _ = fs::remove_dir_all(&old);
-    Ok(())
+    fs::rename(stage, dir).with_context(|| format!("moving the new output to `{}`", dir.display()))
 }
 
 impl Memo for Writer<'_> {
@@ -300,9 +370,7 @@ impl Memo for Writer<'_> {
         if lock(&self.error).is_some() {
             return false;
         }
-        let Some(before) = &self.before else {
-            return false;
-        };
+        let before = self.before;
         let inputs = hex(inputs);
         let Some(old) = before.units.get(unit).filter(|u| u.inputs == inputs) else {
             return false;
@@ -411,36 +479,64 @@ mod tests {
             .collect()
     }
 
+    fn plan(path: &str, text: &str) -> OutputFile {
+        OutputFile::new(OutputGroup::Plan, path, text)
+    }
+
+    fn write(out: &Path, files: &[OutputFile]) -> anyhow::Result<WriteStats> {
+        write_atomically(out, false, files, &|| {})
+    }
+
+    /// `read_all` of the build's files plus the user's `mine`.
+    fn with_mine(files: &[OutputFile], mine: &[(&str, &str)]) -> Vec<(String, Vec<u8>)> {
+        let mut want = with_manifest(files);
+        want.extend(
+            mine.iter()
+                .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())),
+        );
+        want.sort();
+        want
+    }
+
     #[test]
-    fn a_rebuild_writes_only_what_changed_and_drops_what_is_gone() {
+    fn a_rebuild_writes_only_what_changed_and_drops_only_its_own_files() {
         use std::os::unix::fs::MetadataExt;
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("out");
         let first = vec![
-            OutputFile::new(OutputGroup::Plan, "a/x.txt", "x1"),
-            OutputFile::new(OutputGroup::Plan, "a/y.txt", "y1"),
-            OutputFile::new(OutputGroup::Plan, "k/keep.txt", "k"),
-            OutputFile::new(OutputGroup::Plan, "gone/deep/gone.txt", "bye"),
+            plan("a/x.txt", "x1"),
+            plan("a/y.txt", "y1"),
+            plan("k/keep.txt", "k"),
+            plan("gone/deep/gone.txt", "bye"),
+            plan("held/h.txt", "h"),
         ];
-        let s = write_atomically(&out, &first, &|| {}).unwrap();
-        // The four files and their manifest.
-        assert_eq!((s.written, s.unchanged), (5, 0));
+        let s = write(&out, &first).unwrap();
+        // The five files and their manifest.
+        assert_eq!((s.written, s.unchanged), (6, 0));
         let inode = |p: &str| fs::metadata(out.join(p)).unwrap().ino();
         let kept = inode("k/keep.txt");
-        // Someone edits a file in place, to the same length, and leaves a file of their own:
-        // the rebuild must not carry either over.
+        // Someone edits a file in place, to the same length, and leaves files of their own, one
+        // in a directory the next build no longer needs: the rebuild restores the edited file
+        // and leaves theirs (and that directory) where they are.
         fs::write(out.join("a/y.txt"), "y2").unwrap();
-        fs::write(out.join("a/notes.txt"), "mine").unwrap();
-        let second = vec![
-            OutputFile::new(OutputGroup::Plan, "a/x.txt", "x1"),
-            OutputFile::new(OutputGroup::Plan, "a/y.txt", "y1"),
-            OutputFile::new(OutputGroup::Plan, "k/keep.txt", "k"),
-            OutputFile::new(OutputGroup::Plan, "b/z.txt", "z1"),
+        let mine = [
+            ("a/notes.txt", "mine"),
+            ("held/mine.txt", "also mine"),
+            ("top.txt", "mine too"),
         ];
-        let s = write_atomically(&out, &second, &|| {}).unwrap();
+        for (p, text) in mine {
+            fs::write(out.join(p), text).unwrap();
+        }
+        let second = vec![
+            plan("a/x.txt", "x1"),
+            plan("a/y.txt", "y1"),
+            plan("k/keep.txt", "k"),
+            plan("b/z.txt", "z1"),
+        ];
+        let s = write(&out, &second).unwrap();
         // y restored, z new, the manifest changed; x and keep untouched.
         assert_eq!((s.written, s.unchanged), (3, 2));
-        assert_eq!(read_all(&out), with_manifest(&second));
+        assert_eq!(read_all(&out), with_mine(&second, &mine));
         assert_eq!(
             inode("k/keep.txt"),
             kept,
@@ -449,68 +545,203 @@ mod tests {
         assert!(!out.join("gone").exists(), "emptied directories go too");
         assert_eq!(siblings(root.path()), ["out"], "no sibling left behind");
         // Nothing changed: nothing written.
-        let s = write_atomically(&out, &second, &|| {}).unwrap();
+        let s = write(&out, &second).unwrap();
         assert_eq!((s.written, s.unchanged), (0, 5));
     }
 
     /// A manifest or memo changed since (edited, restored from another build) is not trusted:
-    /// everything is written again. A directory where a file now goes is moved aside with what
-    /// it held; what killed runs left beside the output is swept.
+    /// everything is written again; without a memo at all the manifest still says what is
+    /// railyard's. What killed runs left beside the output is swept.
     #[test]
     fn a_rebuild_trusts_only_its_own_bookkeeping() {
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("out");
-        let files = [
-            OutputFile::new(OutputGroup::Plan, "a.txt", "a"),
-            OutputFile::new(OutputGroup::Plan, "b/c.txt", "c"),
-        ];
-        write_atomically(&out, &files, &|| {}).unwrap();
+        let files = [plan("a.txt", "a"), plan("b/c.txt", "c")];
+        write(&out, &files).unwrap();
         let manifest = out.join(MANIFEST);
         let mut text = fs::read(&manifest).unwrap();
         text.push(b'\n');
         fs::write(&manifest, &text).unwrap();
-        let s = write_atomically(&out, &files, &|| {}).unwrap();
+        let s = write(&out, &files).unwrap();
         assert_eq!((s.written, s.unchanged), (3, 0), "edited manifest");
         let memo_path = out.join(memo::FILE);
         let mut memo: serde_json::Value =
             serde_json::from_slice(&fs::read(&memo_path).unwrap()).unwrap();
         memo["units"]["b"] = serde_json::json!({"inputs": "00", "files": ["b/c.txt"]});
         fs::write(&memo_path, serde_json::to_vec(&memo).unwrap()).unwrap();
-        let s = write_atomically(&out, &files, &|| {}).unwrap();
+        let s = write(&out, &files).unwrap();
         assert_eq!((s.written, s.unchanged), (3, 0), "edited memo");
-        let s = write_atomically(&out, &files, &|| {}).unwrap();
+        let s = write(&out, &files).unwrap();
         assert_eq!((s.written, s.unchanged), (0, 3), "its own bookkeeping");
 
-        fs::create_dir_all(out.join("x/deep")).unwrap();
-        fs::write(out.join("x/deep/mine.txt"), "foreign").unwrap();
+        fs::remove_file(&memo_path).unwrap();
+        fs::write(out.join("b/mine.txt"), "mine").unwrap();
+        let fewer = [plan("a.txt", "a2")];
+        let s = write(&out, &fewer).unwrap();
+        assert_eq!((s.written, s.unchanged), (2, 0), "no memo");
+        assert_eq!(read_all(&out), with_mine(&fewer, &[("b/mine.txt", "mine")]));
+
         let stale = root.path().join(".out.tmp-4294967295");
         fs::create_dir_all(stale.join("half")).unwrap();
-        let more = [
-            files[0].clone(),
-            files[1].clone(),
-            OutputFile::new(OutputGroup::Plan, "x", "now a file"),
-        ];
-        write_atomically(&out, &more, &|| {}).unwrap();
-        assert_eq!(read_all(&out), with_manifest(&more));
+        write(&out, &fewer).unwrap();
         assert_eq!(siblings(root.path()), ["out"], "stale stage swept");
+    }
+
+    /// A directory of the previous build where a file goes now is removed when it holds only
+    /// the previous build's files; one holding a user's file refuses the build, which then
+    /// changes nothing.
+    #[test]
+    fn a_directory_in_the_way_goes_only_if_it_was_all_railyards() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        write(&out, &[plan("x/deep/a.txt", "a"), plan("y/b.txt", "b")]).unwrap();
+        fs::write(out.join("y/mine.txt"), "mine").unwrap();
+        let before = read_all(&out);
+        let e = write(&out, &[plan("x", "a file"), plan("y", "a file")]).unwrap_err();
+        let e = format!("{e:#}");
+        assert!(
+            e.contains("holds `mine.txt`, which railyard did not write"),
+            "{e}"
+        );
+        assert_eq!(read_all(&out), before);
+        assert_eq!(siblings(root.path()), ["out"]);
+
+        let files = [plan("x", "a file"), plan("y/b.txt", "b")];
+        write(&out, &files).unwrap();
+        assert_eq!(read_all(&out), with_mine(&files, &[("y/mine.txt", "mine")]));
+    }
+
+    /// A file of the user's where this build writes, or a link on the way, refuses the build
+    /// before anything moves; a link elsewhere is left alone.
+    #[test]
+    fn what_railyard_did_not_write_is_never_replaced_or_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let (out, elsewhere) = (root.path().join("out"), root.path().join("elsewhere"));
+        fs::create_dir(&elsewhere).unwrap();
+        fs::write(elsewhere.join("c.txt"), "theirs").unwrap();
+        write(&out, &[plan("a.txt", "a"), plan("b/c.txt", "c")]).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("link")).unwrap();
+        write(&out, &[plan("a.txt", "a2")]).unwrap();
+        assert!(
+            out.join("link").is_symlink(),
+            "a link railyard does not write to"
+        );
+
+        fs::write(out.join("new.txt"), "mine").unwrap();
+        let e = format!("{:#}", write(&out, &[plan("new.txt", "n")]).unwrap_err());
+        assert!(e.contains("new.txt` is not railyard's"), "{e}");
+        assert_eq!(fs::read(out.join("new.txt")).unwrap(), b"mine");
+
+        let e = format!("{:#}", write(&out, &[plan("link/c.txt", "c")]).unwrap_err());
+        assert!(e.contains("link` is a symbolic link"), "{e}");
+        // The previous build's directory replaced by a link: neither written nor emptied.
+        write(&out, &[plan("a.txt", "a"), plan("b/c.txt", "c")]).unwrap();
+        fs::remove_dir_all(out.join("b")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("b")).unwrap();
+        for files in [&[plan("a.txt", "a")][..], &[plan("b/c.txt", "c2")]] {
+            let e = format!("{:#}", write(&out, files).unwrap_err());
+            assert!(e.contains("b` is a symbolic link"), "{e}");
+        }
+        assert_eq!(fs::read(elsewhere.join("c.txt")).unwrap(), b"theirs");
+    }
+
+    /// An output path that is not plain components fails the build before anything is written
+    /// anywhere; the output directory is as it was.
+    #[test]
+    fn an_output_path_leaving_the_directory_fails_the_build() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("a/out");
+        write(&out, &[plan("x.txt", "x")]).unwrap();
+        let before = read_all(&out);
+        for bad in [
+            "../../escaped.txt",
+            "/tmp/escaped.txt",
+            "a\nb",
+            "",
+            "manifest.json",
+        ] {
+            let produce = |sink: &Sink<'_>, _: &dyn Memo| {
+                sink(plan("y.txt", "y"));
+                sink(plan(bad, "evil"));
+                Ok(())
+            };
+            let e = write_streaming(&out, false, produce, &|| {}).unwrap_err();
+            let e = format!("{e:#}");
+            assert!(e.contains(&format!("`{}`", bad.escape_debug())), "{e}");
+            assert_eq!(read_all(&out), before, "{bad}");
+        }
+        assert!(!root.path().join("escaped.txt").exists());
+        assert_eq!(siblings(root.path()), ["a"]);
+    }
+
+    /// A manifest listing a path outside the directory (an older railyard wrote such paths)
+    /// does not make a rebuild remove it: only plain relative paths are the build's.
+    #[test]
+    fn a_manifest_path_outside_the_directory_is_never_removed() {
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        write(&out, &[plan("a.txt", "a")]).unwrap();
+        fs::write(root.path().join("outside.txt"), "theirs").unwrap();
+        let mut m = Manifest::parse(&fs::read(out.join(MANIFEST)).unwrap()).unwrap();
+        for p in ["../outside.txt", "/etc/hostname"] {
+            m.files.push(ManifestEntry::of(&plan(p, "x")));
+        }
+        let bytes = m.to_file().bytes;
+        fs::write(out.join(MANIFEST), &bytes).unwrap();
+        let before = Previous::scan(&out, &m, &sha256_hex(&bytes)).unwrap();
+        let listed: Vec<&str> = before.listed.iter().map(String::as_str).collect();
+        assert_eq!(listed, [memo::FILE, "a.txt", MANIFEST]);
+        let files = [plan("b.txt", "b")];
+        write(&out, &files).unwrap();
+        assert_eq!(read_all(&out), with_manifest(&files));
+        assert_eq!(
+            fs::read(root.path().join("outside.txt")).unwrap(),
+            b"theirs"
+        );
+    }
+
+    /// An empty directory is written in place (the user's directory stays the same one); someone
+    /// else's is moved aside only on request, and a failed build moves nothing.
+    #[test]
+    fn an_empty_directory_is_used_and_a_foreign_one_moved_aside_on_request() {
+        use std::os::unix::fs::MetadataExt;
+        let root = tempfile::tempdir().unwrap();
+        let out = root.path().join("out");
+        fs::create_dir(&out).unwrap();
+        let inode = fs::metadata(&out).unwrap().ino();
+        let files = [plan("a.txt", "a")];
+        write(&out, &files).unwrap();
+        assert_eq!(fs::metadata(&out).unwrap().ino(), inode);
+        assert_eq!(read_all(&out), with_manifest(&files));
+
+        let site = root.path().join("site");
+        fs::create_dir(&site).unwrap();
+        fs::write(site.join("cluster.yaml"), "spec").unwrap();
+        assert!(write(&site, &files).is_err());
+        let failed = write_streaming(&site, true, |_, _| anyhow::bail!("no"), &|| {});
+        assert!(failed.is_err());
+        assert_eq!(read_all(&site), [("cluster.yaml".into(), b"spec".to_vec())]);
+        write_atomically(&site, true, &files, &|| {}).unwrap();
+        assert_eq!(read_all(&site), with_manifest(&files));
+        let aside = root.path().join("site.moved-aside");
+        assert_eq!(
+            read_all(&aside),
+            [("cluster.yaml".into(), b"spec".to_vec())]
+        );
     }
 
     #[test]
     fn a_failing_producer_leaves_the_previous_output_as_it_was() {
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("out");
-        write_atomically(
-            &out,
-            &[OutputFile::new(OutputGroup::Plan, "a.txt", "old")],
-            &|| {},
-        )
-        .unwrap();
+        write(&out, &[plan("a.txt", "old")]).unwrap();
         let before = read_all(&out);
         let r = write_streaming(
             &out,
+            false,
             |sink, _| {
-                sink(OutputFile::new(OutputGroup::Plan, "a.txt", "new"));
-                sink(OutputFile::new(OutputGroup::Plan, "b/c.txt", "half"));
+                sink(plan("a.txt", "new"));
+                sink(plan("b/c.txt", "half"));
                 anyhow::bail!("the renderer failed")
             },
             &|| {},

@@ -153,8 +153,7 @@ fn settings_of(args: &PushArgs) -> PushSettings {
 }
 
 fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.targets)
-        .with_context(|| format!("reading targets file {}", args.targets.display()))?;
+    let text = super::input::read_text(&args.targets, super::input::TARGETS)?;
     let targets = targets::parse(&text, &args.targets)?;
     if targets.is_empty() {
         bail!("targets file {} lists no devices", args.targets.display());

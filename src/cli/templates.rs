@@ -5,6 +5,8 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use railyard::render::Templates;
 
+use super::input;
+
 fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("reading template directory `{}`", dir.display()))?
@@ -13,7 +15,9 @@ fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
         .collect();
     entries.sort();
     for p in entries {
-        if p.is_dir() {
+        // A directory is entered only when it is one, not a link to one: a link to a parent
+        // would never end.
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
             walk(&p, root, t)?;
             continue;
         }
@@ -35,8 +39,7 @@ fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
                 Templates::builtin_names().collect::<Vec<_>>().join(", ")
             );
         }
-        let text = std::fs::read_to_string(&p)
-            .with_context(|| format!("reading template `{}`", p.display()))?;
+        let text = input::read_text(&p, input::TEMPLATE)?;
         t.overrides.insert(name, text);
     }
     Ok(())

@@ -45,7 +45,11 @@ codes! {
          continue. Fix the indentation, quoting or bracket there and run again.";
     INVALID_VALUE = "RY0002", "value has the wrong type or form",
         "A key holds a value of the wrong type (a list where a number is expected, a negative count, \
-         a misspelt enum value). The message names the expected type.";
+         a misspelt enum value), or a string outside the grammar of what it becomes: every name, \
+         interface, server, route target or text that railyard writes into a file name, a shell \
+         script or a switch configuration must fit its grammar (e.g. a name is letters, digits, \
+         `_ . -`; text is one printable line), so no spec value can add a line or a command to \
+         what railyard writes. The message names the expected type or grammar.";
     UNKNOWN_KEY = "RY0003", "unknown key",
         "The spec contains a key that railyard does not know. Unknown keys are errors, not ignored, \
          because a misspelt key would otherwise silently fall back to a default. The help line names \
@@ -55,6 +59,12 @@ codes! {
     INPUT_LIMIT = "RY0005", "input exceeds the parser's budget",
         "The document is larger or more deeply nested than any cluster spec needs (or uses alias \
          expansion excessively). The parser stops to protect against resource exhaustion.";
+    PLACEHOLDER_IN_SPEC = "RY0006", "push-time placeholder in the spec",
+        "A spec string holds `${…}`, the form of the placeholders `railyard push` fills from the \
+         operator's environment. Only railyard writes them, for the secrets a spec declares by name \
+         (`bgp.auth_env`: the name of the variable, never its value), so a placeholder anywhere else \
+         could make push send an environment value (a cloud key, a token) to a device. Remove it; \
+         to use a secret, name its environment variable where the spec asks for one.";
     UNKNOWN_SWITCH_MODEL = "RY0101", "unknown switch model",
         "A switch model is not in the built-in catalog nor in the spec's `catalog.switches`. \
          `railyard catalog` lists the built-in models; add your own under `catalog.switches`.";

@@ -11,14 +11,6 @@ use crate::model::{Network, Platform, Tier, adaptive_routing_support};
 use crate::spec::{ClusterSpec, RoceMode, Toggle};
 use crate::topology::{Device, Fabric, PortId};
 
-/// EOS caps L3 MTU at 9214 (NVIDIA Cumulus Linux RoCE documentation); the others take 9216.
-fn platform_max_mtu(p: Platform) -> u32 {
-    match p {
-        Platform::Eos => 9214,
-        _ => 9216,
-    }
-}
-
 /// Devices (by model) where adaptive routing was asked for but cannot run, with the reason.
 #[derive(Default)]
 pub struct ArWarnings(BTreeMap<(String, String), u32>);
@@ -95,7 +87,7 @@ pub fn build(
     links: &[Attached<'_>],
     warn: &mut ArWarnings,
 ) -> (Vec<Interface>, Vec<Breakout>) {
-    let mtu = spec.roce.mtu.value.min(platform_max_mtu(platform));
+    let mtu = spec.roce.mtu.value.min(platform.max_mtu());
     let lossless = super::runs_roce(f, d.network) && spec.roce.mode == RoceMode::Lossless;
     let mut interfaces = Vec::new();
     let mut breakouts: BTreeMap<u16, Breakout> = BTreeMap::new();

@@ -21,7 +21,7 @@ pub fn apply(
             .as_ref()
             .and_then(|a| a.span)
             .or(o.loopback.as_ref().and_then(|l| l.span));
-        let Some(d) = devs.get_mut(name) else {
+        let Some(d) = devs.get_mut(name.as_str()) else {
             diags.push(
                 Diagnostic::error(
                     codes::UNKNOWN_OVERRIDE,

@@ -7,7 +7,9 @@ use crate::spec::ClusterSpec;
 use crate::topology::{Device, Fabric, PortId};
 
 pub fn build(spec: &ClusterSpec, f: &Fabric, d: &Device, own: &DeviceAlloc) -> System {
-    let list = |v: &[crate::spec::Sp<String>]| v.iter().map(|s| s.value.clone()).collect();
+    fn list<T: ToString>(v: &[crate::spec::Sp<T>]) -> Vec<String> {
+        v.iter().map(|s| s.value.to_string()).collect()
+    }
     let s = &spec.services;
     // An OOB switch is managed in-band on its own management VLAN (`l2`), not on an uncabled
     // management port.
@@ -27,6 +29,6 @@ pub fn build(spec: &ClusterSpec, f: &Fabric, d: &Device, own: &DeviceAlloc) -> S
         syslog: list(&s.syslog),
         dns: list(&s.dns),
         snmp_traps: list(&s.snmp_traps),
-        domain: s.domain.clone(),
+        domain: s.domain.as_ref().map(|d| d.to_string()),
     }
 }

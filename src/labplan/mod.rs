@@ -118,7 +118,7 @@ pub fn build(i: &Inputs<'_>, scale_down: bool) -> Result<LabPlan, PlanError> {
     let tenant_routes = tenants::tenant_routes(i.intents, &routers, &ports_in_lab);
     let (groups, shared_services) = tenants::groups(i.intents, &hosts);
     Ok(LabPlan {
-        lab: i.spec.name.value.clone(),
+        lab: i.spec.name.value.to_string(),
         routers,
         hosts,
         cables,

@@ -1,11 +1,12 @@
 //! Shared vocabulary used by every stage: speeds, roles, networks, tiers, media.
 
 mod guid;
+pub mod ident;
 mod platform;
 mod speed;
 
 pub use guid::{Guid, PortGuids};
-pub use platform::{Platform, adaptive_routing_support};
+pub use platform::{Delivery, Platform, PlatformRow, PortNaming, Vendor, adaptive_routing_support};
 pub use speed::Speed;
 
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,8 @@
 //! handed to, the group it belongs to (`build --only`), the manifest that lists every file of a
 //! build (written and read by one type), the rebuild memo a producer consults, and the one
 //! writer or escape function of each format railyard emits in several places (YAML, XML/HTML
-//! text, POSIX shell words, CSV cells), plus the natural order of names and lowercase hex digests.
+//! text, POSIX shell words, CSV cells), the one join of a relative output path to a directory
+//! (`path`), plus the natural order of names and lowercase hex digests.
 //!
 //! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O; writing
 //! an output directory is the command line's (`src/cli/output.rs`).
@@ -15,6 +16,7 @@ pub mod manifest;
 pub mod markup;
 mod memo;
 pub mod natural;
+pub mod path;
 pub mod shell;
 pub mod yaml;
 

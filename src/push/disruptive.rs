@@ -4,78 +4,228 @@
 //! loses its peer), an MTU change (frames of the old size are dropped until both ends agree) and
 //! a speed/breakout change (the port flaps or becomes other ports).
 //!
-//! Input: a driver's canonical diff as removed/added lines, in that NOS's canonical line form:
-//! - CLI configs (FRR, EOS): context path joined by ` > `, e.g.
-//!   `router bgp 65001 > neighbor swp51 remote-as external`; a context line is also its own line
-//!   (`router bgp 65001`), so a whole block vanishing shows as its head line removed;
-//! - OpenConfig: `/interfaces:interfaces/interface[name=swp1]/config/mtu = 9216`;
-//! - trees (NVUE `startup.yaml`, SONiC `config_db.json`): keys joined by ` > `, then ` = value`.
+//! Input: a driver's canonical diff as removed/added lines, in its OS's canonical line form, and
+//! that form's reading of lines as [`Fact`]s ([`LineForm`], in each driver's folder,
+//! `drivers/<os>/facts.rs`). One engine compares the removed facts with the added ones and words
+//! the findings, for every OS alike.
 //!
 //! Output: one human line per finding, naming the device object it is about.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
-/// Which canonical line form a diff is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    Frr,
-    Eos,
-    OpenConfig,
-    Nvue,
-    Sonic,
+/// What a canonical line states that a change of can disrupt traffic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fact {
+    /// A BGP instance by its head line (CLI `router bgp 65001`: the ASN is part of its name).
+    /// When the head goes, the instance goes with everything in it: its other facts are not
+    /// findings of their own.
+    Instance(String),
+    /// The ASN of a BGP instance.
+    Asn { of: Scope, value: String },
+    /// The router-id of a BGP instance.
+    RouterId { of: Scope, value: String },
+    /// A BGP session's definition, with the peer's AS when the line names it.
+    Session {
+        peer: Peer,
+        remote_as: Option<String>,
+    },
+    /// A CLI neighbor activated in an address family (`neighbor X activate`).
+    Activation {
+        instance: String,
+        neighbor: String,
+        family: String,
+    },
+    /// An address on an interface.
+    Address { iface: String, address: String },
+    /// The MTU of an interface.
+    Mtu { iface: String, value: String },
+    /// The speed of a port (a new one flaps it), or its breakout where the OS sets both with one
+    /// setting (EOS `speed 100g-4`).
+    Speed { iface: String, value: String },
+    /// The breakout mode of a cage: the port goes down and becomes other ports.
+    Breakout { iface: String, value: String },
+}
+
+/// What an ASN or router-id belongs to, as a finding names it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Scope {
+    /// The device's one BGP instance (OpenConfig `global`).
+    Global,
+    /// The container that holds it, by its path (NVUE `router > bgp`, SONiC `DEVICE_METADATA`).
+    Path(String),
+    /// A CLI instance, by its head line (`router bgp 65001`).
+    Instance(String),
+}
+
+impl Scope {
+    fn asn(&self) -> String {
+        match self {
+            Scope::Global => "BGP AS".into(),
+            Scope::Path(p) => format!("BGP ASN ({p})"),
+            Scope::Instance(i) => format!("BGP ASN of `{i}`"),
+        }
+    }
+
+    fn router_id(&self) -> String {
+        match self {
+            Scope::Global => "BGP router-id".into(),
+            Scope::Path(p) => format!("router-id ({p})"),
+            Scope::Instance(i) => format!("router-id of `{i}`"),
+        }
+    }
+
+    fn resets(&self) -> &'static str {
+        match self {
+            Scope::Instance(_) => "every session of the instance resets",
+            Scope::Global | Scope::Path(_) => "every session resets",
+        }
+    }
+}
+
+/// A BGP session's peer, as a finding names it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Peer {
+    /// A CLI neighbor of an instance: `` `router bgp 65001 > neighbor swp5` ``.
+    Neighbor { instance: String, neighbor: String },
+    /// A neighbor by its path in a configuration tree: `` `vrf > default > … > neighbor > swp51` ``.
+    Path(String),
+    /// A CONFIG_DB `BGP_NEIGHBOR` row by its key; the peer's AS is its `asn` field.
+    Row(String),
+    /// An OpenConfig neighbor by its address.
+    Address(String),
+}
+
+impl Peer {
+    /// What the configuration calls the peer's AS.
+    fn as_word(&self) -> &'static str {
+        match self {
+            Peer::Row(_) => "asn",
+            Peer::Neighbor { .. } | Peer::Path(_) | Peer::Address(_) => "remote-as",
+        }
+    }
+
+    /// The instance a CLI neighbor belongs to.
+    fn instance(&self) -> Option<&str> {
+        match self {
+            Peer::Neighbor { instance, .. } => Some(instance),
+            Peer::Path(_) | Peer::Row(_) | Peer::Address(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Peer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Peer::Neighbor { instance, neighbor } => {
+                write!(f, "`{instance} > neighbor {neighbor}`")
+            }
+            Peer::Path(p) => write!(f, "`{p}`"),
+            Peer::Row(k) => write!(f, "BGP_NEIGHBOR {k}"),
+            Peer::Address(a) => write!(f, "neighbor {a}"),
+        }
+    }
+}
+
+impl Fact {
+    /// The CLI instance the fact lives in: it goes when the instance goes.
+    fn instance(&self) -> Option<&str> {
+        match self {
+            Fact::RouterId {
+                of: Scope::Instance(i),
+                ..
+            }
+            | Fact::Asn {
+                of: Scope::Instance(i),
+                ..
+            }
+            | Fact::Activation { instance: i, .. } => Some(i),
+            Fact::Session { peer, .. } => peer.instance(),
+            _ => None,
+        }
+    }
+}
+
+/// A canonical line form: how an OS's lines state facts. Each driver's folder has its own.
+pub trait LineForm {
+    /// The facts the lines of one side of a diff state, in line order.
+    fn facts(&self, lines: &[String]) -> Vec<Fact>;
+    /// Whether interface `iface` exists in `before`, the whole old config in this form.
+    fn existed(&self, before: &[String], iface: &str) -> bool;
 }
 
 /// The disruptive changes in a diff, sorted and de-duplicated. `before` is the whole old config
 /// in the same line form: an MTU set where there was none disrupts an interface that existed,
 /// not one the change creates.
 pub fn findings(
-    dialect: Dialect,
+    form: &dyn LineForm,
     before: &[String],
     removed: &[String],
     added: &[String],
 ) -> Vec<String> {
-    let existed = |iface: &str| -> bool {
-        before.iter().any(|l| match dialect {
-            Dialect::Frr | Dialect::Eos => {
-                let head = format!("interface {iface}");
-                *l == head || l.starts_with(&format!("{head} > "))
-            }
-            Dialect::OpenConfig => {
-                l.starts_with(&format!("/interfaces:interfaces/interface[name={iface}]/"))
-                    || l.ends_with(&format!("/interface/name = {iface}"))
-            }
-            Dialect::Nvue => l.starts_with(&format!("interface > {iface} > ")),
-            Dialect::Sonic => {
-                l.starts_with(&format!("PORT > {iface} > "))
-                    || l.starts_with(&format!("PORTCHANNEL > {iface} > "))
-            }
-        })
-    };
-    let out = match dialect {
-        Dialect::Frr | Dialect::Eos => cli(dialect, removed, added, &existed),
-        Dialect::OpenConfig => openconfig(removed, added, &existed),
-        Dialect::Nvue => nvue(removed, added, &existed),
-        Dialect::Sonic => sonic(removed, added, &existed),
-    };
-    let set: BTreeSet<String> = out.into_iter().collect();
+    let (removed, added) = (form.facts(removed), form.facts(added));
+    let existed = |iface: &str| form.existed(before, iface);
+    let set: BTreeSet<String> = compare(&removed, &added, &existed).into_iter().collect();
     set.into_iter().collect()
 }
 
-/// Split a `- line` / `+ line` diff text into (removed, added).
-pub fn split_diff(text: &str) -> (Vec<String>, Vec<String>) {
-    let (mut removed, mut added) = (Vec::new(), Vec::new());
-    for l in text.lines() {
-        if let Some(r) = l.strip_prefix("- ") {
-            removed.push(r.to_string());
-        } else if let Some(a) = l.strip_prefix("+ ") {
-            added.push(a.to_string());
-        }
-    }
-    (removed, added)
+/// One side's facts, sorted by kind and key; each key's values in line order.
+#[derive(Default)]
+struct Side {
+    instances: Vec<String>,
+    asn: BTreeMap<Scope, Vec<String>>,
+    router_id: BTreeMap<Scope, Vec<String>>,
+    /// Each session's remote AS values (none for a definition without one).
+    sessions: BTreeMap<Peer, Vec<String>>,
+    activations: BTreeSet<(String, String, String)>,
+    addresses: Keyed,
+    mtu: Keyed,
+    speed: Keyed,
+    breakout: Keyed,
 }
 
-fn parts(line: &str) -> Vec<&str> {
-    line.split(" > ").collect()
+type Keyed = BTreeMap<String, Vec<String>>;
+
+fn push(m: &mut Keyed, k: &str, v: &str) {
+    m.entry(k.to_string()).or_default().push(v.to_string());
+}
+
+impl Side {
+    /// The facts, without those inside an instance in `gone` (a removed instance head).
+    fn of(facts: &[Fact], gone: &BTreeSet<&str>) -> Side {
+        let mut s = Side::default();
+        for f in facts {
+            if f.instance().is_some_and(|i| gone.contains(i)) {
+                continue;
+            }
+            match f {
+                Fact::Instance(head) => s.instances.push(head.clone()),
+                Fact::Asn { of, value } => s.asn.entry(of.clone()).or_default().push(value.clone()),
+                Fact::RouterId { of, value } => s
+                    .router_id
+                    .entry(of.clone())
+                    .or_default()
+                    .push(value.clone()),
+                Fact::Session { peer, remote_as } => {
+                    let v = s.sessions.entry(peer.clone()).or_default();
+                    v.extend(remote_as.iter().cloned());
+                }
+                Fact::Activation {
+                    instance,
+                    neighbor,
+                    family,
+                } => {
+                    s.activations
+                        .insert((instance.clone(), neighbor.clone(), family.clone()));
+                }
+                Fact::Address { iface, address } => push(&mut s.addresses, iface, address),
+                Fact::Mtu { iface, value } => push(&mut s.mtu, iface, value),
+                Fact::Speed { iface, value } => push(&mut s.speed, iface, value),
+                Fact::Breakout { iface, value } => push(&mut s.breakout, iface, value),
+            }
+        }
+        s
+    }
 }
 
 /// `old → new` wording for a changed value, `old removed` when there is no new one. Setting
@@ -92,169 +242,93 @@ fn change(what: &str, old: &[String], new: &[String], why: &str) -> Option<Strin
     }
 }
 
-type Keyed = BTreeMap<String, Vec<String>>;
-
-fn push(m: &mut Keyed, k: &str, v: &str) {
-    m.entry(k.to_string()).or_default().push(v.to_string());
+/// Every finding of removed vs added facts, unsorted.
+fn compare(removed: &[Fact], added: &[Fact], existed: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let gone: BTreeSet<&str> = removed
+        .iter()
+        .filter_map(|f| match f {
+            Fact::Instance(head) => Some(head.as_str()),
+            _ => None,
+        })
+        .collect();
+    let (old, new) = (Side::of(removed, &gone), Side::of(added, &gone));
+    let mut out = Vec::new();
+    // A BGP instance whose head line vanished: an ASN change (or the instance removed).
+    out.extend(change(
+        "BGP instance",
+        &old.instances,
+        &new.instances,
+        "every session of it resets",
+    ));
+    for (scope, o) in &old.asn {
+        let n = new.asn.get(scope).map_or(&[][..], Vec::as_slice);
+        out.extend(change(&scope.asn(), o, n, scope.resets()));
+    }
+    for (scope, o) in &old.router_id {
+        let n = new.router_id.get(scope).map_or(&[][..], Vec::as_slice);
+        out.extend(change(&scope.router_id(), o, n, scope.resets()));
+    }
+    sessions(&old, &new, &mut out);
+    for (iface, o) in &old.addresses {
+        let n = new.addresses.get(iface).map_or(&[][..], Vec::as_slice);
+        let why = "the peer on this link loses its session";
+        out.extend(change(&format!("address on {iface}"), o, n, why));
+    }
+    for (what, o, n, why) in [
+        (
+            "MTU",
+            &old.mtu,
+            &new.mtu,
+            "frames of the old size are dropped until both ends agree",
+        ),
+        (
+            "speed/breakout",
+            &old.speed,
+            &new.speed,
+            "the port goes down",
+        ),
+        (
+            "breakout",
+            &old.breakout,
+            &new.breakout,
+            "the port goes down and becomes other ports",
+        ),
+    ] {
+        interface_values(&mut out, what, o, n, existed, why);
+    }
+    out
 }
 
-/// FRR and EOS running-config lines.
-fn cli(
-    dialect: Dialect,
-    removed: &[String],
-    added: &[String],
-    existed: &dyn Fn(&str) -> bool,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    let heads = |lines: &[String]| -> Vec<String> {
-        lines
-            .iter()
-            .filter(|l| !l.contains(" > ") && l.starts_with("router bgp "))
-            .cloned()
-            .collect()
-    };
-    let (gone, new) = (heads(removed), heads(added));
-    // A BGP instance whose head line vanished: an ASN change (or the instance removed).
-    let gone_set: BTreeSet<&String> = gone.iter().collect();
-    if !gone.is_empty() {
-        out.push(
-            change("BGP instance", &gone, &new, "every session of it resets").unwrap_or_default(),
-        );
-    }
-    let in_kept = |p: &[&str]| {
-        p.len() > 1 && p[0].starts_with("router bgp ") && !gone_set.contains(&p[0].to_string())
-    };
-    let rid_cmd = if dialect == Dialect::Frr {
-        "bgp router-id "
-    } else {
-        "router-id "
-    };
-    // Per instance: router-id; per (instance, neighbor): definition lines.
-    let (mut rid_old, mut rid_new) = (Keyed::new(), Keyed::new());
-    let (mut nb_old, mut nb_new) = (Keyed::new(), Keyed::new());
-    let (mut act_old, mut act_new) = (Keyed::new(), Keyed::new());
-    for (lines, rid, nb, act) in [
-        (removed, &mut rid_old, &mut nb_old, &mut act_old),
-        (added, &mut rid_new, &mut nb_new, &mut act_new),
-    ] {
-        for l in lines {
-            let p = parts(l);
-            if !in_kept(&p) {
-                continue;
-            }
-            let last = p[p.len() - 1];
-            if p.len() == 2
-                && let Some(id) = last.strip_prefix(rid_cmd)
-            {
-                push(rid, p[0], id);
-            }
-            if let Some(rest) = last.strip_prefix("neighbor ") {
-                let words: Vec<&str> = rest.split_whitespace().collect();
-                let Some(peer) = words.first() else { continue };
-                let key = format!("{} > neighbor {peer}", p[0]);
-                match words.get(1).copied() {
-                    Some("remote-as") if p.len() == 2 => {
-                        push(nb, &key, &words[2..].join(" "));
-                    }
-                    Some("interface") | Some("peer-group") if p.len() == 2 && words.len() > 2 => {
-                        push(nb, &key, "");
-                    }
-                    Some("activate") if p.len() == 3 => {
-                        push(act, &format!("{key} in {}", p[1]), "");
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    for (inst, old) in &rid_old {
-        let new = rid_new.get(inst).cloned().unwrap_or_default();
-        out.extend(change(
-            &format!("router-id of `{inst}`"),
-            old,
-            &new,
-            "every session of the instance resets",
-        ));
-    }
-    for (key, old) in &nb_old {
-        let old_as: Vec<String> = old.iter().filter(|v| !v.is_empty()).cloned().collect();
-        match nb_new.get(key) {
-            None => out.push(format!("BGP session removed: `{key}`")),
-            Some(new) => {
-                let new_as: Vec<String> = new.iter().filter(|v| !v.is_empty()).cloned().collect();
+/// Sessions removed or re-peered, and CLI neighbors deactivated in a family.
+fn sessions(old: &Side, new: &Side, out: &mut Vec<String>) {
+    for (peer, old_as) in &old.sessions {
+        match new.sessions.get(peer) {
+            None => out.push(format!("BGP session removed: {peer}")),
+            Some(new_as) => {
                 if !old_as.is_empty() && !new_as.is_empty() && old_as != new_as {
                     out.extend(change(
-                        &format!("remote-as of `{key}`"),
-                        &old_as,
-                        &new_as,
+                        &format!("{} of {peer}", peer.as_word()),
+                        old_as,
+                        new_as,
                         "the session resets",
                     ));
                 }
             }
         }
     }
-    for key in act_old.keys() {
-        let peer = key.split(" in ").next().unwrap_or(key);
-        let removed_peer = nb_old.contains_key(peer) && !nb_new.contains_key(peer);
-        if !act_new.contains_key(key) && !removed_peer {
-            out.push(format!("BGP session deactivated: `{key}`"));
+    for key in old.activations.difference(&new.activations) {
+        let (instance, neighbor, family) = key;
+        let peer = Peer::Neighbor {
+            instance: instance.clone(),
+            neighbor: neighbor.clone(),
+        };
+        let removed_peer = old.sessions.contains_key(&peer) && !new.sessions.contains_key(&peer);
+        if !removed_peer {
+            out.push(format!(
+                "BGP session deactivated: `{instance} > neighbor {neighbor} in {family}`"
+            ));
         }
     }
-    // Interfaces: addresses, MTU, speed/breakout.
-    let (mut addr_old, mut addr_new) = (Keyed::new(), Keyed::new());
-    let (mut mtu_old, mut mtu_new) = (Keyed::new(), Keyed::new());
-    let (mut spd_old, mut spd_new) = (Keyed::new(), Keyed::new());
-    for (lines, addr, mtu, spd) in [
-        (removed, &mut addr_old, &mut mtu_old, &mut spd_old),
-        (added, &mut addr_new, &mut mtu_new, &mut spd_new),
-    ] {
-        for l in lines {
-            let p = parts(l);
-            if p.len() != 2 || !p[0].starts_with("interface ") {
-                continue;
-            }
-            let iface = p[0].trim_start_matches("interface ");
-            let cmd = p[1];
-            for prefix in ["ip address ", "ipv6 address "] {
-                if let Some(a) = cmd.strip_prefix(prefix) {
-                    push(addr, iface, a.split_whitespace().next().unwrap_or(a));
-                }
-            }
-            if let Some(m) = cmd.strip_prefix("mtu ") {
-                push(mtu, iface, m);
-            }
-            if let Some(s) = cmd.strip_prefix("speed ") {
-                push(spd, iface, s);
-            }
-        }
-    }
-    for (iface, old) in &addr_old {
-        let new = addr_new.get(iface).cloned().unwrap_or_default();
-        out.extend(change(
-            &format!("address on {iface}"),
-            old,
-            &new,
-            "the peer on this link loses its session",
-        ));
-    }
-    interface_values(
-        &mut out,
-        "MTU",
-        &mtu_old,
-        &mtu_new,
-        existed,
-        "frames of the old size are dropped until both ends agree",
-    );
-    interface_values(
-        &mut out,
-        "speed/breakout",
-        &spd_old,
-        &spd_new,
-        existed,
-        "the port goes down",
-    );
-    out.retain(|s| !s.is_empty());
-    out
 }
 
 /// A per-interface value (MTU, speed) changed, removed, or set on an interface that existed.
@@ -293,530 +367,8 @@ fn interface_values(
     }
 }
 
-/// (path, value) of a canonical OpenConfig line.
-fn oc_split(line: &str) -> (&str, &str) {
-    line.split_once(" = ").unwrap_or((line, ""))
-}
-
-/// The `name=` key of the `interface` list entry in an OpenConfig path, if the path has one.
-fn oc_interface(path: &str) -> String {
-    path.split("interface[name=")
-        .nth(1)
-        .and_then(|r| r.split(']').next())
-        .unwrap_or("the interface")
-        .to_string()
-}
-
-fn openconfig(removed: &[String], added: &[String], existed: &dyn Fn(&str) -> bool) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut addr_old, mut addr_new) = (Keyed::new(), Keyed::new());
-    let (mut mtu_old, mut mtu_new) = (Keyed::new(), Keyed::new());
-    let (mut spd_old, mut spd_new) = (Keyed::new(), Keyed::new());
-    let (mut as_old, mut as_new) = (Vec::new(), Vec::new());
-    let (mut rid_old, mut rid_new) = (Vec::new(), Vec::new());
-    let (mut nb_old, mut nb_new) = (BTreeSet::new(), BTreeSet::new());
-    for (lines, addr, mtu, spd, asn, rid, nb) in [
-        (
-            removed,
-            &mut addr_old,
-            &mut mtu_old,
-            &mut spd_old,
-            &mut as_old,
-            &mut rid_old,
-            &mut nb_old,
-        ),
-        (
-            added,
-            &mut addr_new,
-            &mut mtu_new,
-            &mut spd_new,
-            &mut as_new,
-            &mut rid_new,
-            &mut nb_new,
-        ),
-    ] {
-        for l in lines {
-            let (path, value) = oc_split(l);
-            let iface = oc_interface(path);
-            if path.contains("/addresses/address") {
-                let ip = path
-                    .split("address[ip=")
-                    .nth(1)
-                    .and_then(|r| r.split(']').next())
-                    .map(str::to_string)
-                    .or_else(|| {
-                        (path.ends_with("/address/ip") || path.ends_with("/address/config/ip"))
-                            .then(|| value.to_string())
-                    });
-                if let Some(ip) = ip {
-                    let v = addr.entry(iface.clone()).or_default();
-                    if !v.contains(&ip) {
-                        v.push(ip);
-                    }
-                }
-            } else if path.ends_with("/config/mtu") {
-                push(mtu, &iface, value);
-            } else if path.contains("port-speed") || path.contains("breakout") {
-                push(spd, &iface, value);
-            }
-            if path.ends_with("/global/config/as") {
-                asn.push(value.to_string());
-            }
-            if path.ends_with("/global/config/router-id") {
-                rid.push(value.to_string());
-            }
-            if let Some(p) = path
-                .split("neighbor[neighbor-address=")
-                .nth(1)
-                .and_then(|r| r.split(']').next())
-            {
-                nb.insert(p.to_string());
-            }
-        }
-    }
-    out.extend(change("BGP AS", &as_old, &as_new, "every session resets"));
-    out.extend(change(
-        "BGP router-id",
-        &rid_old,
-        &rid_new,
-        "every session resets",
-    ));
-    for p in nb_old.difference(&nb_new) {
-        out.push(format!("BGP session removed: neighbor {p}"));
-    }
-    for (iface, old) in &addr_old {
-        let new = addr_new.get(iface).cloned().unwrap_or_default();
-        out.extend(change(
-            &format!("address on {iface}"),
-            old,
-            &new,
-            "the peer on this link loses its session",
-        ));
-    }
-    interface_values(
-        &mut out,
-        "MTU",
-        &mtu_old,
-        &mtu_new,
-        existed,
-        "frames of the old size are dropped until both ends agree",
-    );
-    interface_values(
-        &mut out,
-        "speed/breakout",
-        &spd_old,
-        &spd_new,
-        existed,
-        "the port goes down",
-    );
-    out
-}
-
-/// (keys, value) of a tree line `a > b > c = v`.
-fn tree_split(line: &str) -> (Vec<&str>, &str) {
-    let (path, value) = line.split_once(" = ").unwrap_or((line, ""));
-    (path.split(" > ").collect(), value)
-}
-
-fn nvue(removed: &[String], added: &[String], existed: &dyn Fn(&str) -> bool) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut asn_old, mut asn_new) = (Keyed::new(), Keyed::new());
-    let (mut rid_old, mut rid_new) = (Keyed::new(), Keyed::new());
-    let (mut nb_old, mut nb_new) = (Keyed::new(), Keyed::new());
-    let (mut addr_old, mut addr_new) = (Keyed::new(), Keyed::new());
-    let (mut mtu_old, mut mtu_new) = (Keyed::new(), Keyed::new());
-    let (mut brk_old, mut brk_new) = (Keyed::new(), Keyed::new());
-    for (lines, asn, rid, nb, addr, mtu, brk) in [
-        (
-            removed,
-            &mut asn_old,
-            &mut rid_old,
-            &mut nb_old,
-            &mut addr_old,
-            &mut mtu_old,
-            &mut brk_old,
-        ),
-        (
-            added,
-            &mut asn_new,
-            &mut rid_new,
-            &mut nb_new,
-            &mut addr_new,
-            &mut mtu_new,
-            &mut brk_new,
-        ),
-    ] {
-        for l in lines {
-            let (k, v) = tree_split(l);
-            let n = k.len();
-            if n >= 2 && k[n - 2] == "bgp" && k[n - 1] == "autonomous-system" {
-                push(asn, &k[..n - 1].join(" > "), v);
-            }
-            if n >= 2 && k[n - 2] == "bgp" && k[n - 1] == "router-id" {
-                push(rid, &k[..n - 1].join(" > "), v);
-            }
-            if let Some(i) = k.iter().position(|x| *x == "neighbor")
-                && i >= 1
-                && k[i - 1] == "bgp"
-                && let Some(peer) = k.get(i + 1)
-            {
-                let key = format!("{} > {peer}", k[..=i].join(" > "));
-                let remote = if k.get(i + 2) == Some(&"remote-as") {
-                    v
-                } else {
-                    ""
-                };
-                push(nb, &key, remote);
-            }
-            if k.first() == Some(&"interface") && n >= 2 {
-                let iface = k[1];
-                if n >= 5 && (k[2] == "ipv4" || k[2] == "ipv6" || k[2] == "ip") && k[3] == "address"
-                {
-                    push(addr, iface, k[4]);
-                }
-                if n == 4 && k[2] == "link" && k[3] == "mtu" {
-                    push(mtu, iface, v);
-                }
-                if n >= 4 && k[2] == "link" && k[3] == "breakout" {
-                    push(brk, iface, format!("{} {v}", k[4..].join(" ")).trim());
-                }
-            }
-        }
-    }
-    for (inst, old) in &asn_old {
-        let new = asn_new.get(inst).cloned().unwrap_or_default();
-        out.extend(change(
-            &format!("BGP ASN ({inst})"),
-            old,
-            &new,
-            "every session resets",
-        ));
-    }
-    for (inst, old) in &rid_old {
-        let new = rid_new.get(inst).cloned().unwrap_or_default();
-        out.extend(change(
-            &format!("router-id ({inst})"),
-            old,
-            &new,
-            "every session resets",
-        ));
-    }
-    for (key, old) in &nb_old {
-        match nb_new.get(key) {
-            None => out.push(format!("BGP session removed: `{key}`")),
-            Some(new) => {
-                let o: Vec<String> = old.iter().filter(|x| !x.is_empty()).cloned().collect();
-                let n: Vec<String> = new.iter().filter(|x| !x.is_empty()).cloned().collect();
-                if !o.is_empty() && !n.is_empty() && o != n {
-                    out.extend(change(
-                        &format!("remote-as of `{key}`"),
-                        &o,
-                        &n,
-                        "the session resets",
-                    ));
-                }
-            }
-        }
-    }
-    for (iface, old) in &addr_old {
-        let new = addr_new.get(iface).cloned().unwrap_or_default();
-        out.extend(change(
-            &format!("address on {iface}"),
-            old,
-            &new,
-            "the peer on this link loses its session",
-        ));
-    }
-    interface_values(
-        &mut out,
-        "MTU",
-        &mtu_old,
-        &mtu_new,
-        existed,
-        "frames of the old size are dropped until both ends agree",
-    );
-    interface_values(
-        &mut out,
-        "breakout",
-        &brk_old,
-        &brk_new,
-        existed,
-        "the port goes down and becomes other ports",
-    );
-    out
-}
-
-fn sonic(removed: &[String], added: &[String], existed: &dyn Fn(&str) -> bool) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut asn_old, mut asn_new) = (Vec::new(), Vec::new());
-    let (mut nb_old, mut nb_new) = (Keyed::new(), Keyed::new());
-    let (mut addr_old, mut addr_new) = (Keyed::new(), Keyed::new());
-    let (mut mtu_old, mut mtu_new) = (Keyed::new(), Keyed::new());
-    let (mut brk_old, mut brk_new) = (Keyed::new(), Keyed::new());
-    for (lines, asn, nb, addr, mtu, brk) in [
-        (
-            removed,
-            &mut asn_old,
-            &mut nb_old,
-            &mut addr_old,
-            &mut mtu_old,
-            &mut brk_old,
-        ),
-        (
-            added,
-            &mut asn_new,
-            &mut nb_new,
-            &mut addr_new,
-            &mut mtu_new,
-            &mut brk_new,
-        ),
-    ] {
-        for l in lines {
-            let (k, v) = tree_split(l);
-            match k.as_slice() {
-                ["DEVICE_METADATA", "localhost", "bgp_asn"] => asn.push(v.to_string()),
-                ["BGP_NEIGHBOR", peer, rest @ ..] => {
-                    let remote = if rest == ["asn"] { v } else { "" };
-                    push(nb, peer, remote);
-                }
-                [table, key, ..] if table.ends_with("INTERFACE") && key.contains('|') => {
-                    let (iface, a) = key.split_once('|').unwrap_or((key, ""));
-                    let a = a.rsplit('|').next().unwrap_or(a);
-                    push(addr, iface, a);
-                }
-                ["PORT" | "PORTCHANNEL", port, "mtu"] => push(mtu, port, v),
-                ["BREAKOUT_CFG", port, "brkout_mode"] => push(brk, port, v),
-                _ => {}
-            }
-        }
-    }
-    out.extend(change(
-        "BGP ASN (DEVICE_METADATA)",
-        &asn_old,
-        &asn_new,
-        "every session resets",
-    ));
-    for (peer, old) in &nb_old {
-        match nb_new.get(peer) {
-            None => out.push(format!("BGP session removed: BGP_NEIGHBOR {peer}")),
-            Some(new) => {
-                let o: Vec<String> = old.iter().filter(|x| !x.is_empty()).cloned().collect();
-                let n: Vec<String> = new.iter().filter(|x| !x.is_empty()).cloned().collect();
-                if !o.is_empty() && !n.is_empty() && o != n {
-                    out.extend(change(
-                        &format!("asn of BGP_NEIGHBOR {peer}"),
-                        &o,
-                        &n,
-                        "the session resets",
-                    ));
-                }
-            }
-        }
-    }
-    for (iface, old) in &addr_old {
-        let new = addr_new.get(iface).cloned().unwrap_or_default();
-        out.extend(change(
-            &format!("address on {iface}"),
-            old,
-            &new,
-            "the peer on this link loses its session",
-        ));
-    }
-    interface_values(
-        &mut out,
-        "MTU",
-        &mtu_old,
-        &mtu_new,
-        existed,
-        "frames of the old size are dropped until both ends agree",
-    );
-    interface_values(
-        &mut out,
-        "breakout",
-        &brk_old,
-        &brk_new,
-        existed,
-        "the port goes down and becomes other ports",
-    );
-    out
-}
-
+/// Owned lines from literals: the diffs of the line-form tests in the driver folders.
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn v(s: &[&str]) -> Vec<String> {
-        s.iter().map(|x| x.to_string()).collect()
-    }
-
-    #[test]
-    fn frr_asn_change_is_one_finding() {
-        let f = findings(
-            Dialect::Frr,
-            &[],
-            &v(&[
-                "router bgp 65001",
-                "router bgp 65001 > bgp router-id 10.0.0.1",
-            ]),
-            &v(&[
-                "router bgp 65002",
-                "router bgp 65002 > bgp router-id 10.0.0.1",
-            ]),
-        );
-        assert_eq!(
-            f,
-            vec!["BGP instance: router bgp 65001 → router bgp 65002 — every session of it resets"]
-        );
-    }
-
-    #[test]
-    fn frr_router_id_session_and_address() {
-        let f = findings(
-            Dialect::Frr,
-            &[],
-            &v(&[
-                "router bgp 65001 > bgp router-id 10.0.0.1",
-                "router bgp 65001 > neighbor swp5 interface peer-group fabric",
-                "router bgp 65001 > neighbor swp6 remote-as 65100",
-                "interface swp1 > ip address 10.64.0.1/31",
-            ]),
-            &v(&[
-                "router bgp 65001 > bgp router-id 10.0.0.2",
-                "router bgp 65001 > neighbor swp6 remote-as 65101",
-                "interface swp1 > ip address 10.64.0.3/31",
-            ]),
-        );
-        assert_eq!(
-            f,
-            vec![
-                "BGP session removed: `router bgp 65001 > neighbor swp5`",
-                "address on swp1: 10.64.0.1/31 → 10.64.0.3/31 — the peer on this link loses its session",
-                "remote-as of `router bgp 65001 > neighbor swp6`: 65100 → 65101 — the session resets",
-                "router-id of `router bgp 65001`: 10.0.0.1 → 10.0.0.2 — every session of the instance resets",
-            ]
-        );
-        // Descriptions and added sessions are not disruptive.
-        assert!(
-            findings(
-                Dialect::Frr,
-                &[],
-                &v(&["router bgp 65001 > neighbor swp5 description old"]),
-                &v(&[
-                    "router bgp 65001 > neighbor swp5 description new",
-                    "router bgp 65001 > neighbor swp9 remote-as 65100"
-                ]),
-            )
-            .is_empty()
-        );
-    }
-
-    #[test]
-    fn eos_mtu_and_speed_but_not_on_new_interfaces() {
-        let f = findings(
-            Dialect::Eos,
-            &v(&[
-                "interface Ethernet1",
-                "interface Ethernet1 > mtu 1500",
-                "interface Ethernet3",
-            ]),
-            &v(&["interface Ethernet1 > mtu 1500"]),
-            &v(&[
-                "interface Ethernet1 > mtu 9214",
-                "interface Ethernet2",
-                "interface Ethernet2 > mtu 9214",
-                "interface Ethernet3 > speed 100g-4",
-            ]),
-        );
-        assert_eq!(
-            f,
-            vec![
-                "MTU on Ethernet1: 1500 → 9214 — frames of the old size are dropped until both ends agree",
-                "speed/breakout on Ethernet3: default → 100g-4 — the port goes down",
-            ]
-        );
-    }
-
-    #[test]
-    fn openconfig_mtu_and_address() {
-        let p = "/interfaces:interfaces/interface[name=swp1]";
-        let f = findings(
-            Dialect::OpenConfig,
-            &v(&[&format!("{p}/name = swp1")]),
-            &v(&[
-                &format!("{p}/config/mtu = 1500"),
-                &format!("{p}/subinterfaces/subinterface/index = 0"),
-                &format!(
-                    "{p}/subinterfaces/subinterface/ip:ipv4/addresses/address/config/ip = 10.0.0.1"
-                ),
-            ]),
-            &v(&[
-                &format!("{p}/config/mtu = 9216"),
-                "/interfaces:interfaces/interface[name=swp2]/name = swp2",
-                "/interfaces:interfaces/interface[name=swp2]/config/mtu = 9216",
-            ]),
-        );
-        assert_eq!(
-            f,
-            vec![
-                "MTU on swp1: 1500 → 9216 — frames of the old size are dropped until both ends agree",
-                "address on swp1: 10.0.0.1 removed — the peer on this link loses its session",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_new_port_with_an_mtu_is_not_disruptive() {
-        let added = v(&[
-            "PORT > Ethernet4 > mtu = 9216",
-            "PORT > Ethernet4 > lanes = 4,5,6,7",
-        ]);
-        assert!(findings(Dialect::Sonic, &[], &[], &added).is_empty());
-        let before = v(&["PORT > Ethernet4 > lanes = 4,5,6,7"]);
-        assert_eq!(
-            findings(Dialect::Sonic, &before, &[], &added[..1]),
-            vec![
-                "MTU on Ethernet4: default → 9216 — frames of the old size are dropped until both ends agree"
-            ]
-        );
-    }
-
-    #[test]
-    fn nvue_and_sonic_trees() {
-        let f = findings(
-            Dialect::Nvue,
-            &v(&["interface > swp1 > link > mtu = 9216"]),
-            &v(&[
-                "router > bgp > autonomous-system = 65001",
-                "vrf > default > router > bgp > neighbor > swp51 > remote-as = external",
-                "interface > swp1 > link > mtu = 9216",
-            ]),
-            &v(&[
-                "router > bgp > autonomous-system = 65002",
-                "interface > swp1 > link > mtu = 1500",
-            ]),
-        );
-        assert_eq!(f.len(), 3, "{f:#?}");
-        assert!(
-            f[0].starts_with("BGP ASN (router > bgp): 65001 → 65002"),
-            "{f:#?}"
-        );
-        let f = findings(
-            Dialect::Sonic,
-            &v(&["PORT > Ethernet0 > lanes = 0,1,2,3"]),
-            &v(&[
-                "BGP_NEIGHBOR > 10.0.0.1 > asn = 65100",
-                "INTERFACE > Ethernet0|10.0.0.0/31 = {}",
-                "BREAKOUT_CFG > Ethernet0 > brkout_mode = 1x400G",
-            ]),
-            &v(&["BREAKOUT_CFG > Ethernet0 > brkout_mode = 4x100G"]),
-        );
-        assert_eq!(
-            f,
-            vec![
-                "BGP session removed: BGP_NEIGHBOR 10.0.0.1",
-                "address on Ethernet0: 10.0.0.0/31 removed — the peer on this link loses its session",
-                "breakout on Ethernet0: 1x400G → 4x100G — the port goes down and becomes other ports",
-            ]
-        );
-    }
+pub fn lines(s: &[&str]) -> Vec<String> {
+    s.iter().map(|x| x.to_string()).collect()
 }

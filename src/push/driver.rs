@@ -5,11 +5,14 @@
 //! (the device reverts by itself unless confirmed) → `verify` (read back over a fresh session)
 //! → `confirm`, or `cancel` + `check_reverted`.
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::time::Duration;
 
 use crate::output::digest::sha256_hex;
 
+use super::canonical;
+use super::disruptive::{self, LineForm};
 use super::netconf::client::{NetconfError, RpcError};
 use super::ssh::SshError;
 
@@ -164,6 +167,50 @@ pub struct Preflight {
     /// the journal (mode 0600) so `--rollback` can push it back; never serialized in reports.
     #[serde(skip)]
     pub pre_config: Option<ConfigSet>,
+}
+
+impl Preflight {
+    /// What comparing the device's canonical lines `pre` with the intended `want` learned, the
+    /// disruptive changes read in the OS's line form; no pre-change copy for `--rollback`.
+    pub fn compared(
+        form: &dyn LineForm,
+        pre: &BTreeSet<String>,
+        want: &BTreeSet<String>,
+        native_diff: String,
+        intended_hash: String,
+    ) -> Preflight {
+        let (removed, added) = canonical::diff(pre, want);
+        let before: Vec<String> = pre.iter().cloned().collect();
+        Preflight {
+            native_diff,
+            canonical_diff: canonical::diff_text(&removed, &added),
+            changed: !removed.is_empty() || !added.is_empty(),
+            pre_hash: canonical::digest(pre),
+            intended_hash,
+            disruptive: disruptive::findings(form, &before, &removed, &added),
+            pre_config: None,
+        }
+    }
+}
+
+/// A read-back: `Ok` when the device's canonical lines `now` are the intended `want`, else a
+/// verify failure saying `what` differs, then how (`-` what only the device has, `+` the reverse).
+pub fn read_back(
+    now: &BTreeSet<String>,
+    want: &BTreeSet<String>,
+    what: &str,
+) -> Result<(), DriverError> {
+    let (removed, added) = canonical::diff(now, want);
+    if removed.is_empty() && added.is_empty() {
+        return Ok(());
+    }
+    Err(DriverError::new(
+        FailKind::Verify,
+        format!(
+            "{what}:\n{}",
+            canonical::diff_text(&removed, &added).trim_end()
+        ),
+    ))
 }
 
 /// A device driver. Implementations keep their session between calls; every call has bounded

@@ -8,15 +8,14 @@
 //! target before anything is committed; commits are confirmed commits (native, or a device-side
 //! revert timer) that are confirmed only after every device verified by reading back.
 
-pub mod cli_drivers;
+pub mod canonical;
 pub mod disruptive;
 pub mod driver;
-pub mod frr;
+pub mod drivers;
 pub mod hooks;
 pub mod inputs;
 pub mod journal;
 pub mod netconf;
-pub mod netconf_driver;
 pub mod recover;
 pub mod remote;
 pub mod revert_timer;
@@ -29,6 +28,7 @@ pub mod txn;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::model::Platform;
 use driver::{ConfigSet, Driver};
 use netconf::client::ClientOptions;
 use secrets::{SecretError, Secrets};
@@ -136,51 +136,17 @@ pub fn fill_secrets(
     Ok(secrets)
 }
 
-/// The driver for one target within transaction `txid`.
+/// The driver for one target within transaction `txid`: the generic NETCONF driver, or the
+/// target's platform's own (`drivers/<os>/`).
 pub fn make_driver(t: &Target, txid: &str, s: &PushSettings) -> Box<dyn Driver> {
+    let tag = format!("{txid}-{}", t.name);
     match t.driver {
-        DriverKind::Netconf => Box::new(netconf_driver::NetconfDriver::new(
-            t.endpoint.clone(),
-            t.auth.clone(),
-            s.connect.clone(),
-            s.client.clone(),
-            format!("{txid}-{}", t.name),
-            s.txn.dry_run,
-        )),
-        DriverKind::FrrSsh => Box::new(
-            frr::FrrDriver::new(
-                t.endpoint.clone(),
-                t.auth.clone(),
-                s.connect.clone(),
-                t.frr.clone(),
-                format!("{txid}-{}", t.name),
-                s.client.rpc_timeout,
-            )
-            .with_slow_timeout(s.client.commit_timeout),
-        ),
-        DriverKind::NvueSsh | DriverKind::EosSsh | DriverKind::SonicSsh => {
-            let r = remote::Remote::new(
-                t.endpoint.clone(),
-                t.auth.clone(),
-                s.connect.clone(),
-                s.client.rpc_timeout,
-            )
-            .with_slow_timeout(s.client.commit_timeout);
-            let cs = cli_drivers::CliSettings {
-                tool: t.tool.clone(),
-                state_dir: t.state_dir.clone(),
-                tag: format!("{txid}-{}", t.name),
-            };
-            match t.driver {
-                DriverKind::NvueSsh => Box::new(cli_drivers::NvueDriver::new(r, cs)),
-                DriverKind::EosSsh => Box::new(cli_drivers::EosDriver::new(r, cs)),
-                _ => Box::new(cli_drivers::SonicDriver::new(
-                    r,
-                    cs,
-                    t.read.clone(),
-                    t.frr.clone(),
-                )),
-            }
-        }
+        DriverKind::Netconf => drivers::netconf::for_target(t, tag, s),
+        DriverKind::Native(platform) => match platform {
+            Platform::Nvue => drivers::nvue::for_target(t, tag, s),
+            Platform::Sonic => drivers::sonic::for_target(t, tag, s),
+            Platform::Frr => drivers::frr::for_target(t, tag, s),
+            Platform::Eos => drivers::eos::for_target(t, tag, s),
+        },
     }
 }

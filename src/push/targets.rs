@@ -16,72 +16,160 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use serde::de::{self, EnumAccess, VariantAccess, Visitor};
 
 use super::ssh::{Auth, Endpoint};
+use crate::model::{Delivery, Platform};
 
-/// How a device is pushed to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// How a device is pushed to: the generic NETCONF driver, or the platform's own driver
+/// (`push/drivers/<os>/`), whose name and defaults are its platform's row (`Platform::row`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum DriverKind {
-    /// Generic NETCONF (candidate + confirmed commit), payload `openconfig.xml`.
+    /// Generic NETCONF (candidate + confirmed commit) of the OpenConfig payload every platform
+    /// renders, `openconfig.xml`.
     Netconf,
-    /// FRR on Linux over SSH: `vtysh -C` → `frr-reload.py --test` → `--reload`, payload `frr.conf`.
-    FrrSsh,
-    /// Cumulus Linux NVUE over SSH (`nv config replace/diff/apply --confirm`), `startup.yaml`.
-    NvueSsh,
-    /// Arista EOS config sessions over SSH (`commit timer`), `startup-config`.
-    EosSsh,
-    /// SONiC over SSH: `config_db.json` (GCU checkpoint, `config replace`) and `frr.conf`
-    /// (split routing-config mode, frr-reload.py in the `bgp` container) as one transaction
-    /// with one device-side revert timer.
-    SonicSsh,
+    /// The platform's own driver over SSH (`frr-ssh`, `nvue-ssh`, `eos-ssh`, `sonic-ssh`).
+    Native(Platform),
 }
 
+/// The generic driver's name and defaults.
+const NETCONF: Delivery = Delivery {
+    driver: "netconf",
+    file: "openconfig.xml",
+    companions: &[],
+    port: 830,
+    tool: "",
+    frr_exec: None,
+};
+
+const KINDS: usize = 1 + Platform::ALL.len();
+
 impl DriverKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DriverKind::Netconf => "netconf",
-            DriverKind::FrrSsh => "frr-ssh",
-            DriverKind::NvueSsh => "nvue-ssh",
-            DriverKind::EosSsh => "eos-ssh",
-            DriverKind::SonicSsh => "sonic-ssh",
+    /// Every driver, in the order of their names in messages.
+    pub const ALL: [DriverKind; KINDS] = {
+        let mut all = [DriverKind::Netconf; KINDS];
+        let mut i = 0;
+        while i < Platform::ALL.len() {
+            all[i + 1] = DriverKind::Native(Platform::ALL[i]);
+            i += 1;
         }
+        all
+    };
+
+    /// The targets file's names of the drivers, in the order of [`DriverKind::ALL`].
+    const NAMES: [&'static str; KINDS] = {
+        let mut names = [""; KINDS];
+        let mut i = 0;
+        while i < KINDS {
+            names[i] = DriverKind::ALL[i].delivery().driver;
+            i += 1;
+        }
+        names
+    };
+
+    /// Its name and defaults: the generic driver's, or the platform's row's.
+    pub const fn delivery(self) -> &'static Delivery {
+        match self {
+            DriverKind::Netconf => &NETCONF,
+            DriverKind::Native(p) => &p.row().push,
+        }
+    }
+
+    /// The driver the targets file names `name`.
+    pub fn from_name(name: &str) -> Option<DriverKind> {
+        DriverKind::ALL
+            .into_iter()
+            .find(|k| k.delivery().driver == name)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.delivery().driver
     }
 
     /// The rendered file under `configs/<device>/` this driver pushes by default.
     pub fn default_file(self) -> &'static str {
-        match self {
-            DriverKind::Netconf => "openconfig.xml",
-            DriverKind::FrrSsh => "frr.conf",
-            DriverKind::NvueSsh => "startup.yaml",
-            DriverKind::EosSsh => "startup-config",
-            DriverKind::SonicSsh => "config_db.json",
-        }
+        self.delivery().file
     }
 
     /// Files pushed in the same transaction besides the main one.
     pub fn companions(self) -> &'static [&'static str] {
-        match self {
-            DriverKind::SonicSsh => &["frr.conf"],
-            _ => &[],
-        }
+        self.delivery().companions
     }
 
     pub fn default_port(self) -> u16 {
-        match self {
-            DriverKind::Netconf => 830,
-            _ => 22,
-        }
+        self.delivery().port
     }
 
     /// The platform tool the command drivers call (overridable per device with `tool:`).
     pub fn default_tool(self) -> &'static str {
-        match self {
-            DriverKind::NvueSsh => "nv",
-            // EOS's CLI binary reads commands from stdin when run from the switch's shell.
-            DriverKind::EosSsh => "Cli -p 15",
-            DriverKind::SonicSsh => "sudo config",
-            DriverKind::Netconf | DriverKind::FrrSsh => "",
+        self.delivery().tool
+    }
+}
+
+/// A driver is written as its name (`driver: nvue-ssh`); read as serde reads a unit-only enum,
+/// so every message about a wrong one is serde's own.
+impl<'de> Deserialize<'de> for DriverKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_enum("DriverKind", &DriverKind::NAMES, KindVisitor)
+    }
+}
+
+struct KindVisitor;
+
+impl<'de> Visitor<'de> for KindVisitor {
+    type Value = DriverKind;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("enum DriverKind")
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<DriverKind, A::Error> {
+        let (Named(kind), variant) = data.variant::<Named>()?;
+        variant.unit_variant()?;
+        Ok(kind)
+    }
+}
+
+/// A driver's name as an enum variant's identifier.
+struct Named(DriverKind);
+
+impl<'de> Deserialize<'de> for Named {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_identifier(NameVisitor)
+    }
+}
+
+struct NameVisitor;
+
+impl Visitor<'_> for NameVisitor {
+    type Value = Named;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("variant identifier")
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Named, E> {
+        let index = format!("variant index 0 <= i < {KINDS}");
+        usize::try_from(v)
+            .ok()
+            .and_then(|i| DriverKind::ALL.get(i))
+            .map(|k| Named(*k))
+            .ok_or_else(|| E::invalid_value(de::Unexpected::Unsigned(v), &index.as_str()))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Named, E> {
+        DriverKind::from_name(v)
+            .map(Named)
+            .ok_or_else(|| E::unknown_variant(v, &DriverKind::NAMES))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Named, E> {
+        match std::str::from_utf8(v) {
+            Ok(s) => self.visit_str(s),
+            Err(_) => Err(E::unknown_variant(
+                &String::from_utf8_lossy(v),
+                &DriverKind::NAMES,
+            )),
         }
     }
 }
@@ -321,9 +409,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Target>, TargetsError> {
             file,
             frr: {
                 let mut frr = d.frr;
-                if driver == DriverKind::SonicSsh && frr.exec.is_none() {
-                    // SONiC runs FRR in its `bgp` container.
-                    frr.exec = Some("docker exec -i bgp".into());
+                if frr.exec.is_none() {
+                    // Where FRR runs in a container (SONiC: `bgp`), the way into it.
+                    frr.exec = driver.delivery().frr_exec.map(str::to_string);
                 }
                 frr
             },
@@ -353,12 +441,47 @@ mod tests {
         assert_eq!(t.len(), 2);
         let l1 = &t[0];
         assert_eq!(l1.name, "l1");
-        assert_eq!(l1.driver, DriverKind::FrrSsh);
+        assert_eq!(l1.driver, DriverKind::Native(Platform::Frr));
         assert_eq!(l1.file, "frr.conf");
         assert_eq!(l1.endpoint.port, 2222);
         assert_eq!(l1.endpoint.known_hosts, PathBuf::from("/base/kh"));
         assert_eq!(t[1].endpoint.port, 830);
         assert_eq!(t[1].auth.password_env.as_deref(), Some("PW"));
+    }
+
+    #[test]
+    fn drivers_are_named_by_their_rows() {
+        for k in DriverKind::ALL {
+            let text = format!(
+                "devices:\n  s1: {{address: x, user: u, driver: {}}}\n",
+                k.as_str()
+            );
+            let t = parse(&text, Path::new("/t.yaml")).unwrap();
+            assert_eq!(t[0].driver, k);
+            assert_eq!(t[0].file, k.default_file());
+            assert_eq!(t[0].endpoint.port, k.default_port());
+        }
+        let t = parse(
+            "devices:\n  s1: {address: x, user: u, driver: sonic-ssh}\n",
+            Path::new("/t.yaml"),
+        )
+        .unwrap();
+        assert_eq!(t[0].driver, DriverKind::Native(Platform::Sonic));
+        assert_eq!(t[0].frr.exec.as_deref(), Some("docker exec -i bgp"));
+        assert_eq!(t[0].files(), ["config_db.json", "frr.conf"]);
+        // serde's message, with today's names first in today's order.
+        let e = parse(
+            "devices:\n  s1: {address: x, user: u, driver: bogus}\n",
+            Path::new("/t.yaml"),
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "unknown variant `bogus`, expected one of netconf, frr-ssh, nvue-ssh, eos-ssh, \
+                 sonic-ssh"
+            ),
+            "{e}"
+        );
     }
 
     #[test]

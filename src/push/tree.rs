@@ -62,12 +62,10 @@ pub fn nvue_config(doc: &Value) -> Value {
     }
 }
 
-/// `(removed, added)` between two line sets.
-pub fn diff(old: &BTreeSet<String>, new: &BTreeSet<String>) -> (Vec<String>, Vec<String>) {
-    (
-        old.difference(new).cloned().collect(),
-        new.difference(old).cloned().collect(),
-    )
+/// (keys, value) of a canonical line `a > b > c = v`.
+pub fn split(line: &str) -> (Vec<&str>, &str) {
+    let (path, value) = line.split_once(" = ").unwrap_or((line, ""));
+    (path.split(" > ").collect(), value)
 }
 
 #[cfg(test)]

@@ -177,3 +177,53 @@ pub fn emit(
         .for_each(sink);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceFile;
+
+    /// Each platform's row names the files its renderer writes (`files`), `openconfig.xml`
+    /// aside; the one its push driver sends by default is always among them.
+    #[test]
+    fn every_platform_renders_the_files_its_row_names() {
+        let env = Templates::default();
+        let env = env.environment();
+        let mut seen = std::collections::BTreeSet::new();
+        let frr = Some(crate::model::Platform::Frr);
+        for (spec, all) in [
+            ("lab-small", None),
+            ("lab-small", frr),
+            ("eos-ai-fabric", None),
+            ("sonic-rail-cluster", None),
+        ] {
+            let path = format!("{}/inventories/{spec}.yaml", env!("CARGO_MANIFEST_DIR"));
+            let src = SourceFile::new(&path, std::fs::read_to_string(&path).unwrap());
+            let c = match all {
+                Some(p) => crate::compile_for_platform(&src, p),
+                None => crate::compile(&src),
+            };
+            let intents = c.intents.expect("the example compiles");
+            for d in intents.devices.values() {
+                let row = d.platform.row();
+                let files = device(&env, d).unwrap();
+                let prefix = format!("configs/{}/", d.hostname);
+                let names: Vec<&str> = files
+                    .iter()
+                    .map(|f| f.path.strip_prefix(&prefix).unwrap())
+                    .collect();
+                for n in &names {
+                    assert!(
+                        *n == "openconfig.xml" || row.files.contains(n),
+                        "{}: {n} is not in the {} row",
+                        d.hostname,
+                        row.name
+                    );
+                }
+                assert!(names.contains(&row.push.file), "{}", d.hostname);
+                seen.insert(d.platform);
+            }
+        }
+        assert_eq!(seen.len(), crate::model::Platform::ALL.len());
+    }
+}

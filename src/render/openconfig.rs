@@ -20,7 +20,6 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 
 use super::RenderError;
 use crate::intent::DeviceIntent;
-use crate::model::Platform;
 
 pub const NS_NETCONF: &str = "urn:ietf:params:xml:ns:netconf:base:1.0";
 pub const NS_INTERFACES: &str = "http://openconfig.net/yang/interfaces";
@@ -83,15 +82,13 @@ fn interfaces(d: &DeviceIntent) -> Vec<OcInterface<'_>> {
     out
 }
 
-/// The platform's loopback names: EOS puts the VTEP on Loopback1, the others share one loopback.
+/// The platform's loopback names (its row): EOS puts the VTEP on Loopback1, the others share one
+/// loopback.
 fn loopbacks(d: &DeviceIntent) -> Vec<OcInterface<'_>> {
     let lo = &d.loopback;
     let evpn_vtep = d.evpn.as_ref().and_then(|e| e.vtep);
-    let (main, vtep_lo) = match d.platform {
-        Platform::Eos => ("Loopback0", Some("Loopback1")),
-        Platform::Sonic => ("Loopback0", None),
-        Platform::Nvue | Platform::Frr => ("lo", None),
-    };
+    let row = d.platform.row();
+    let (main, vtep_lo) = (row.loopback, row.vtep_loopback);
     let mut main_addrs: Vec<IpNet> = lo.ipv4.iter().chain(&lo.ipv6).copied().collect();
     let mut vtep_addrs: Vec<IpNet> = Vec::new();
     for vtep in lo.vtep.iter().chain(&evpn_vtep) {

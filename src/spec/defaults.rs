@@ -2,6 +2,7 @@
 
 use super::yaml::Sp;
 use crate::model::Transport;
+use crate::model::ident::{IfnameList, LabelPrefix, NodePath};
 
 pub fn version() -> Sp<u32> {
     Sp::new(1)
@@ -188,8 +189,8 @@ pub fn host_mtu() -> Sp<u32> {
     Sp::new(9000)
 }
 /// Kubernetes label-key prefix for the fabric topology levels (a DNS subdomain the operator owns).
-pub fn label_prefix() -> Sp<String> {
-    Sp::new("topology.railyard.dev".into())
+pub fn label_prefix() -> Sp<LabelPrefix> {
+    Sp::new(LabelPrefix::known("topology.railyard.dev"))
 }
 /// `NCCL_IB_GID_INDEX` on RoCE: 3 = the RoCEv2 IPv4 GID on ConnectX (NVIDIA MLNX_OFED/DOCA QoS documentation).
 pub fn gid_index() -> Sp<i32> {
@@ -197,12 +198,12 @@ pub fn gid_index() -> Sp<i32> {
 }
 /// `NCCL_SOCKET_IFNAME`: NCCL's own exclusions made explicit; the operator names the in-band
 /// interface where it is known.
-pub fn socket_ifname() -> Sp<String> {
-    Sp::new("^lo,docker".into())
+pub fn socket_ifname() -> Sp<IfnameList> {
+    Sp::new(IfnameList::known("^lo,docker"))
 }
 /// Install path of the generated NCCL topology file on the nodes.
-pub fn nccl_topo_file() -> Sp<String> {
-    Sp::new("/etc/railyard/nccl-topo.xml".into())
+pub fn nccl_topo_file() -> Sp<NodePath> {
+    Sp::new(NodePath::known("/etc/railyard/nccl-topo.xml"))
 }
 /// L3VNI = 100000 + tenant id: clear of the small VNIs L2 segments usually take.
 pub fn l3vni_base() -> Sp<u32> {

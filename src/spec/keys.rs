@@ -44,7 +44,7 @@ fn walk(node: &Sp<Node>, schema: &Value, root: &Value, path: &str, diags: &mut D
     let mut alts = Vec::new();
     alternatives(schema, root, &mut alts);
     match &node.value {
-        Node::Scalar => {}
+        Node::Scalar(_) => {}
         Node::Seq(items) => {
             if let Some(items_schema) = alts.iter().find_map(|a| a.get("items")) {
                 for (i, item) in items.iter().enumerate() {

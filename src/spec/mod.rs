@@ -4,6 +4,7 @@
 //! Invariant: no I/O here; the CLI reads the file and hands over its text.
 
 pub mod defaults;
+mod grammar;
 mod keys;
 mod tenants;
 mod types;
@@ -32,6 +33,13 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
         }
     };
     keys::check_unknown(&tree, &schema(), diags);
+    let before = diags.error_count();
+    grammar::check(&tree, diags);
+    if diags.error_count() > before {
+        // The typed parse holds these strings as their grammar's types and would stop at the
+        // first; every one is reported above.
+        return None;
+    }
     let mut spec: ClusterSpec = match yaml::parse_typed(&src.text) {
         Ok(s) => s,
         Err(d) => {

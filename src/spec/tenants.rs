@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::yaml::Sp;
+use crate::model::ident::{Name, RouteTarget};
 
 /// A customer or research project: a VRF with its own L3VNI on Ethernet, a partition key on
 /// InfiniBand.
@@ -13,7 +14,7 @@ use super::yaml::Sp;
 #[schemars(deny_unknown_fields)]
 pub struct TenantSpec {
     /// VRF name: letters, digits, `-`, `_`; at most 15 characters (a Linux interface name).
-    pub name: Sp<String>,
+    pub name: Sp<Name>,
     /// Stable identity (1–4000): VNI, VLAN and PKey are offsets from it, so adding or removing
     /// another tenant never changes this one.
     pub id: Sp<u32>,
@@ -32,10 +33,10 @@ pub struct TenantSpec {
     pub vlan: Option<Sp<u32>>,
     /// Explicit route target `ASN:value` (default `tenancy.rt_asn:<L3VNI>`).
     #[serde(default)]
-    pub route_target: Option<Sp<String>>,
+    pub route_target: Option<Sp<RouteTarget>>,
     /// Shared services this tenant may reach (the only allowed leaks).
     #[serde(default)]
-    pub shared_services: Vec<Sp<String>>,
+    pub shared_services: Vec<Sp<Name>>,
 }
 
 /// Which nodes a tenant gets. Exactly one key.
@@ -51,7 +52,7 @@ pub struct NodeSelection {
     pub range: Option<Sp<Vec<u32>>>,
     /// Node names.
     #[serde(default)]
-    pub names: Option<Sp<Vec<String>>>,
+    pub names: Option<Sp<Vec<Name>>>,
     /// A GPU count, placed on whole free nodes, SU by SU (rail- and SU-compact). Placement
     /// follows tenant ids: pin the result with `names` once a tenant is live.
     #[serde(default)]
@@ -63,7 +64,7 @@ pub struct NodeSelection {
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct SharedServiceSpec {
-    pub name: Sp<String>,
+    pub name: Sp<Name>,
     /// Stable identity, in the same space as tenant ids.
     pub id: Sp<u32>,
     /// Prefixes the service announces to its consumers.

@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 use super::tenants::{SharedServiceSpec, TenancySpec, TenantSpec};
 use super::yaml::Sp;
 use crate::catalog::Catalog;
+use crate::model::ident::{
+    DomainName, EnvName, Host, IfnameList, LabelPrefix, Name, NodePath, Text,
+};
 use crate::model::{Platform, Speed, Transport};
 
 /// A GPU cluster: its scalable units and the networks that join them.
@@ -18,10 +21,10 @@ pub struct ClusterSpec {
     #[serde(default = "super::defaults::version")]
     pub version: Sp<u32>,
     /// Cluster name, used in file names and the `{cluster}` naming placeholder.
-    pub name: Sp<String>,
+    pub name: Sp<Name>,
     /// Site or data-centre name, printed on cabling sheets.
     #[serde(default)]
-    pub site: Option<String>,
+    pub site: Option<Text>,
     pub scalable_units: SuSpec,
     pub compute: ComputeSpec,
     /// Storage fabric; absent when the nodes reach storage over the in-band network or not at all.
@@ -79,7 +82,7 @@ pub struct ClusterSpec {
     /// Use sparingly: an override that breaks a BGP session is reported (RY0701) but rendered,
     /// so a lab can prove that verification catches it.
     #[serde(default)]
-    pub overrides: std::collections::BTreeMap<String, DeviceOverride>,
+    pub overrides: std::collections::BTreeMap<Name, DeviceOverride>,
 }
 
 /// What one device may override.
@@ -679,7 +682,7 @@ pub struct BgpSpec {
     /// Name of the environment variable that holds the fabric sessions' TCP-MD5 password
     /// (RFC 2385). The configs carry `${NAME}`; `railyard push` fills it in. Never the password.
     #[serde(default)]
-    pub auth_env: Option<Sp<String>>,
+    pub auth_env: Option<Sp<EnvName>>,
     /// GTSM (RFC 5082): accept fabric sessions only from directly connected peers (TTL 255).
     /// Both ends must run it, so it is off by default.
     #[serde(default)]
@@ -707,7 +710,7 @@ impl Default for BgpSpec {
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct ExternalPeer {
-    pub name: String,
+    pub name: Name,
     pub asn: Sp<u64>,
 }
 
@@ -808,17 +811,18 @@ impl Default for RoceSpec {
 #[schemars(deny_unknown_fields)]
 pub struct ServicesSpec {
     #[serde(default)]
-    pub ntp: Vec<Sp<String>>,
+    pub ntp: Vec<Sp<Host>>,
     #[serde(default)]
-    pub syslog: Vec<Sp<String>>,
+    pub syslog: Vec<Sp<Host>>,
+    /// Name servers, by address.
     #[serde(default)]
-    pub dns: Vec<Sp<String>>,
+    pub dns: Vec<Sp<std::net::IpAddr>>,
     /// SNMP trap receivers.
     #[serde(default)]
-    pub snmp_traps: Vec<Sp<String>>,
+    pub snmp_traps: Vec<Sp<Host>>,
     /// Domain name appended to device names.
     #[serde(default)]
-    pub domain: Option<String>,
+    pub domain: Option<DomainName>,
 }
 
 /// Scheduler topology: label keys for Kubernetes, names for Slurm switches.
@@ -828,7 +832,7 @@ pub struct ServicesSpec {
 pub struct SchedulerSpec {
     /// Prefix of the Kubernetes node-label keys (`<prefix>/spine-group`, `<prefix>/su`).
     #[serde(default = "super::defaults::label_prefix")]
-    pub label_prefix: Sp<String>,
+    pub label_prefix: Sp<LabelPrefix>,
 }
 
 impl Default for SchedulerSpec {
@@ -866,10 +870,10 @@ pub struct HostsSpec {
     /// `NCCL_SOCKET_IFNAME`: the interfaces NCCL bootstraps over (usually the in-band one, e.g.
     /// `=bond0`).
     #[serde(default = "super::defaults::socket_ifname")]
-    pub socket_ifname: Sp<String>,
+    pub socket_ifname: Sp<IfnameList>,
     /// Where the nodes install `nccl-topo.xml` (`NCCL_TOPO_FILE`).
     #[serde(default = "super::defaults::nccl_topo_file")]
-    pub nccl_topo_file: Sp<String>,
+    pub nccl_topo_file: Sp<NodePath>,
     /// Write explicit rail/plane ids into `nccl-topo.xml` and `NCCL_IB_HCA`. NCCL releases whose
     /// net plugin reports no rail ids stop with "Inconsistent rail/plane" on such a file; turn
     /// this off for them and NCCL numbers the NICs itself.

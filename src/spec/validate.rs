@@ -84,36 +84,10 @@ pub fn roce(spec: &ClusterSpec, diags: &mut Diagnostics) {
     }
 }
 
-/// Whether `name` can be an environment variable railyard substitutes at push time
-/// (`${NAME}`: upper-case letters, digits and `_`, not starting with a digit).
-pub fn is_env_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_uppercase() || c == '_')
-        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-}
-
 /// The BGP hardening options: the password's variable name, the maximum-prefix numbers.
 pub fn bgp(spec: &ClusterSpec, diags: &mut Diagnostics) {
     let b = &spec.bgp;
-    if let Some(env) = &b.auth_env
-        && !is_env_name(&env.value)
-    {
-        let looks_like_secret = env.value.len() >= 8 && !env.value.contains(char::is_whitespace);
-        diags.push(
-            Diagnostic::error(
-                codes::BAD_BGP_OPTION,
-                "`bgp.auth_env` is not the name of an environment variable",
-            )
-            .at(env.span, "not `[A-Z_][A-Z0-9_]*`")
-            .help(if looks_like_secret {
-                "name the variable that holds the password (e.g. `BGP_FABRIC_PASSWORD`), never the password itself: the spec is not a secret store"
-            } else {
-                "use upper-case letters, digits and `_` (e.g. `BGP_FABRIC_PASSWORD`); `railyard push` reads its value from the environment"
-            }),
-        );
-    }
+    // `auth_env` is an `EnvName` (spec::grammar reports one that is not).
     let m = &b.max_prefix;
     for (key, v, lo, hi) in [
         ("margin_percent", &m.margin_percent, 0, 1000),

@@ -73,7 +73,9 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Sp<T> {
 /// Any YAML value, every node with its span: what the unknown-key check walks.
 #[derive(Debug)]
 pub enum Node {
-    Scalar,
+    /// A scalar; its text when it is a string, a number or a boolean (what a string-typed
+    /// field would read), `None` for null and binary.
+    Scalar(Option<String>),
     Seq(Vec<Sp<Node>>),
     Map(Vec<(Sp<String>, Sp<Node>)>),
 }
@@ -87,37 +89,37 @@ impl<'de> Deserialize<'de> for Node {
                 f.write_str("any YAML value")
             }
             fn visit_unit<E>(self) -> Result<Node, E> {
-                Ok(Node::Scalar)
+                Ok(Node::Scalar(None))
             }
             fn visit_none<E>(self) -> Result<Node, E> {
-                Ok(Node::Scalar)
+                Ok(Node::Scalar(None))
             }
             fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
                 Node::deserialize(d)
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Node, E> {
-                Ok(Node::Scalar)
+            fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+                Ok(Node::Scalar(Some(v.to_string())))
             }
-            fn visit_i64<E>(self, _: i64) -> Result<Node, E> {
-                Ok(Node::Scalar)
+            fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+                Ok(Node::Scalar(Some(v.to_string())))
             }
-            fn visit_u64<E>(self, _: u64) -> Result<Node, E> {
-                Ok(Node::Scalar)
+            fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+                Ok(Node::Scalar(Some(v.to_string())))
             }
-            fn visit_i128<E>(self, _: i128) -> Result<Node, E> {
-                Ok(Node::Scalar)
+            fn visit_i128<E>(self, v: i128) -> Result<Node, E> {
+                Ok(Node::Scalar(Some(v.to_string())))
             }
-            fn visit_u128<E>(self, _: u128) -> Result<Node, E> {
-                Ok(Node::Scalar)
+            fn visit_u128<E>(self, v: u128) -> Result<Node, E> {
+                Ok(Node::Scalar(Some(v.to_string())))
             }
-            fn visit_f64<E>(self, _: f64) -> Result<Node, E> {
-                Ok(Node::Scalar)
+            fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+                Ok(Node::Scalar(Some(v.to_string())))
             }
-            fn visit_str<E>(self, _: &str) -> Result<Node, E> {
-                Ok(Node::Scalar)
+            fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+                Ok(Node::Scalar(Some(v.to_string())))
             }
             fn visit_bytes<E>(self, _: &[u8]) -> Result<Node, E> {
-                Ok(Node::Scalar)
+                Ok(Node::Scalar(None))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
                 let mut items = Vec::new();

@@ -202,7 +202,7 @@ fn tenant(
     let rt = t
         .route_target
         .as_ref()
-        .map_or_else(|| route_target(spec, l3vni), |r| r.value.clone());
+        .map_or_else(|| route_target(spec, l3vni), |r| r.value.to_string());
     let mut networks = vec![Network::Compute];
     if t.storage {
         networks.push(Network::Storage);
@@ -223,9 +223,9 @@ fn tenant(
         || (t.storage && f.transport_of(Role::StorageLeaf) == Some(Transport::Infiniband)))
     .then(|| format!("{:#06x}", spec.tenancy.pkey_base.value.saturating_add(id)));
     Tenant {
-        name: t.name.value.clone(),
+        name: t.name.value.to_string(),
         id,
-        vrf: t.name.value.clone(),
+        vrf: t.name.value.to_string(),
         l3vni,
         vlan,
         route_target: rt.clone(),
@@ -302,7 +302,7 @@ fn imports(
                     spec,
                     spec.tenancy.l3vni_base.value.saturating_add(svc.id.value),
                 ));
-                shared.push(s.value.clone());
+                shared.push(s.value.to_string());
             }
             None => diags.push(
                 Diagnostic::error(
@@ -329,13 +329,13 @@ fn shared_services(spec: &ClusterSpec, tenants: &[Tenant]) -> Vec<SharedService>
         .map(|s| {
             let consumers: Vec<&Tenant> = tenants
                 .iter()
-                .filter(|t| t.shared_services.contains(&s.name.value))
+                .filter(|t| t.shared_services.iter().any(|x| *x == s.name.value))
                 .collect();
             let mut import: Vec<String> =
                 consumers.iter().map(|t| t.route_target.clone()).collect();
             import.sort();
             SharedService {
-                name: s.name.value.clone(),
+                name: s.name.value.to_string(),
                 id: s.id.value,
                 route_target: route_target(
                     spec,

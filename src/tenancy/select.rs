@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
+use crate::model::ident::Name;
 use crate::spec::{Sp, TenantSpec};
 
 /// A node position as tenancy sees it.
@@ -97,7 +98,7 @@ impl Claims {
         // overlapping range is one mistake, not one per node.
         let mut clashes: BTreeMap<String, Vec<&str>> = BTreeMap::new();
         for n in &picked {
-            if let Some(other) = self.taken.insert(n.clone(), t.name.value.clone()) {
+            if let Some(other) = self.taken.insert(n.clone(), t.name.value.to_string()) {
                 clashes.entry(other).or_default().push(n);
             }
         }
@@ -261,11 +262,11 @@ fn by_range(
 /// `names: [..]`: those nodes, sorted, each once.
 fn by_names(
     t: &TenantSpec,
-    v: &Sp<Vec<String>>,
+    v: &Sp<Vec<Name>>,
     index: &NodeIndex,
     diags: &mut Diagnostics,
 ) -> Explicit {
-    let unknown: Vec<&String> = v
+    let unknown: Vec<&Name> = v
         .value
         .iter()
         .filter(|n| !index.by_name.contains_key(n.as_str()))
@@ -279,7 +280,7 @@ fn by_names(
         ));
         return Explicit::Rejected;
     }
-    let mut v = v.value.clone();
+    let mut v: Vec<String> = v.value.iter().map(|n| n.to_string()).collect();
     v.sort();
     v.dedup();
     Explicit::Picked(v)

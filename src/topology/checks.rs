@@ -109,19 +109,6 @@ pub fn fabric(
             )),
         );
     }
-    if !is_safe_name(&spec.name.value) {
-        diags.push(
-            Diagnostic::error(
-                codes::BAD_NAME,
-                format!(
-                    "cluster name `{}` contains characters unsafe in file names or shells",
-                    spec.name.value
-                ),
-            )
-            .at(spec.name.span, "unsafe name")
-            .help("use letters, digits, `-`, `_` and `.` only"),
-        );
-    }
     // Duplicate and unsafe device names, reported once per role.
     let mut seen: BTreeMap<&str, Role> = BTreeMap::new();
     let mut dup_roles: BTreeMap<Role, (usize, String)> = BTreeMap::new();

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::catalog::{Catalog, NodeModel, SwitchModel};
 use crate::diag::Diagnostics;
-use crate::model::{Media, Network, Platform, Role, Speed, Tier, Transport};
+use crate::model::{Media, Network, Platform, PortNaming, Role, Speed, Tier, Transport};
 use crate::spec::ClusterSpec;
 
 pub use naming::is_safe_name;
@@ -147,11 +147,11 @@ impl Fabric {
     }
 
     pub fn switch_model(&self, d: &Device) -> Option<&SwitchModel> {
-        self.catalog.switches.get(&d.model)
+        self.catalog.switches.get(d.model.as_str())
     }
 
     pub fn node_model(&self, d: &Device) -> Option<&NodeModel> {
-        self.catalog.nodes.get(&d.model)
+        self.catalog.nodes.get(d.model.as_str())
     }
 
     pub fn named(&self, end: &End) -> NamedEnd<'_> {
@@ -169,13 +169,13 @@ impl Fabric {
             PortId::Mgmt => match d.role {
                 Role::Node => self
                     .node_model(d)
-                    .and_then(|m| m.bmc.ports.first().cloned())
+                    .and_then(|m| m.bmc.ports.first().map(|p| p.to_string()))
                     .unwrap_or_else(|| "bmc".into()),
                 Role::Appliance => "bmc".into(),
                 _ => {
                     let own = self
                         .switch_model(d)
-                        .map_or_else(|| "mgmt".to_string(), |m| m.mgmt_port.clone());
+                        .map_or_else(|| "mgmt".to_string(), |m| m.mgmt_port.to_string());
                     d.platform.map_or(own.clone(), |p| p.mgmt_port(&own))
                 }
             },
@@ -209,13 +209,13 @@ impl Fabric {
                         _ => 0,
                     };
                     let (cage, lanes) = (u32::from(cage), u32::from(lanes.max(1)));
-                    match pl {
+                    match pl.row().ports {
                         // The vendor's platform data names SONiC ports; a model without it is
                         // reported by the intent stage (RY0110) and renders nothing.
-                        Platform::Sonic => m
+                        PortNaming::VendorData => m
                             .sonic_platform()
                             .and_then(|(sp, _)| sp.port_name(cage, lane, lanes)),
-                        _ => pl.port_name(g.form, cage, lane, lanes),
+                        rule => rule.name(g.form, cage, lane, lanes),
                     }
                 }) {
                     return name;
@@ -327,7 +327,7 @@ pub fn flat_node_ports(m: &NodeModel) -> Vec<String> {
         .iter()
         .chain(&m.storage)
         .chain(&m.inband)
-        .flat_map(|p| p.ports.iter().cloned())
+        .flat_map(|p| p.ports.iter().map(|p| p.to_string()))
         .collect()
 }
 
@@ -347,11 +347,11 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
     let node_ports = catalog
         .nodes
         .iter()
-        .map(|(k, m)| (k.clone(), flat_node_ports(m)))
+        .map(|(k, m)| (k.to_string(), flat_node_ports(m)))
         .collect();
     let fabric = Fabric {
-        name: spec.name.value.clone(),
-        site: spec.site.clone(),
+        name: spec.name.value.to_string(),
+        site: spec.site.as_ref().map(|s| s.to_string()),
         catalog,
         sizing,
         graph,

@@ -130,15 +130,6 @@ pub fn check_missing(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnost
     }
 }
 
-/// The vendor whose hardware a network OS runs on; `None` for multi-vendor OSes (SONiC, FRR).
-fn native_vendor(p: Platform) -> Option<&'static [&'static str]> {
-    match p {
-        Platform::Eos => Some(&["Arista"]),
-        Platform::Nvue => Some(&["NVIDIA", "Mellanox"]),
-        Platform::Sonic | Platform::Frr => None,
-    }
-}
-
 /// A vendor OS rendered for another vendor's switch (EOS on an NVIDIA box, NVUE on an Arista
 /// one) gives files that switch cannot load: warn once per role and model, at the key that chose
 /// the OS (the role's `platforms` entry, else the model, whose catalog `os` chose it).
@@ -147,10 +138,14 @@ pub fn check_vendor(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnosti
         std::collections::BTreeMap::new();
     for d in f.devices() {
         let Some(p) = d.platform else { continue };
-        let (Some(vendors), Some(m)) = (native_vendor(p), f.catalog.switches.get(&d.model)) else {
+        let (Some(vendor), Some(m)) = (&p.row().vendor, f.catalog.switches.get(&d.model)) else {
             continue;
         };
-        if !vendors.iter().any(|v| v.eq_ignore_ascii_case(&m.vendor)) {
+        if !vendor
+            .names
+            .iter()
+            .any(|v| v.eq_ignore_ascii_case(&m.vendor))
+        {
             *found.entry((d.role, d.model.as_str(), p)).or_default() += 1;
         }
     }
@@ -160,14 +155,8 @@ pub fn check_vendor(spec: &ClusterSpec, f: &super::Fabric, diags: &mut Diagnosti
             .switches
             .get(model)
             .map_or("another vendor", |m| m.vendor.as_str());
-        let (code, os, native) = match p {
-            Platform::Eos => (codes::EOS_ON_FOREIGN_MODEL, "Arista EOS", "an Arista model"),
-            _ => (
-                codes::NVUE_ON_FOREIGN_MODEL,
-                "Cumulus Linux (NVUE)",
-                "an NVIDIA Spectrum model",
-            ),
-        };
+        let Some(own) = &p.row().vendor else { continue };
+        let (code, os, native) = (own.code, own.os, own.native);
         let d = Diagnostic::warning(
             code,
             format!(

@@ -67,30 +67,6 @@ fn meaningless_when_empty(head: &str) -> bool {
         || (head.starts_with("vrf ") && !head.contains(" > "))
 }
 
-/// `(removed, added)`: lines only in `old`, lines only in `new`, each sorted.
-pub fn diff(old: &BTreeSet<String>, new: &BTreeSet<String>) -> (Vec<String>, Vec<String>) {
-    (
-        old.difference(new).cloned().collect(),
-        new.difference(old).cloned().collect(),
-    )
-}
-
-/// `- line` / `+ line` text of a diff.
-pub fn diff_text(removed: &[String], added: &[String]) -> String {
-    let mut s = String::new();
-    for l in removed {
-        s.push_str("- ");
-        s.push_str(l);
-        s.push('\n');
-    }
-    for l in added {
-        s.push_str("+ ");
-        s.push_str(l);
-        s.push('\n');
-    }
-    s
-}
-
 /// The `frr defaults` profile a running config was started with (`traditional` when absent).
 pub fn defaults_profile(text: &str) -> String {
     text.lines()
@@ -102,6 +78,7 @@ pub fn defaults_profile(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::push::canonical::{diff, diff_text};
 
     const RUNNING: &str = "Building configuration...
 

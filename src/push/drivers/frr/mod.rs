@@ -1,4 +1,5 @@
-//! The `frr-ssh` driver: FRR on Linux over SSH, compared by meaning.
+//! The `frr-ssh` driver: FRR on Linux over SSH, compared by meaning (`canon.rs`; the facts of
+//! its lines for disruptive changes: `facts.rs`).
 //!
 //! FRR has no native confirmed commit, so a device-side revert timer is armed *before* applying
 //! and disarmed on confirm; it lives on the device so a lost controller still reverts.
@@ -13,19 +14,38 @@
 //! pre-change config, and read back.
 
 pub mod canon;
+pub mod facts;
 pub mod ops;
 pub mod scratch;
 
 use std::time::Duration;
 
-use super::disruptive::{self, Dialect};
-use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
-use super::remote::Remote;
-use super::revert_timer;
-use super::ssh::{Auth, ConnectOptions, Endpoint};
-use super::targets::FrrSpec;
 use crate::output::digest::sha256_hex;
+use crate::push::PushSettings;
+use crate::push::canonical;
+use crate::push::disruptive;
+use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
+use crate::push::remote::Remote;
+use crate::push::revert_timer;
+use crate::push::ssh::{Auth, ConnectOptions, Endpoint};
+use crate::push::targets::{FrrSpec, Target};
+use facts::FRR_LINES;
 use ops::{Baseline, FrrOps};
+
+/// The driver of a target within transaction `tag` (`<txid>-<device>`).
+pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
+    Box::new(
+        FrrDriver::new(
+            t.endpoint.clone(),
+            t.auth.clone(),
+            s.connect.clone(),
+            t.frr.clone(),
+            tag,
+            s.client.rpc_timeout,
+        )
+        .with_slow_timeout(s.client.commit_timeout),
+    )
+}
 
 pub struct FrrDriver {
     r: Remote,
@@ -75,18 +95,21 @@ impl FrrDriver {
 
 /// A drift as one message: what the device has that the baseline lacks (`-`), and the reverse.
 pub fn drift_message(what: &str, removed: &[String], added: &[String]) -> String {
-    format!("{what}:\n{}", canon::diff_text(removed, added).trim_end())
+    format!(
+        "{what}:\n{}",
+        canonical::diff_text(removed, added).trim_end()
+    )
 }
 
 impl Driver for FrrDriver {
     fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError> {
         self.touched = true;
         let st = self.ops.stage(&mut self.r, intended.main())?;
-        let canonical = canon::diff_text(&st.removed, &st.added);
+        let canonical = canonical::diff_text(&st.removed, &st.added);
         Ok(Preflight {
             changed: !canonical.is_empty(),
             native_diff: st.native_diff,
-            disruptive: disruptive::findings(Dialect::Frr, &st.previous, &st.removed, &st.added),
+            disruptive: disruptive::findings(&FRR_LINES, &st.previous, &st.removed, &st.added),
             canonical_diff: canonical,
             pre_hash: sha256_hex(st.running.as_bytes()),
             intended_hash: intended.sha256(),

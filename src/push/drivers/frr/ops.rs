@@ -12,12 +12,13 @@
 
 use std::collections::BTreeSet;
 
-use super::super::driver::{DriverError, FailKind};
-use super::super::remote::Remote;
-use super::super::ssh::ExecOutput;
-use super::super::targets::FrrSpec;
 use super::{canon, scratch};
 use crate::output::shell::quote as q;
+use crate::push::canonical;
+use crate::push::driver::{DriverError, FailKind};
+use crate::push::remote::Remote;
+use crate::push::ssh::ExecOutput;
+use crate::push::targets::FrrSpec;
 
 /// Which normalized config a read-back is compared with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,7 +179,7 @@ impl FrrOps {
         )?;
         let want = self.normalize(r, &new, &self.file("new.norm"), &profile, &daemons)?;
         let native_diff = self.test_against_running(r, &new)?;
-        let (removed, added) = canon::diff(&previous, &want);
+        let (removed, added) = canonical::diff(&previous, &want);
         let lines = previous.iter().cloned().collect();
         self.previous = Some(previous);
         self.intended = Some(want);
@@ -371,7 +372,7 @@ impl FrrOps {
         let Some(base) = base else {
             return Err(DriverError::new(FailKind::Transport, "no staged baseline"));
         };
-        Ok(canon::diff(&now, base))
+        Ok(canonical::diff(&now, base))
     }
 
     /// After `--resume`: the normalized baselines saved on the device by `stage`.

@@ -5,20 +5,39 @@
 //! replaced; other trees on the device are left alone), reads the candidate back and diffs it.
 //! The commit is `confirmed` with `persist=<txid>-<device>`, so losing this session does not
 //! revert it but any later session can confirm or cancel it, and the device reverts by itself
-//! when nobody does.
+//! when nobody does. The payload is `openconfig.xml`, which every platform renders; it is compared
+//! by meaning as canonical OpenConfig lines (`push::netconf::canon`), whose facts `facts.rs` reads
+//! for disruptive changes.
+
+pub mod facts;
 
 use std::time::Duration;
 
-use super::disruptive::{self, Dialect};
-use super::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
-use super::netconf::canon;
-use super::netconf::client::{
+use crate::output::digest::sha256_hex;
+use crate::push::PushSettings;
+use crate::push::disruptive;
+use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
+use crate::push::netconf::canon;
+use crate::push::netconf::client::{
     CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, CAP_ROLLBACK_ON_ERROR, Client, ClientOptions,
     ConfigPayload, Datastore, DefaultOperation, EditOptions, ErrorOption, NetconfError, TestOption,
 };
-use super::netconf::xml::{self, Element, NS_BASE};
-use super::ssh::{self, Auth, ConnectOptions, Endpoint, SshTransport};
-use crate::output::digest::sha256_hex;
+use crate::push::netconf::xml::{self, Element, NS_BASE};
+use crate::push::ssh::{self, Auth, ConnectOptions, Endpoint, SshTransport};
+use crate::push::targets::Target;
+use facts::OpenConfigLines;
+
+/// The driver of a target within transaction `tag` (`<txid>-<device>`).
+pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
+    Box::new(NetconfDriver::new(
+        t.endpoint.clone(),
+        t.auth.clone(),
+        s.connect.clone(),
+        s.client.clone(),
+        tag,
+        s.txn.dry_run,
+    ))
+}
 
 pub struct NetconfDriver {
     pub endpoint: Endpoint,
@@ -176,7 +195,7 @@ impl Driver for NetconfDriver {
             pre_hash: self.pre_hash.clone(),
             intended_hash,
             disruptive: disruptive::findings(
-                Dialect::OpenConfig,
+                &OpenConfigLines,
                 &canon::canonical_lines(&managed_subset(&running, payload.tree())),
                 &canonical.removed,
                 &canonical.added,

@@ -5,7 +5,8 @@
 //! The templates see the intent as `d` and the EOS-only values derived here as `eos`: the speed
 //! token of split ports, the ECN threshold unit, the PFC watchdog timers in seconds, prefix-list
 //! sequence numbers, the loopback and QoS profile names, the VXLAN source loopback and the
-//! tenant VRFs in running-config (name) order. Nothing in the templates computes.
+//! tenant VRFs in running-config (name) order. Nothing in the templates computes. `qos.rs` plans
+//! the RoCE QoS, `policy.rs` the prefix lists and route maps.
 //!
 //! Tenancy (EVPN-VXLAN, Cumulus Linux EVPN documentation): pure type-5 routing with one L3VNI per tenant VRF, no L2VNIs.
 //! Every compute switch with `DeviceIntent::evpn` activates the EVPN address family on its fabric
@@ -16,6 +17,9 @@
 //! (`uc-tx-queue`, Trident/Tomahawk-class). EOS has no adaptive routing, so
 //! `DeviceIntent::adaptive_routing` is ignored (the intent layer already warned).
 
+mod policy;
+mod qos;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use ipnet::IpNet;
@@ -23,21 +27,15 @@ use minijinja::{Environment, Value, context};
 use serde::Serialize;
 
 use super::{RenderError, template};
-use crate::intent::{Breakout, DeviceIntent, Evpn, InterfaceKind, Qos};
+use crate::intent::{Breakout, DeviceIntent, Evpn, InterfaceKind};
+use policy::{
+    CONNECTED_V4, CONNECTED_V6, EXPORT_V4, EXPORT_V6, PrefixList, RouteMap, prefix_lists,
+    route_maps, vrf_redistribute,
+};
+use qos::{QOS_PROFILE, QosPlan, qos_plan};
 
-/// Route-map and prefix-list names; the same as the FRR renderer's, so configs read alike.
-const CONNECTED_V4: &str = "CONNECTED-TO-BGP";
-const CONNECTED_V6: &str = "CONNECTED-TO-BGP-V6";
-const EXPORT_V4: &str = "FABRIC-OUT";
-const EXPORT_V6: &str = "FABRIC-OUT-V6";
-/// The QoS profile every lossless port is attached to with `service-profile`.
-const QOS_PROFILE: &str = "ROCE";
 /// SNMP communities are secrets and never come from the spec; the push step substitutes this.
 const SNMP_COMMUNITY: &str = "${SNMP_COMMUNITY}";
-/// EOS takes ECN thresholds in segments, bytes, kbytes, mbytes or milliseconds (AVD schema
-/// `uc_tx_queues[].random_detect.ecn.threshold.units`). Bytes keep the spec's figures exact
-/// and do not depend on the ASIC's segment size.
-const ECN_UNIT: &str = "bytes";
 /// The VXLAN UDP destination port (Cumulus Linux EVPN documentation, Inter-subnet Routing), set explicitly as in AVD's generated configs.
 const VXLAN_UDP_PORT: u16 = 4789;
 /// EVPN route targets are extended communities; AVD sets `send-community` on its EVPN peer
@@ -168,29 +166,6 @@ struct Loopback {
 }
 
 #[derive(Serialize)]
-struct PrefixList {
-    /// `ip` or `ipv6`, the keyword of both the list and the route-map match.
-    family: &'static str,
-    name: String,
-    entries: Vec<PrefixEntry>,
-}
-
-#[derive(Serialize)]
-struct PrefixEntry {
-    seq: u32,
-    prefix: IpNet,
-    le: Option<u8>,
-}
-
-#[derive(Serialize)]
-struct RouteMap {
-    name: String,
-    seq: u32,
-    family: &'static str,
-    prefix_list: String,
-}
-
-#[derive(Serialize)]
 struct BgpNames {
     redistribute_v4: Option<&'static str>,
     redistribute_v6: Option<&'static str>,
@@ -212,47 +187,6 @@ struct RouteLimit {
     limit: u32,
     warning_percent: Option<u8>,
     warning_count: Option<u64>,
-}
-
-#[derive(Serialize)]
-struct QosPlan {
-    profile: &'static str,
-    /// `qos map dscp <dscp> to traffic-class <tc>`, one per marked class.
-    dscp_maps: Vec<DscpMap>,
-    /// Egress queues by id; traffic class n leaves on queue n (EOS default map).
-    queues: Vec<TxQueue>,
-    watchdog: Option<Watchdog>,
-}
-
-#[derive(Serialize)]
-struct DscpMap {
-    dscp: u8,
-    traffic_class: u8,
-}
-
-#[derive(Serialize)]
-struct TxQueue {
-    id: u8,
-    /// `priority strict`; otherwise `no priority` (DWRR).
-    strict: bool,
-    bandwidth_percent: Option<u8>,
-    ecn: Option<EcnThreshold>,
-}
-
-#[derive(Serialize)]
-struct EcnThreshold {
-    min: u32,
-    max: u32,
-    unit: &'static str,
-    max_probability: u8,
-}
-
-#[derive(Serialize)]
-struct Watchdog {
-    /// Seconds, as EOS takes them (`0.2`).
-    timeout: String,
-    recovery_time: String,
-    action: &'static str,
 }
 
 pub fn render(
@@ -535,154 +469,4 @@ fn route_limit(b: &crate::intent::Bgp, limit: Option<u32>) -> Option<RouteLimit>
             warning_count: Some((u64::from(limit) * u64::from(m.warning_percent)).div_ceil(100)),
         },
     })
-}
-
-/// The route map (and prefix list) gating a tenant VRF's `redistribute connected`.
-fn vrf_redistribute(v: &crate::intent::Vrf) -> String {
-    format!("{CONNECTED_V4}-{}", v.name)
-}
-
-/// Prefix lists: redistribution (default VRF, then each tenant VRF by name) and the leaf's
-/// outbound policy; rules step by 10 so a hand-added rule fits between two generated ones.
-fn prefix_lists(d: &DeviceIntent) -> Vec<PrefixList> {
-    let Some(b) = &d.bgp else {
-        return Vec::new();
-    };
-    let entries = |rules: &[crate::intent::PrefixRule]| -> Vec<PrefixEntry> {
-        (10u32..)
-            .step_by(10)
-            .zip(rules)
-            .map(|(seq, r)| PrefixEntry {
-                seq,
-                prefix: r.prefix,
-                le: r.le,
-            })
-            .collect()
-    };
-    let tenant = tenant_vrfs(d)
-        .into_iter()
-        .map(|v| ("ip", vrf_redistribute(v), v.redistribute.as_slice()));
-    [
-        ("ip", CONNECTED_V4.to_string(), b.redistribute.as_slice()),
-        (
-            "ipv6",
-            CONNECTED_V6.to_string(),
-            b.redistribute_v6.as_slice(),
-        ),
-        ("ip", EXPORT_V4.to_string(), b.export.as_slice()),
-        ("ipv6", EXPORT_V6.to_string(), b.export_v6.as_slice()),
-    ]
-    .into_iter()
-    .chain(tenant)
-    .filter(|(_, _, rules)| !rules.is_empty())
-    .map(|(family, name, rules)| PrefixList {
-        family,
-        name,
-        entries: entries(rules),
-    })
-    .collect()
-}
-
-fn route_maps(d: &DeviceIntent) -> Vec<RouteMap> {
-    prefix_lists(d)
-        .into_iter()
-        .map(|p| RouteMap {
-            prefix_list: p.name.clone(),
-            name: p.name,
-            seq: 10,
-            family: p.family,
-        })
-        .collect()
-}
-
-fn qos_plan(d: &DeviceIntent, q: &Qos) -> Result<QosPlan, RenderError> {
-    let mut dscp_maps = vec![
-        DscpMap {
-            dscp: q.roce.dscp,
-            traffic_class: q.roce.traffic_class,
-        },
-        DscpMap {
-            dscp: q.cnp.dscp,
-            traffic_class: q.cnp.traffic_class,
-        },
-    ];
-    dscp_maps.sort_by_key(|m| m.dscp);
-    dscp_maps.dedup_by_key(|m| m.dscp);
-
-    let mut queues: BTreeMap<u8, TxQueue> = BTreeMap::new();
-    for e in &q.ets {
-        slot(&mut queues, e.traffic_class).bandwidth_percent = Some(e.weight);
-    }
-    for &tc in &q.strict_traffic_classes {
-        let t = slot(&mut queues, tc);
-        t.strict = true;
-        t.bandwidth_percent = None;
-    }
-    slot(&mut queues, q.ecn.traffic_class).ecn = Some(EcnThreshold {
-        min: q.ecn.min_bytes,
-        max: q.ecn.max_bytes,
-        unit: ECN_UNIT,
-        max_probability: q.ecn.probability,
-    });
-
-    let watchdog = match &q.pfc_watchdog {
-        Some(w) => Some(Watchdog {
-            timeout: seconds(w.detection_ms),
-            recovery_time: seconds(w.restoration_ms),
-            action: watchdog_action(d, &w.action)?,
-        }),
-        None => None,
-    };
-    Ok(QosPlan {
-        profile: QOS_PROFILE,
-        dscp_maps,
-        queues: queues.into_values().collect(),
-        watchdog,
-    })
-}
-
-fn slot(queues: &mut BTreeMap<u8, TxQueue>, id: u8) -> &mut TxQueue {
-    queues.entry(id).or_insert_with(|| TxQueue {
-        id,
-        strict: false,
-        bandwidth_percent: None,
-        ecn: None,
-    })
-}
-
-/// `priority-flow-control pause watchdog action` keywords.
-fn watchdog_action(d: &DeviceIntent, action: &str) -> Result<&'static str, RenderError> {
-    match action {
-        "drop" => Ok("drop"),
-        "errdisable" => Ok("errdisable"),
-        other => Err(RenderError {
-            device: d.hostname.clone(),
-            template: "eos/priority-flow-control.j2".into(),
-            message: format!("EOS has no PFC watchdog action `{other}` (drop or errdisable)"),
-        }),
-    }
-}
-
-/// Milliseconds as EOS's decimal seconds, without trailing zeros: 200 → `0.2`, 1500 → `1.5`.
-fn seconds(ms: u32) -> String {
-    let whole = ms / 1000;
-    let frac = ms % 1000;
-    if frac == 0 {
-        return whole.to_string();
-    }
-    let digits = format!("{frac:03}");
-    format!("{whole}.{}", digits.trim_end_matches('0'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn milliseconds_become_eos_seconds() {
-        assert_eq!(seconds(200), "0.2");
-        assert_eq!(seconds(50), "0.05");
-        assert_eq!(seconds(1500), "1.5");
-        assert_eq!(seconds(2000), "2");
-    }
 }

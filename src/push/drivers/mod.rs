@@ -1,0 +1,14 @@
+//! The device drivers, one folder per way of pushing: each OS's own driver
+//! (`<os>/`, named after its platform, `Platform::row().push`) and the generic `netconf/` one.
+//! A folder holds the driver, its canonical line form and the facts those lines state for
+//! disruptive changes (`facts.rs`, read by `push::disruptive`). `commands.rs` is what the
+//! command drivers (NVUE, EOS, SONiC) share; `context.rs` the context-path lines of the CLI
+//! configs (FRR, EOS).
+
+pub mod commands;
+pub mod context;
+pub mod eos;
+pub mod frr;
+pub mod netconf;
+pub mod nvue;
+pub mod sonic;
