@@ -47,14 +47,11 @@ pub struct TenantRow<'a> {
     leaves: usize,
     l3vni: u32,
     route_target: &'a str,
-    /// The InfiniBand partition key, [`NONE`] on Ethernet.
+    /// The InfiniBand partition key, empty on Ethernet.
     pkey: &'a str,
-    /// The shared services the tenant reaches, comma-separated; [`NONE`] when none.
+    /// The shared services the tenant reaches, comma-separated (empty when none).
     shared_services: String,
 }
-
-/// What a table cell shows for "nothing" (as the port maps show a free port).
-const NONE: &str = "—";
 
 pub fn tenants(tenants: &[TenantSummary]) -> Vec<TenantRow<'_>> {
     tenants
@@ -67,12 +64,8 @@ pub fn tenants(tenants: &[TenantSummary]) -> Vec<TenantRow<'_>> {
             leaves: t.leaves,
             l3vni: t.l3vni,
             route_target: &t.route_target,
-            pkey: t.pkey.as_deref().unwrap_or(NONE),
-            shared_services: if t.shared_services.is_empty() {
-                NONE.to_string()
-            } else {
-                t.shared_services.join(", ")
-            },
+            pkey: t.pkey.as_deref().unwrap_or_default(),
+            shared_services: t.shared_services.join(", "),
         })
         .collect()
 }
