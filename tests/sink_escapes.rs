@@ -4,9 +4,12 @@
 //!   "CSV Injection" page advises (a leading `'`), read back with the csv crate; no cell of any
 //!   CSV railyard writes begins with a formula character; the workbook (calamine) and the
 //!   report's data show the text itself, as text, never a formula.
-//! - Kubernetes names: a 5,000-character cluster name (and every other name) reaches the Kueue
-//!   and label files only as valid names and label values, checked with `grep -E` against the
-//!   expressions of Kubernetes' own validation, and two long names do not collide.
+//! - Kubernetes names: a 5,000-character cluster name is refused at the spec boundary (a located
+//!   RY0002); the names the spec does accept but Kubernetes does not take as they are (63
+//!   characters with capitals, `_`, a trailing `_`, and the longer names railyard joins from
+//!   them) reach the Kueue and label files only as valid names and label values, checked with
+//!   `grep -E` against the expressions of Kubernetes' own validation, and two such names do not
+//!   collide.
 
 mod common;
 
@@ -236,14 +239,21 @@ fn scheduler_names(files: &[OutputFile]) -> Names {
     n
 }
 
-/// The host files (scheduler and tenants) of the InfiniBand tenants example named `name`.
-fn host_files(name: &str) -> Vec<OutputFile> {
+/// The InfiniBand tenants example with the cluster named `name`.
+fn tenants_spec(name: &str) -> String {
     let spec = common::inventory("dgx-superpod-h100-tenants.yaml");
     let line = "name: superpod-h100-tenants";
     assert!(spec.contains(line));
     let quoted = serde_json::to_string(name).expect("json");
-    let spec = spec.replacen(line, &format!("name: {quoted}"), 1);
-    let c = railyard::compile(&railyard::diag::SourceFile::new("spec.yaml", spec));
+    spec.replacen(line, &format!("name: {quoted}"), 1)
+}
+
+/// The host files (scheduler and tenants) of the InfiniBand tenants example named `name`.
+fn host_files(name: &str) -> Vec<OutputFile> {
+    let c = railyard::compile(&railyard::diag::SourceFile::new(
+        "spec.yaml",
+        tenants_spec(name),
+    ));
     let templates = railyard::render::Templates::default();
     match c.outputs_only(&templates, &Selection::of(&[OutputGroup::Hosts])) {
         Some(Ok(files)) => files,
@@ -252,10 +262,32 @@ fn host_files(name: &str) -> Vec<OutputFile> {
     }
 }
 
+/// The 5,000-character cluster name never reaches a Kubernetes file: the spec boundary
+/// refuses it, located at the name.
 #[test]
-fn a_5000_character_cluster_name_gives_only_valid_kubernetes_names() {
+fn a_5000_character_cluster_name_is_refused_where_it_is_written() {
     let long = "Big_Cluster.".repeat(417);
-    assert!(long.len() >= 5000);
+    let spec = tenants_spec(&long);
+    let c = railyard::compile(&railyard::diag::SourceFile::new("spec.yaml", spec.clone()));
+    assert!(c.fabric.is_none(), "compiled");
+    let errors = c.diagnostics.sorted();
+    let at = spec.find(&long).expect("name in spec");
+    assert!(
+        errors.iter().any(|d| d.code.id == "RY0002"
+            && d.span.is_some_and(|s| {
+                let (start, end) = (s.start as usize, (s.start + s.len) as usize);
+                start <= at && at + long.len() <= end
+            })),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn names_the_spec_accepts_give_only_valid_kubernetes_names() {
+    // The longest name the spec grammar accepts, in capitals, with `_` inside and last: no
+    // Kubernetes object name or label value as it is.
+    let long = format!("{}Bi_", "Big_Cluster.".repeat(5));
+    assert_eq!(long.len(), 63);
     let files = host_files(&long);
     let n = scheduler_names(&files);
     assert!(
@@ -271,15 +303,16 @@ fn a_5000_character_cluster_name_gives_only_valid_kubernetes_names() {
         let bad = not_matching(grammar, values);
         assert!(bad.is_empty(), "not a Kubernetes {what}: {bad:?}");
     }
-    // The files say what the shortened name stands for.
+    // The files say what the mapped name stands for.
     let topology = common::file(&files, "scheduler/kueue/topology.yaml");
     assert!(
-        topology.contains("stands for cluster `Big_Cluster."),
+        topology.contains(&format!("stands for cluster `{long}`")),
         "{topology}"
     );
 
-    // Two names that differ only past the 63rd character are two clusters to Kubernetes.
-    let other = host_files(&format!("{long}x"));
+    // Two names that differ only in a character the mapping replaces are two clusters to
+    // Kubernetes.
+    let other = host_files(&format!("{}Bi.", "Big_Cluster.".repeat(5)));
     let cluster_value = |files: &[OutputFile]| {
         let labels = common::file(files, "scheduler/kueue/node-labels.yaml");
         let nodes: Vec<Value> = serde_saphyr::from_str(&labels).expect("labels");
