@@ -470,6 +470,33 @@ fn a_template_bug_is_an_error_not_an_empty_string() {
     assert!(conf.contains("! site banner") && conf.contains("router bgp"));
 }
 
+/// A template override is the user's code: nested loops that would run for days (10^10 steps)
+/// stop at the fuel limit as an error naming the template and the limit, not a hang.
+#[test]
+fn a_template_that_never_ends_is_stopped_at_its_limit() {
+    let c = railyard::compile(&SourceFile::new(
+        "lab",
+        with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
+    ));
+    let mut t = railyard::render::Templates::default();
+    t.overrides.insert(
+        "frr/system.j2".into(),
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% set x = i * j %}\
+         {% endfor %}{% endfor %}\n"
+            .into(),
+    );
+    let Err(railyard::BuildError::Render(err)) = c.outputs(&t).expect("compiles") else {
+        panic!("a render error");
+    };
+    assert_eq!(err.template, "frr/system.j2", "{}", err.message);
+    let limit = railyard::render::Templates::FUEL.to_string();
+    assert!(
+        err.message.contains("ran out of fuel") && err.message.contains(&limit),
+        "{}",
+        err.message
+    );
+}
+
 #[test]
 fn address_plan_lists_every_bmc_and_both_ends_of_every_host_link() {
     let files = outputs(&spx(3));
