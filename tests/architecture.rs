@@ -89,7 +89,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "intent",
         ],
     ),
-    ("capture", &["diag", "model", "topology", "intent"]),
+    ("capture", &["diag", "model", "topology", "intent", "output"]),
     ("cabling", &["diag", "model", "topology"]),
     ("push", &["diag", "model", "output"]),
     (
