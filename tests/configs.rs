@@ -445,12 +445,17 @@ fn real_frr_accepts_every_generated_config() {
     );
 }
 
-#[test]
-fn a_template_bug_is_an_error_not_an_empty_string() {
-    let c = railyard::compile(&SourceFile::new(
+/// lab-small with FRR on every switch (the template override tests).
+fn frr_lab() -> railyard::Compiled {
+    railyard::compile(&SourceFile::new(
         "lab",
         with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
-    ));
+    ))
+}
+
+#[test]
+fn a_template_bug_is_an_error_not_an_empty_string() {
+    let c = frr_lab();
     let mut t = railyard::render::Templates::default();
     t.overrides.insert(
         "frr/system.j2".into(),
@@ -474,10 +479,7 @@ fn a_template_bug_is_an_error_not_an_empty_string() {
 /// stop at the fuel limit as an error naming the template and the limit, not a hang.
 #[test]
 fn a_template_that_never_ends_is_stopped_at_its_limit() {
-    let c = railyard::compile(&SourceFile::new(
-        "lab",
-        with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
-    ));
+    let c = frr_lab();
     let mut t = railyard::render::Templates::default();
     t.overrides.insert(
         "frr/system.j2".into(),
