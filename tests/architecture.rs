@@ -89,7 +89,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "intent",
         ],
     ),
-    ("capture", &["diag", "model", "topology", "intent", "output"]),
+    (
+        "capture",
+        &["diag", "model", "topology", "intent", "output"],
+    ),
     ("cabling", &["diag", "model", "topology"]),
     ("push", &["diag", "model", "output"]),
     (
