@@ -245,7 +245,7 @@ fn measure(sus: u32) -> (Figures, String) {
         intents: compiled.intents.as_ref().expect("intents"),
         diagnostics: &compiled.diagnostics,
     };
-    let files = railyard::artifacts::render_all(&inputs, configs);
+    let files = railyard::artifacts::render_all(&inputs, configs).expect("artifacts");
     let t2 = Instant::now();
     let cfg_s = (t_cfg - t1).as_secs_f64();
     let dir = std::env::temp_dir().join(format!("railyard-bench-{}-{sus}", std::process::id()));
@@ -294,7 +294,7 @@ fn write_all(dir: &std::path::Path, files: &[railyard::output::OutputFile]) {
 /// report table.
 fn report_only(sus: u32, inputs: &railyard::artifacts::Inputs) -> (f64, String) {
     let t4 = Instant::now();
-    let report = railyard::artifacts::render_report(inputs);
+    let report = railyard::artifacts::render_report(inputs).expect("report");
     let report_s = t4.elapsed().as_secs_f64();
     let mb = |pred: &dyn Fn(&str) -> bool| {
         report

@@ -31,6 +31,25 @@ pub mod topology;
 use diag::{Diagnostics, SourceFile};
 use output::{Collector, Memo, NoMemo, OutputFile, Selection, Sink};
 
+/// Why a build wrote nothing: a switch config that did not render, or an artifact that could
+/// not be written. Either names the file; never an empty file in its place.
+#[derive(Debug)]
+pub enum BuildError {
+    Render(render::RenderError),
+    Artifact(artifacts::ArtifactError),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Render(e) => e.fmt(f),
+            Self::Artifact(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
 /// The result of compiling a spec: every stage's value when all stages succeeded, and all
 /// diagnostics.
 pub struct Compiled {
@@ -119,7 +138,7 @@ impl Compiled {
     pub fn outputs(
         &self,
         templates: &render::Templates,
-    ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
+    ) -> Option<Result<Vec<OutputFile>, BuildError>> {
         self.outputs_only(templates, &Selection::all())
     }
 
@@ -129,7 +148,7 @@ impl Compiled {
         &self,
         templates: &render::Templates,
         only: &Selection,
-    ) -> Option<Result<Vec<OutputFile>, render::RenderError>> {
+    ) -> Option<Result<Vec<OutputFile>, BuildError>> {
         let c = Collector::default();
         let done = self.emit(templates, only, &|f| c.put(f), &NoMemo)?;
         Some(done.map(|()| c.finish()))
@@ -138,15 +157,15 @@ impl Compiled {
     /// Every output file of the selected groups into `sink` as it is produced, without the
     /// manifest (the sink's owner writes it over what it received); switch configs an earlier
     /// build rendered from the same inputs are carried over by `memo` instead. `None` when the
-    /// compile failed; a render error is returned once the artifacts are done (a writer then
-    /// discards everything).
+    /// compile failed; a render or artifact error is returned once both sides are done (a
+    /// writer then discards everything).
     pub fn emit(
         &self,
         templates: &render::Templates,
         only: &Selection,
         sink: &Sink<'_>,
         memo: &dyn Memo,
-    ) -> Option<Result<(), render::RenderError>> {
+    ) -> Option<Result<(), BuildError>> {
         let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
         let inputs = artifacts::Inputs {
             fabric,
@@ -157,7 +176,7 @@ impl Compiled {
         };
         // Configs and artifacts side by side: each splits its own work over the cores, and each
         // has single-threaded stretches (the workbook, the report page) the other fills.
-        let (rendered, ()) = parallel::join(
+        let (rendered, artifacts) = parallel::join(
             || {
                 if only.has(output::OutputGroup::Configs) {
                     render::emit(intents, templates, sink, memo)
@@ -167,14 +186,18 @@ impl Compiled {
             },
             || artifacts::emit(&inputs, only, sink, memo),
         );
-        Some(rendered)
+        Some(
+            rendered
+                .map_err(BuildError::Render)
+                .and(artifacts.map_err(BuildError::Artifact)),
+        )
     }
 }
 
 impl Compiled {
     /// The report deliverables only (`report.html`, `cabling.xlsx`, `labels/`, manifest);
-    /// `None` when the compile failed.
-    pub fn report_outputs(&self) -> Option<Vec<OutputFile>> {
+    /// `None` when the compile failed, an error when a deliverable cannot be written.
+    pub fn report_outputs(&self) -> Option<Result<Vec<OutputFile>, artifacts::ArtifactError>> {
         let inputs = artifacts::Inputs {
             fabric: self.fabric.as_ref()?,
             spec: self.spec.as_ref()?,

@@ -89,7 +89,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "intent",
         ],
     ),
-    ("capture", &["diag", "model", "topology", "intent"]),
+    (
+        "capture",
+        &["diag", "model", "topology", "intent", "output"],
+    ),
     ("cabling", &["diag", "model", "topology", "output"]),
     ("push", &["diag", "model", "output"]),
     (

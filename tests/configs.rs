@@ -445,18 +445,25 @@ fn real_frr_accepts_every_generated_config() {
     );
 }
 
-#[test]
-fn a_template_bug_is_an_error_not_an_empty_string() {
-    let c = railyard::compile(&SourceFile::new(
+/// lab-small with FRR on every switch (the template override tests).
+fn frr_lab() -> railyard::Compiled {
+    railyard::compile(&SourceFile::new(
         "lab",
         with(&inventory("lab-small.yaml"), "platforms: {default: frr}"),
-    ));
+    ))
+}
+
+#[test]
+fn a_template_bug_is_an_error_not_an_empty_string() {
+    let c = frr_lab();
     let mut t = railyard::render::Templates::default();
     t.overrides.insert(
         "frr/system.j2".into(),
         "{{ system.no_such_field }}\n".into(),
     );
-    let err = c.outputs(&t).unwrap().unwrap_err();
+    let Err(railyard::BuildError::Render(err)) = c.outputs(&t).unwrap() else {
+        panic!("a render error");
+    };
     assert_eq!(err.template, "frr/system.j2", "{}", err.message);
     assert!(err.message.contains("undefined"), "{}", err.message);
     // An override that works replaces the built-in file by file.
@@ -466,6 +473,30 @@ fn a_template_bug_is_an_error_not_an_empty_string() {
     let files = c.outputs(&t).unwrap().unwrap();
     let conf = file(&files, "configs/spine01/frr.conf");
     assert!(conf.contains("! site banner") && conf.contains("router bgp"));
+}
+
+/// A template override is the user's code: nested loops that would run for days (10^10 steps)
+/// stop at the fuel limit as an error naming the template and the limit, not a hang.
+#[test]
+fn a_template_that_never_ends_is_stopped_at_its_limit() {
+    let c = frr_lab();
+    let mut t = railyard::render::Templates::default();
+    t.overrides.insert(
+        "frr/system.j2".into(),
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% set x = i * j %}\
+         {% endfor %}{% endfor %}\n"
+            .into(),
+    );
+    let Err(railyard::BuildError::Render(err)) = c.outputs(&t).expect("compiles") else {
+        panic!("a render error");
+    };
+    assert_eq!(err.template, "frr/system.j2", "{}", err.message);
+    let limit = railyard::render::Templates::FUEL.to_string();
+    assert!(
+        err.message.contains("ran out of fuel") && err.message.contains(&limit),
+        "{}",
+        err.message
+    );
 }
 
 #[test]

@@ -8,22 +8,20 @@
 //!   a person sees: frozen header, filters, print titles, page setup, colours, widths, types.
 //! - `labels/*.html`: two labels per cable with the text of `cabling.csv`.
 
+mod browser;
 mod common;
 mod prereq;
 mod pyenv;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Cursor};
-use std::net::TcpStream;
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
+use browser::{Browser, chromium};
 use calamine::{Data, Reader, Xlsx};
 use serde_json::{Value, json};
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
 
 fn artifacts_dir() -> PathBuf {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-artifacts");
@@ -70,203 +68,6 @@ fn csv_rows(
     (header, rows)
 }
 
-// ---- Chromium over the DevTools protocol ---------------------------------------------------
-
-struct Browser {
-    child: Child,
-    ws: WebSocket<MaybeTlsStream<TcpStream>>,
-    id: u64,
-    session: Option<String>,
-    events: Vec<Value>,
-    _profile: tempfile::TempDir,
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.ws.close(None);
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Browser {
-    fn launch(bin: &Path) -> Browser {
-        let profile = tempfile::tempdir().expect("profile dir");
-        let mut child = Command::new(bin)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-extensions",
-                "--hide-scrollbars",
-                "--remote-debugging-port=0",
-                "--remote-allow-origins=*",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg("about:blank")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("chromium starts");
-        let stderr = child.stderr.take().expect("stderr");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(url) = line.split("DevTools listening on ").nth(1) {
-                    let _ = tx.send(url.trim().to_string());
-                }
-            }
-        });
-        let url = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("chromium prints its DevTools address");
-        let (ws, _) = tungstenite::connect(url.as_str()).expect("DevTools WebSocket");
-        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
-            s.set_read_timeout(Some(Duration::from_secs(120)))
-                .expect("read timeout");
-        }
-        let mut b = Browser {
-            child,
-            ws,
-            id: 0,
-            session: None,
-            events: Vec::new(),
-            _profile: profile,
-        };
-        let target = b.call("Target.createTarget", json!({"url": "about:blank"}));
-        let target_id = target["targetId"].as_str().expect("target id").to_string();
-        let attached = b.call(
-            "Target.attachToTarget",
-            json!({"targetId": target_id, "flatten": true}),
-        );
-        b.session = Some(attached["sessionId"].as_str().expect("session").to_string());
-        for domain in [
-            "Runtime.enable",
-            "Log.enable",
-            "Network.enable",
-            "Page.enable",
-        ] {
-            b.call(domain, json!({}));
-        }
-        b.call(
-            "Emulation.setDeviceMetricsOverride",
-            json!({"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": false}),
-        );
-        b
-    }
-
-    fn read(&mut self) -> Value {
-        loop {
-            match self.ws.read().expect("DevTools message") {
-                Message::Text(t) => return serde_json::from_str(t.as_str()).expect("json"),
-                Message::Close(_) => panic!("DevTools closed the connection"),
-                _ => {}
-            }
-        }
-    }
-
-    fn call(&mut self, method: &str, params: Value) -> Value {
-        self.id += 1;
-        let mut msg = json!({"id": self.id, "method": method, "params": params});
-        if let Some(s) = &self.session {
-            msg["sessionId"] = json!(s);
-        }
-        self.ws
-            .send(Message::text(msg.to_string()))
-            .expect("send to DevTools");
-        loop {
-            let v = self.read();
-            if v["id"] == json!(self.id) {
-                if let Some(e) = v.get("error") {
-                    panic!("{method} failed: {e}");
-                }
-                return v["result"].clone();
-            }
-            if v.get("method").is_some() {
-                self.events.push(v);
-            }
-        }
-    }
-
-    fn wait_event(&mut self, method: &str) {
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while !self.events.iter().any(|e| e["method"] == method) {
-            assert!(Instant::now() < deadline, "no {method} within 120 s");
-            let v = self.read();
-            if v.get("method").is_some() {
-                self.events.push(v);
-            }
-        }
-    }
-
-    fn eval(&mut self, expr: &str) -> Value {
-        let r = self.call(
-            "Runtime.evaluate",
-            json!({"expression": expr, "returnByValue": true, "awaitPromise": true}),
-        );
-        assert!(
-            r.get("exceptionDetails").is_none(),
-            "{expr} threw: {}",
-            r["exceptionDetails"]
-        );
-        r["result"]["value"].clone()
-    }
-
-    /// Navigate to a local file and wait for its load event (a page without a script).
-    fn load(&mut self, path: &Path) {
-        let url = format!("file://{}", path.display());
-        self.events.clear();
-        self.call("Page.navigate", json!({"url": url}));
-        self.wait_event("Page.loadEventFired");
-    }
-
-    /// Load report.html and wait until its script has drawn everything.
-    fn open(&mut self, path: &Path) {
-        self.load(path);
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while self.eval("!!(window.railyardReport && window.railyardReport.ready)") != json!(true) {
-            assert!(
-                Instant::now() < deadline,
-                "the report's script never finished"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Console errors, uncaught exceptions and failed loads seen so far.
-    fn errors(&self) -> Vec<String> {
-        self.events
-            .iter()
-            .filter_map(|e| match e["method"].as_str()? {
-                "Runtime.exceptionThrown" => Some(e["params"]["exceptionDetails"].to_string()),
-                "Runtime.consoleAPICalled"
-                    if matches!(e["params"]["type"].as_str(), Some("error" | "assert")) =>
-                {
-                    Some(e["params"]["args"].to_string())
-                }
-                "Log.entryAdded" if e["params"]["entry"]["level"] == "error" => {
-                    Some(e["params"]["entry"].to_string())
-                }
-                "Network.loadingFailed" => Some(e["params"].to_string()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Every URL the page requested.
-    fn requests(&self) -> Vec<String> {
-        self.events
-            .iter()
-            .filter(|e| e["method"] == "Network.requestWillBeSent")
-            .filter_map(|e| e["params"]["request"]["url"].as_str().map(str::to_string))
-            .collect()
-    }
-}
-
 fn decode_base64(s: &str) -> Vec<u8> {
     let val = |c: u8| -> Option<u32> {
         Some(match c {
@@ -298,10 +99,6 @@ fn pdf_pages(pdf: &[u8]) -> usize {
     pdf.windows(needle.len() + 1)
         .filter(|w| &w[..needle.len()] == needle && w[needle.len()] != b's')
         .count()
-}
-
-fn chromium(test: &str) -> Option<PathBuf> {
-    prereq::program(test, "chromium", "chromium")
 }
 
 /// The diagram's contract (see `src/artifacts/report/diagram.rs`), restated independently: the
@@ -910,10 +707,16 @@ fn check_cabling_sheet(cabling: &Value, csv: &[Vec<String>]) {
 fn deliverables_are_byte_identical_on_rebuild() {
     let spec = common::inventory("spectrum-x-cloud.yaml");
     let src = railyard::diag::SourceFile::new("spec.yaml", spec);
-    let first = railyard::compile(&src).report_outputs().expect("compiles");
+    let first = railyard::compile(&src)
+        .report_outputs()
+        .expect("compiles")
+        .expect("writes");
     // A clock-dependent field (the workbook's creation time) would differ after a second.
     std::thread::sleep(Duration::from_millis(1100));
-    let second = railyard::compile(&src).report_outputs().expect("compiles");
+    let second = railyard::compile(&src)
+        .report_outputs()
+        .expect("compiles")
+        .expect("writes");
     assert_eq!(first.len(), second.len());
     for (a, b) in first.iter().zip(&second) {
         assert_eq!(a.path, b.path);

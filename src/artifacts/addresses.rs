@@ -3,26 +3,30 @@
 //! OOB gateway's address in every management subnet, both ends of every numbered link), for
 //! import into an IPAM and for host provisioning.
 
-use super::LinkNames;
+use super::{ArtifactError, InFile, LinkNames};
 use crate::addressing::Allocation;
 use crate::model::Role;
+use crate::output::csv::{Column, Writer};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Fabric, PortId};
 
-pub const COLUMNS: [&str; 7] = [
-    "device",
-    "interface",
-    "address",
-    "family",
-    "purpose",
-    "network",
-    "peer",
+pub const COLUMNS: [Column; 7] = [
+    Column::text("device"),
+    Column::text("interface"),
+    Column::text("address"),
+    Column::text("family"),
+    Column::text("purpose"),
+    Column::text("network"),
+    Column::text("peer"),
 ];
 
-pub fn addresses_csv(f: &Fabric, a: &Allocation, n: &LinkNames) -> OutputFile {
-    let mut w = super::cabling::writer();
-    let _ = w.write_record(COLUMNS);
-    let row = |w: &mut csv::Writer<Vec<u8>>,
+pub fn addresses_csv(
+    f: &Fabric,
+    a: &Allocation,
+    n: &LinkNames,
+) -> Result<OutputFile, ArtifactError> {
+    let mut w = Writer::new(&COLUMNS);
+    let row = |w: &mut Writer,
                dev: &str,
                ifname: &str,
                addr: &ipnet::IpNet,
@@ -34,7 +38,7 @@ pub fn addresses_csv(f: &Fabric, a: &Allocation, n: &LinkNames) -> OutputFile {
         } else {
             "ipv6"
         };
-        let _ = w.write_record([dev, ifname, &addr.to_string(), fam, purpose, net, peer]);
+        w.row([dev, ifname, &addr.to_string(), fam, purpose, net, peer]);
     };
     for d in f.devices() {
         let Some(da) = a.devices.get(&d.name) else {
@@ -105,9 +109,9 @@ pub fn addresses_csv(f: &Fabric, a: &Allocation, n: &LinkNames) -> OutputFile {
             }
         }
     }
-    OutputFile::new(
+    Ok(OutputFile::new(
         OutputGroup::Addresses,
         "addresses.csv",
-        w.into_inner().unwrap_or_default(),
-    )
+        w.finish().in_file("addresses.csv")?,
+    ))
 }

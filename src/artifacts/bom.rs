@@ -5,8 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use super::metres;
+use super::{ArtifactError, InFile, metres};
 use crate::model::{Form, Media, Speed};
+use crate::output::csv::{Column, Writer};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Fabric, PortId};
 
@@ -65,7 +66,7 @@ fn cable_part(media: Media, speed: Speed, length: f64) -> (&'static str, String)
     }
 }
 
-pub fn bom_csv(f: &Fabric) -> OutputFile {
+pub fn bom_csv(f: &Fabric) -> Result<OutputFile, ArtifactError> {
     // (category, part, description) → quantity
     let mut items: BTreeMap<(&'static str, String, String), u64> = BTreeMap::new();
     for d in f.devices() {
@@ -130,16 +131,18 @@ pub fn bom_csv(f: &Fabric) -> OutputFile {
             .entry(("transceiver", part.to_string(), desc))
             .or_default() += 1;
     }
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    let _ = w.write_record(["category", "part", "description", "quantity"]);
+    let mut w = Writer::new(&[
+        Column::text("category"),
+        Column::text("part"),
+        Column::text("description"),
+        Column::number("quantity"),
+    ]);
     for ((cat, part, desc), q) in items {
-        let _ = w.write_record([cat, part.as_str(), desc.as_str(), &q.to_string()]);
+        w.row([cat, part.as_str(), desc.as_str(), &q.to_string()]);
     }
-    OutputFile::new(
+    Ok(OutputFile::new(
         OutputGroup::Cabling,
         "bom.csv",
-        w.into_inner().unwrap_or_default(),
-    )
+        w.finish().in_file("bom.csv")?,
+    ))
 }

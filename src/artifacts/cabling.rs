@@ -1,31 +1,55 @@
 //! The cabling plan: one row per cable, both ends named, TIA-606-style labels; and the same
 //! plan in NetBox's cable bulk-import columns (NetBox CableImportForm (netbox-community/netbox)).
 
-use super::{LinkNames, metres};
+use super::{ArtifactError, InFile, LinkNames, metres};
+use crate::output::csv::{Column, Writer};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::Fabric;
 
-pub const COLUMNS: [&str; 15] = [
-    "cable_id", "label", "a_device", "a_port", "b_device", "b_port", "speed", "media", "length_m",
-    "network", "tier", "plane", "rail", "a_rack", "b_rack",
+pub const COLUMNS: [Column; 15] = [
+    Column::text("cable_id"),
+    Column::text("label"),
+    Column::text("a_device"),
+    Column::text("a_port"),
+    Column::text("b_device"),
+    Column::text("b_port"),
+    Column::text("speed"),
+    Column::text("media"),
+    Column::number("length_m"),
+    Column::text("network"),
+    Column::text("tier"),
+    Column::number("plane"),
+    Column::number("rail"),
+    Column::text("a_rack"),
+    Column::text("b_rack"),
 ];
 
-pub(crate) fn writer() -> csv::Writer<Vec<u8>> {
-    csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new())
-}
+/// The NetBox cable bulk-import columns.
+const NETBOX: [Column; 12] = [
+    Column::text("side_a_device"),
+    Column::text("side_a_type"),
+    Column::text("side_a_name"),
+    Column::text("side_b_device"),
+    Column::text("side_b_type"),
+    Column::text("side_b_name"),
+    Column::text("type"),
+    Column::text("status"),
+    Column::text("label"),
+    Column::number("length"),
+    Column::text("length_unit"),
+    Column::text("description"),
+];
 
 fn opt(v: Option<u32>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
-    let mut w = writer();
-    let _ = w.write_record(COLUMNS);
+pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError> {
+    const PATH: &str = "cabling.csv";
+    let mut w = Writer::new(&COLUMNS);
     for (i, l) in f.links().enumerate() {
         let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
-        let _ = w.write_record([
+        w.row([
             l.cable_id.as_str(),
             &n.label[i],
             &a.name,
@@ -43,32 +67,19 @@ pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
             b.rack.as_deref().unwrap_or(""),
         ]);
     }
-    OutputFile::new(
+    Ok(OutputFile::new(
         OutputGroup::Cabling,
-        "cabling.csv",
-        w.into_inner().unwrap_or_default(),
-    )
+        PATH,
+        w.finish().in_file(PATH)?,
+    ))
 }
 
-pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
-    let mut w = writer();
-    let _ = w.write_record([
-        "side_a_device",
-        "side_a_type",
-        "side_a_name",
-        "side_b_device",
-        "side_b_type",
-        "side_b_name",
-        "type",
-        "status",
-        "label",
-        "length",
-        "length_unit",
-        "description",
-    ]);
+pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError> {
+    const PATH: &str = "netbox-cables.csv";
+    let mut w = Writer::new(&NETBOX);
     for (i, l) in f.links().enumerate() {
         let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
-        let _ = w.write_record([
+        w.row([
             a.name.as_str(),
             "dcim.interface",
             &n.a_port[i],
@@ -83,9 +94,9 @@ pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> OutputFile {
             &l.cable_id,
         ]);
     }
-    OutputFile::new(
+    Ok(OutputFile::new(
         OutputGroup::Cabling,
-        "netbox-cables.csv",
-        w.into_inner().unwrap_or_default(),
-    )
+        PATH,
+        w.finish().in_file(PATH)?,
+    ))
 }

@@ -1,10 +1,13 @@
 //! Documents derived from the fabric and its allocation — cabling plan, port maps, address plan,
-//! BOM, plan, summary, manifest. Pure: returns file contents; the CLI writes them.
+//! BOM, plan, summary, manifest. Pure: returns file contents; the CLI writes them. A file that
+//! cannot be written is an [`ArtifactError`] naming it, never an empty or missing file.
 
 mod addresses;
 mod bom;
 mod cabling;
+mod error;
 mod hosts;
+mod k8s;
 mod plan;
 mod portmap;
 mod report;
@@ -17,6 +20,8 @@ use crate::intent::Intents;
 use crate::output::{Collector, Memo, NoMemo, OutputFile, OutputGroup, Selection, Sink};
 use crate::spec::ClusterSpec;
 use crate::topology::Fabric;
+pub use error::ArtifactError;
+pub(crate) use error::InFile;
 
 /// What the artifacts are derived from: the graph, its allocation and intent, and the spec's
 /// global knobs.
@@ -39,15 +44,17 @@ pub(crate) fn metres(m: f64) -> String {
     }
 }
 
-/// A generated document as YAML, through the one YAML writer. The artifacts' documents (Slurm,
-/// Kueue, netplan) hold only strings, numbers, lists and string-keyed maps, which always
-/// serialize: a failure is a bug in railyard and panics with the writer's message rather than
-/// writing an empty file.
-pub(crate) fn yaml<T: serde::Serialize>(value: &T) -> String {
-    match crate::output::yaml::to_string(value) {
-        Ok(s) => s,
-        Err(e) => panic!("railyard bug: a generated document does not serialize: {e}"),
-    }
+/// Text safe inside a `#` comment line (control characters, line breaks included, as spaces).
+pub(crate) fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// The generated document `path` as YAML, through the one YAML writer (Slurm, Kueue, netplan);
+/// a failure is the file's error, never an empty file.
+pub(crate) fn yaml<T: serde::Serialize>(path: &str, value: &T) -> Result<String, ArtifactError> {
+    crate::output::yaml::to_string(value).in_file(path)
 }
 
 /// Port names and labels of every cable, resolved once and shared by every artifact
@@ -84,109 +91,134 @@ impl LinkNames {
 /// Every artifact of a fabric plus the already rendered `configs` (switch configs, intent dumps),
 /// sorted by path, with `manifest.json` last. The result does not depend on which thread
 /// finishes first.
-pub fn render_all(inputs: &Inputs<'_>, configs: Vec<OutputFile>) -> Vec<OutputFile> {
+pub fn render_all(
+    inputs: &Inputs<'_>,
+    configs: Vec<OutputFile>,
+) -> Result<Vec<OutputFile>, ArtifactError> {
     let c = Collector::default();
     configs.into_iter().for_each(|f| c.put(f));
-    emit(inputs, &Selection::all(), &|f| c.put(f), &NoMemo);
-    c.finish()
+    emit(inputs, &Selection::all(), &|f| c.put(f), &NoMemo)?;
+    Ok(c.finish())
 }
 
 /// Every artifact of the selected groups into `sink` (no manifest: the sink's owner writes it
 /// over everything it received). Nothing is rendered that no selected group needs: the report
 /// needs the cabling plan, port maps, BOM and address plan (it reads them back), nothing else
-/// needs anything.
-pub fn emit(inputs: &Inputs<'_>, only: &Selection, sink: &Sink<'_>, memo: &dyn Memo) {
+/// needs anything. The first file that cannot be written is the error (files already handed
+/// to `sink` are then to be discarded by its owner).
+pub fn emit(
+    inputs: &Inputs<'_>,
+    only: &Selection,
+    sink: &Sink<'_>,
+    memo: &dyn Memo,
+) -> Result<(), ArtifactError> {
     let names = LinkNames::new(inputs.fabric);
     let put = |file: OutputFile| {
         if only.keeps(file.group) {
             sink(file);
         }
     };
-    crate::parallel::join(
+    let (beside, report) = crate::parallel::join(
         // What the report does not read renders beside it from the start.
         || beside_the_report(inputs, only, &names, &put),
         || {
-            let sources = report_sources(inputs, only, &names);
+            let sources = report_sources(inputs, only, &names)?;
             // The report, workbook and labels read the CSV files back, so they show exactly
             // those rows.
             if only.has(OutputGroup::Report) {
-                report::files(inputs, &names, &sources, sink, memo);
+                report::files(inputs, &names, &sources, sink, memo)?;
             }
             sources.into_iter().for_each(&put);
+            Ok(())
         },
     );
+    beside.and(report)
 }
 
 /// The plan, host and scheduler files, the NetBox import and the summary: nothing the report
 /// reads.
-fn beside_the_report(inputs: &Inputs<'_>, only: &Selection, names: &LinkNames, put: &Sink<'_>) {
+fn beside_the_report(
+    inputs: &Inputs<'_>,
+    only: &Selection,
+    names: &LinkNames,
+    put: &Sink<'_>,
+) -> Result<(), ArtifactError> {
     let f = inputs.fabric;
-    crate::parallel::join(
+    let (plan_and_hosts, netbox_and_summary) = crate::parallel::join(
         || {
             if only.has(OutputGroup::Plan) {
-                put(plan::plan_json(f, names));
+                put(plan::plan_json(f, names)?);
             }
             if only.has(OutputGroup::Hosts) {
-                scheduler::files(inputs).into_iter().for_each(put);
-                hosts::files(inputs).into_iter().for_each(put);
+                scheduler::files(inputs)?.into_iter().for_each(put);
+                hosts::files(inputs)?.into_iter().for_each(put);
             }
+            Ok(())
         },
         || {
             if only.has(OutputGroup::Cabling) {
-                put(cabling::netbox_csv(f, names));
+                put(cabling::netbox_csv(f, names)?);
             }
             if only.has(OutputGroup::Plan) {
+                let summary = summary::summarize_with(f, &inputs.intents.tenants);
                 put(OutputFile::new(
                     OutputGroup::Plan,
                     "summary.json",
-                    summary::to_json(&summary::summarize_with(f, &inputs.intents.tenants)),
+                    summary::to_json(&summary).in_file("summary.json")?,
                 ));
             }
+            Ok(())
         },
     );
+    plan_and_hosts.and(netbox_and_summary)
 }
 
 /// The CSV files the report reads back (cabling plan, BOM, port maps, address plan), when a
 /// selected group writes them or the report needs them.
-fn report_sources(inputs: &Inputs<'_>, only: &Selection, names: &LinkNames) -> Vec<OutputFile> {
+fn report_sources(
+    inputs: &Inputs<'_>,
+    only: &Selection,
+    names: &LinkNames,
+) -> Result<Vec<OutputFile>, ArtifactError> {
     let (f, alloc) = (inputs.fabric, inputs.alloc);
     let report = only.has(OutputGroup::Report);
     let cabling = only.has(OutputGroup::Cabling) || report;
     let addresses = only.has(OutputGroup::Addresses) || report;
-    let (maps, mut sources) = crate::parallel::join(
+    let (maps, sources) = crate::parallel::join(
         || {
             let mut v = Vec::new();
             if cabling {
-                v = portmap::port_maps(f, names);
+                v = portmap::port_maps(f, names)?;
             }
             if addresses {
-                v.push(addresses::addresses_csv(f, alloc, names));
+                v.push(addresses::addresses_csv(f, alloc, names)?);
             }
-            v
+            Ok::<_, ArtifactError>(v)
         },
         || {
             if cabling {
-                vec![cabling::cabling_csv(f, names), bom::bom_csv(f)]
+                Ok(vec![cabling::cabling_csv(f, names)?, bom::bom_csv(f)?])
             } else {
-                Vec::new()
+                Ok(Vec::new())
             }
         },
     );
-    sources.extend(maps);
-    sources
+    let mut sources = sources?;
+    sources.extend(maps?);
+    Ok(sources)
 }
 
 /// Only the deliverables people look at (`railyard report`): `report.html`, `cabling.xlsx`,
 /// `labels/*.html`, with `manifest.json` last. The CSV files they are read from are rendered
 /// but not returned.
-pub fn render_report(inputs: &Inputs<'_>) -> Vec<OutputFile> {
+pub fn render_report(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
     let (f, alloc) = (inputs.fabric, inputs.alloc);
     let names = LinkNames::new(f);
-    let mut sources = portmap::port_maps(f, &names);
-    sources.push(addresses::addresses_csv(f, alloc, &names));
-    sources.push(cabling::cabling_csv(f, &names));
-    sources.push(bom::bom_csv(f));
+    let mut sources = portmap::port_maps(f, &names)?;
+    sources.push(addresses::addresses_csv(f, alloc, &names)?);
+    sources.push(cabling::cabling_csv(f, &names)?);
+    sources.push(bom::bom_csv(f)?);
     let c = Collector::default();
-    report::files(inputs, &names, &sources, &|f| c.put(f), &NoMemo);
-    c.finish()
+    report::files(inputs, &names, &sources, &|f| c.put(f), &NoMemo)?;
+    Ok(c.finish())
 }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::LinkNames;
+use super::{ArtifactError, InFile, LinkNames};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Device, Fabric};
 
@@ -41,7 +41,7 @@ struct Plan<'a> {
     links: Vec<LinkOut<'a>>,
 }
 
-pub fn plan_json(f: &Fabric, n: &LinkNames) -> OutputFile {
+pub fn plan_json(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError> {
     let links = f
         .links()
         .enumerate()
@@ -74,7 +74,7 @@ pub fn plan_json(f: &Fabric, n: &LinkNames) -> OutputFile {
         devices: f.devices().collect(),
         links,
     };
-    let mut bytes = serde_json::to_vec(&plan).unwrap_or_default();
+    let mut bytes = serde_json::to_vec(&plan).in_file("plan.json")?;
     bytes.push(b'\n');
-    OutputFile::new(OutputGroup::Plan, "plan.json", bytes)
+    Ok(OutputFile::new(OutputGroup::Plan, "plan.json", bytes))
 }

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::{LinkNames, metres};
+use super::{ArtifactError, InFile, LinkNames, metres};
+use crate::output::csv::{Column, Writer};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Device, Fabric, Link, PortId};
 
@@ -19,7 +20,34 @@ struct Row<'a> {
 /// A cable seen from one of its ends: (port here, link index, is this the `a` end).
 type Attached = (PortId, usize, bool);
 
-pub fn port_maps(f: &Fabric, n: &LinkNames) -> Vec<OutputFile> {
+/// `portmaps/nodes.csv`: every node port with a cable.
+const NODE_COLUMNS: [Column; 9] = [
+    Column::text("node"),
+    Column::text("port"),
+    Column::text("network"),
+    Column::number("rail"),
+    Column::number("plane"),
+    Column::text("peer_device"),
+    Column::text("peer_port"),
+    Column::text("cable_id"),
+    Column::text("speed"),
+];
+
+/// `portmaps/<switch>.csv`: every port of the switch.
+const SWITCH_COLUMNS: [Column; 10] = [
+    Column::text("port"),
+    Column::text("cage"),
+    Column::text("speed"),
+    Column::text("peer_device"),
+    Column::text("peer_port"),
+    Column::text("cable_id"),
+    Column::text("network"),
+    Column::text("tier"),
+    Column::text("media"),
+    Column::number("length_m"),
+];
+
+pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, ArtifactError> {
     let links: Vec<&Link> = f.links().collect();
     let mut by_dev: Vec<Vec<Attached>> = vec![Vec::new(); f.device_count()];
     for (i, l) in links.iter().enumerate() {
@@ -36,20 +64,7 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Vec<OutputFile> {
         }
     };
     let mut out = Vec::new();
-    let mut nodes = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    let _ = nodes.write_record([
-        "node",
-        "port",
-        "network",
-        "rail",
-        "plane",
-        "peer_device",
-        "peer_port",
-        "cable_id",
-        "speed",
-    ]);
+    let mut nodes = Writer::new(&NODE_COLUMNS);
     for (di, d) in f.devices().enumerate() {
         let mut attached = std::mem::take(&mut by_dev[di]);
         attached.sort_by_key(|(p, _, _)| *p);
@@ -71,14 +86,14 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Vec<OutputFile> {
                 })
                 .collect();
             let rows = switch_rows(f, d, by_port);
-            out.push(csv_map(d, &rows));
+            out.push(csv_map(d, &rows)?);
             out.push(md_map(f, d, &rows));
         } else {
             for (_, i, is_a) in &attached {
                 let l = links[*i];
                 let (fd, fp) = far(*i, *is_a);
                 let here = if *is_a { &n.a_port[*i] } else { &n.b_port[*i] };
-                let _ = nodes.write_record([
+                nodes.row([
                     d.name.as_str(),
                     here,
                     l.network.as_str(),
@@ -92,12 +107,13 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Vec<OutputFile> {
             }
         }
     }
+    const NODES: &str = "portmaps/nodes.csv";
     out.push(OutputFile::new(
         OutputGroup::Cabling,
-        "portmaps/nodes.csv",
-        nodes.into_inner().unwrap_or_default(),
+        NODES,
+        nodes.finish().in_file(NODES)?,
     ));
-    out
+    Ok(out)
 }
 
 /// Every port of a switch in front-panel order, the management port first; `used` holds the
@@ -143,22 +159,8 @@ fn switch_rows<'a>(f: &Fabric, d: &Device, mut used: BTreeMap<PortId, Row<'a>>) 
     rows
 }
 
-fn csv_map(d: &Device, rows: &[Row<'_>]) -> OutputFile {
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    let _ = w.write_record([
-        "port",
-        "cage",
-        "speed",
-        "peer_device",
-        "peer_port",
-        "cable_id",
-        "network",
-        "tier",
-        "media",
-        "length_m",
-    ]);
+fn csv_map(d: &Device, rows: &[Row<'_>]) -> Result<OutputFile, ArtifactError> {
+    let mut w = Writer::new(&SWITCH_COLUMNS);
     for r in rows {
         let (pd, pp, id, net, tier, media, len) = match &r.link {
             Some((l, dn, pn)) => (
@@ -172,7 +174,7 @@ fn csv_map(d: &Device, rows: &[Row<'_>]) -> OutputFile {
             ),
             None => ("", "", "", "", "", "", String::new()),
         };
-        let _ = w.write_record([
+        w.row([
             r.port.as_str(),
             &r.cage,
             &r.speed,
@@ -185,11 +187,9 @@ fn csv_map(d: &Device, rows: &[Row<'_>]) -> OutputFile {
             &len,
         ]);
     }
-    OutputFile::new(
-        OutputGroup::Cabling,
-        format!("portmaps/{}.csv", d.name),
-        w.into_inner().unwrap_or_default(),
-    )
+    let path = format!("portmaps/{}.csv", d.name);
+    let bytes = w.finish().in_file(&path)?;
+    Ok(OutputFile::new(OutputGroup::Cabling, path, bytes))
 }
 
 fn md_map(f: &Fabric, d: &Device, rows: &[Row<'_>]) -> OutputFile {

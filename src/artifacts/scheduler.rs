@@ -17,16 +17,16 @@ mod slurm;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::Inputs;
+use super::{ArtifactError, Inputs};
 use crate::model::{Network, Role, Tier};
 use crate::output::OutputFile;
 use crate::topology::Fabric;
 
-pub fn files(inputs: &Inputs<'_>) -> Vec<OutputFile> {
+pub fn files(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
     let tree = Tree::of(inputs.fabric);
-    let mut out = slurm::files(&tree);
-    out.extend(kueue::files(&tree, &inputs.spec.scheduler.label_prefix));
-    out
+    let mut out = slurm::files(&tree)?;
+    out.extend(kueue::files(&tree, &inputs.spec.scheduler.label_prefix)?);
+    Ok(out)
 }
 
 /// What a scheduler "leaf switch" stands for.
@@ -204,29 +204,6 @@ fn width(count: u32) -> usize {
     count.max(1).to_string().len().max(2)
 }
 
-/// A Kubernetes object name / label value from free text: lowercase RFC 1123 (`[a-z0-9.-]`,
-/// alphanumeric at both ends, ≤ 63 characters), which is valid as either.
-pub(crate) fn k8s_name(s: &str) -> String {
-    let mapped: String = s
-        .chars()
-        .map(|c| {
-            let c = c.to_ascii_lowercase();
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let cut: String = mapped.chars().take(63).collect();
-    let trimmed = cut.trim_matches(|c: char| !c.is_ascii_alphanumeric());
-    if trimmed.is_empty() {
-        "railyard".to_string()
-    } else {
-        trimmed.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,13 +213,5 @@ mod tests {
         assert_eq!(width(1), 2);
         assert_eq!(width(16), 2);
         assert_eq!(width(100), 3);
-    }
-
-    #[test]
-    fn k8s_names_are_valid() {
-        assert_eq!(k8s_name("spx-cloud"), "spx-cloud");
-        assert_eq!(k8s_name("My_Cluster!"), "my-cluster");
-        assert_eq!(k8s_name("__"), "railyard");
-        assert_eq!(k8s_name(&"a".repeat(80)).len(), 63);
     }
 }

@@ -167,10 +167,11 @@ pub fn summarize(f: &Fabric) -> Summary {
     }
 }
 
-pub fn to_json(s: &Summary) -> Vec<u8> {
-    let mut v = serde_json::to_vec_pretty(s).unwrap_or_default();
+/// `summary.json` (an error rather than an empty file if it cannot be written).
+pub fn to_json(s: &Summary) -> Result<Vec<u8>, serde_json::Error> {
+    let mut v = serde_json::to_vec_pretty(s)?;
     v.push(b'\n');
-    v
+    Ok(v)
 }
 
 /// A readable table for the terminal.

@@ -327,7 +327,7 @@ fn report_only(
     let Some(files) = files else {
         return Ok(ExitCode::from(1));
     };
-    write(output, move_aside, &files)
+    write(output, move_aside, &files?)
 }
 
 /// `railyard validate`.
@@ -361,7 +361,7 @@ fn summary(spec: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
     if json {
         print!(
             "{}",
-            String::from_utf8_lossy(&railyard::artifacts::summary::to_json(&s))
+            String::from_utf8_lossy(&railyard::artifacts::summary::to_json(&s)?)
         );
     } else {
         print!("{}", railyard::artifacts::summary::to_table(&s));

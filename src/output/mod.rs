@@ -2,8 +2,8 @@
 //! handed to, the group it belongs to (`build --only`), the manifest that lists every file of a
 //! build (written and read by one type), the rebuild memo a producer consults, and the one
 //! writer or escape function of each format railyard emits in several places (YAML, XML/HTML
-//! text, POSIX shell words, terminal text), the one join of a relative output path to a
-//! directory (`path`), the declaration of the secrets push may fill (`secrets`), plus the
+//! text, POSIX shell words, CSV cells, terminal text), the one join of a relative output path to
+//! a directory (`path`), the declaration of the secrets push may fill (`secrets`), plus the
 //! natural order of names and lowercase hex digests.
 //!
 //! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O but the
@@ -11,6 +11,7 @@
 //! writing an output directory is the command line's (`src/cli/output.rs`).
 
 pub mod bounded;
+pub mod csv;
 pub mod digest;
 mod file;
 mod group;

@@ -76,6 +76,9 @@ pub(crate) fn template(
             inner = next;
             message = format!("{message}: {next}");
         }
+        if let Some(limit) = env::out_of_fuel(inner) {
+            message = format!("{message}: {limit}");
+        }
         RenderError {
             device: device.to_string(),
             template: inner.name().unwrap_or(name).to_string(),

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use minijinja::{Environment, UndefinedBehavior};
 
-use super::Inputs;
+use super::{ArtifactError, InFile, Inputs};
 use crate::model::Transport;
 use crate::output::{OutputFile, OutputGroup};
 
@@ -73,40 +73,37 @@ fn grouped(model: &str, file: &str, texts: &BTreeMap<String, String>) -> Vec<Out
 }
 
 /// Every host-side file of the cluster; none when it has no GPU nodes.
-pub fn files(inputs: &Inputs<'_>) -> Vec<OutputFile> {
+pub fn files(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
     let h = &inputs.intents.hosts;
     let (Some(transport), Some(model)) =
         (h.transport, inputs.fabric.catalog.nodes.get(&h.node_model))
     else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     if h.nodes.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut out = Vec::new();
     let mut topo_written = false;
     if h.pcie_ok {
-        let texts: BTreeMap<String, String> = h
-            .nodes
-            .iter()
-            .filter_map(|(n, node)| {
-                nccl_topo::render(
-                    &h.node_model,
-                    model,
-                    transport,
-                    h.rail_optimized && h.nccl_rails,
-                    h.nccl_rails,
-                    node,
-                )
-                .ok()
-                .map(|t| (n.clone(), t))
-            })
-            .collect();
-        // Every node or none: a model file that some nodes silently lack would be worse.
-        if texts.len() == h.nodes.len() {
-            out.extend(grouped(&h.node_model, "nccl-topo.xml", &texts));
-            topo_written = !texts.is_empty();
+        // Every node or none: a node whose file cannot be written is the model file's error.
+        let path = format!("hosts/{}/nccl-topo.xml", h.node_model);
+        let mut texts = BTreeMap::new();
+        for (n, node) in &h.nodes {
+            let text = nccl_topo::render(
+                &h.node_model,
+                model,
+                transport,
+                h.rail_optimized && h.nccl_rails,
+                h.nccl_rails,
+                node,
+            )
+            .map_err(|e| format!("node `{}`: {e}", n.escape_default()))
+            .in_file(&path)?;
+            texts.insert(n.clone(), text);
         }
+        out.extend(grouped(&h.node_model, "nccl-topo.xml", &texts));
+        topo_written = !texts.is_empty();
     }
     let partitions = inputs.intents.partitions.as_ref();
     out.extend(nccl_env::files(
@@ -115,17 +112,17 @@ pub fn files(inputs: &Inputs<'_>) -> Vec<OutputFile> {
         model,
         topo_written,
         partitions.is_some(),
-    ));
+    )?);
     if let Some(p) = partitions {
         let env = nccl_env::build(&inputs.fabric.name, h, model, topo_written, true);
-        out.extend(tenants::files(inputs, p, &env));
+        out.extend(tenants::files(inputs, p, &env)?);
     }
     if transport == Transport::Ethernet {
-        out.extend(netplan::files(h, model));
-        let texts = roce_script::render_all(h, model);
+        out.extend(netplan::files(h, model)?);
+        let texts = roce_script::render_all(h, model)?;
         out.extend(grouped(&h.node_model, "roce.sh", &texts));
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::artifacts::{ArtifactError, InFile};
 use crate::catalog::NodeModel;
 use crate::intent::host::{HostIntent, HostIntents};
 use crate::model::Transport;
@@ -207,12 +208,13 @@ struct Var<'a> {
     value: &'a str,
 }
 
-/// The env file of `env`, titled `title`, with `notes` before the variables.
+/// The env file `path` of `env`, titled `title`, with `notes` before the variables.
 pub(super) fn env_text(
+    path: &str,
     title: &str,
     notes: &[String],
     env: &BTreeMap<String, String>,
-) -> Option<String> {
+) -> Result<String, ArtifactError> {
     let vars: Vec<Var<'_>> = ORDER
         .iter()
         .filter_map(|k| env.get(*k).map(|v| Var { key: k, value: v }))
@@ -222,7 +224,7 @@ pub(super) fn env_text(
             TEMPLATE,
             minijinja::context! { title => title, notes => notes, vars => vars },
         )
-        .ok()
+        .in_file(path)
 }
 
 const TEMPLATE: &str = include_str!("../../../templates/hosts/nccl.env.j2");
@@ -233,19 +235,19 @@ pub fn files(
     model: &NodeModel,
     topo_written: bool,
     tenants: bool,
-) -> Vec<OutputFile> {
+) -> Result<Vec<OutputFile>, ArtifactError> {
+    const ENV: &str = "hosts/nccl.env";
+    const JSON: &str = "hosts/nccl.json";
     let e = build(cluster, h, model, topo_written, tenants);
     let title = format!(
         "NCCL environment of cluster {} ({} nodes)",
         e.cluster, e.node_model
     );
-    let Some(text) = env_text(&title, &e.notes, &e.env) else {
-        return Vec::new();
-    };
-    let mut json = serde_json::to_vec_pretty(&e).unwrap_or_default();
+    let text = env_text(ENV, &title, &e.notes, &e.env)?;
+    let mut json = serde_json::to_vec_pretty(&e).in_file(JSON)?;
     json.push(b'\n');
-    vec![
-        OutputFile::new(OutputGroup::Hosts, "hosts/nccl.env", text),
-        OutputFile::new(OutputGroup::Hosts, "hosts/nccl.json", json),
-    ]
+    Ok(vec![
+        OutputFile::new(OutputGroup::Hosts, ENV, text),
+        OutputFile::new(OutputGroup::Hosts, JSON, json),
+    ])
 }

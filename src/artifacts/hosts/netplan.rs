@@ -11,6 +11,7 @@
 
 use serde::Serialize;
 
+use crate::artifacts::ArtifactError;
 use crate::catalog::NodeModel;
 use crate::intent::host::{HostIntent, HostIntents};
 use crate::output::{OutputFile, OutputGroup};
@@ -66,7 +67,13 @@ struct Policy {
     table: u32,
 }
 
-fn node_file(h: &HostIntents, model: &NodeModel, node: &HostIntent) -> Option<String> {
+/// The node's netplan file `path`; `None` when the node has no compute NIC to configure.
+fn node_file(
+    path: &str,
+    h: &HostIntents,
+    model: &NodeModel,
+    node: &HostIntent,
+) -> Result<Option<String>, ArtifactError> {
     let mut ethernets: Vec<(String, Ethernet)> = Vec::new();
     let mut skipped = Vec::new();
     for p in &node.ports {
@@ -111,7 +118,7 @@ fn node_file(h: &HostIntents, model: &NodeModel, node: &HostIntent) -> Option<St
         ));
     }
     if ethernets.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut head = format!(
         "# railyard: compute NICs of {} (rail order; per-NIC routing table + source rule per rail)\n",
@@ -139,20 +146,16 @@ fn node_file(h: &HostIntents, model: &NodeModel, node: &HostIntent) -> Option<St
             ethernets: Ordered(ethernets),
         },
     };
-    Some(head + &crate::artifacts::yaml(&doc))
+    Ok(Some(head + &crate::artifacts::yaml(path, &doc)?))
 }
 
-pub fn files(h: &HostIntents, model: &NodeModel) -> Vec<OutputFile> {
-    h.nodes
-        .iter()
-        .filter_map(|(name, node)| {
-            node_file(h, model, node).map(|t| {
-                OutputFile::new(
-                    OutputGroup::Hosts,
-                    format!("hosts/nodes/{name}/netplan.yaml"),
-                    t,
-                )
-            })
-        })
-        .collect()
+pub fn files(h: &HostIntents, model: &NodeModel) -> Result<Vec<OutputFile>, ArtifactError> {
+    let mut out = Vec::new();
+    for (name, node) in &h.nodes {
+        let path = format!("hosts/nodes/{name}/netplan.yaml");
+        if let Some(text) = node_file(&path, h, model, node)? {
+            out.push(OutputFile::new(OutputGroup::Hosts, path, text));
+        }
+    }
+    Ok(out)
 }

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use minijinja::Environment;
 use serde::Serialize;
 
+use crate::artifacts::{ArtifactError, InFile};
 use crate::catalog::{NodeModel, is_token};
 use crate::intent::host::{HostIntent, HostIntents, HostPort, NicQos};
 
@@ -38,13 +39,15 @@ struct Ctx<'a> {
     ports: Vec<&'a HostPort>,
 }
 
+/// The script of `node`, written as `path`; `None` when it would configure no port.
 fn render(
+    path: &str,
     env: &Environment<'_>,
     h: &HostIntents,
     model: &NodeModel,
     qos: &NicQos,
     node: &HostIntent,
-) -> Option<String> {
+) -> Result<Option<String>, ArtifactError> {
     let pfc = (0u8..8)
         .map(|p| {
             if qos.pfc_priorities.contains(&p) {
@@ -68,14 +71,21 @@ fn render(
         .iter()
         .flat_map(|p| p.unverified.iter().cloned())
         .collect();
-    // Defence in depth: the intent already rejected unsafe names; drop any that slipped through.
-    let ports = node
-        .ports
-        .iter()
-        .filter(|p| {
-            p.netdev.as_deref().is_none_or(is_token) && p.rdma.as_deref().is_none_or(is_token)
-        })
-        .collect();
+    // Defence in depth: the intent already rejected unsafe names; one that slipped through is
+    // an error, not a port silently left unconfigured.
+    if let Some(bad) = node.ports.iter().find(|p| {
+        !(p.netdev.as_deref().is_none_or(is_token) && p.rdma.as_deref().is_none_or(is_token))
+    }) {
+        return Err(ArtifactError::new(
+            path,
+            format!(
+                "node `{}` port `{}`: its interface or RDMA device name is not a plain token",
+                node.name.escape_default(),
+                bad.port.escape_default()
+            ),
+        ));
+    }
+    let ports = node.ports.iter().collect();
     let ctx = Ctx {
         scope: format!("node model {}", h.node_model),
         qos,
@@ -86,19 +96,26 @@ fn render(
     };
     // A script that would configure no port is not written at all.
     if ctx.ports.iter().all(|p| p.rdma.is_none()) {
-        return None;
+        return Ok(None);
     }
-    env.render_str(TEMPLATE, &ctx).ok()
+    env.render_str(TEMPLATE, &ctx).map(Some).in_file(path)
 }
 
 /// The script of every node, by node name (grouped into model and odd-node files by the caller).
-pub fn render_all(h: &HostIntents, model: &NodeModel) -> BTreeMap<String, String> {
+pub fn render_all(
+    h: &HostIntents,
+    model: &NodeModel,
+) -> Result<BTreeMap<String, String>, ArtifactError> {
     let Some(qos) = &h.nic_qos else {
-        return BTreeMap::new();
+        return Ok(BTreeMap::new());
     };
     let env = super::environment();
-    h.nodes
-        .iter()
-        .filter_map(|(n, node)| render(&env, h, model, qos, node).map(|t| (n.clone(), t)))
-        .collect()
+    let path = format!("hosts/{}/roce.sh", h.node_model);
+    let mut out = BTreeMap::new();
+    for (n, node) in &h.nodes {
+        if let Some(text) = render(&path, &env, h, model, qos, node)? {
+            out.insert(n.clone(), text);
+        }
+    }
+    Ok(out)
 }

@@ -5,15 +5,19 @@
 //!   15-bit value, NCCL the index);
 //! - `slurm-partition.conf`: the `PartitionName=` line placing jobs on exactly the tenant's nodes;
 //! - `kueue.yaml` + `label-nodes.sh`: a Kueue `ResourceFlavor` selecting the tenant's node label
-//!   (on the cluster's topology) and the `kubectl label` commands that set it.
+//!   (on the cluster's topology) and the `kubectl label` commands that set it. The flavor's name
+//!   and the label value come from the names through the Kubernetes grammars
+//!   (`artifacts/k8s.rs`); two tenants of one flavor name or label value are an error.
+
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 use super::super::scheduler::hostlist::compress;
-use super::super::scheduler::k8s_name;
 use super::Inputs;
 use super::nccl_env::{NcclEnv, env_text};
-use crate::catalog::is_token;
+use crate::artifacts::k8s::{dns_label, label_key, label_value, mapped_note, node_name};
+use crate::artifacts::{ArtifactError, InFile};
 use crate::intent::partitions::{Partition, Partitions};
 use crate::output::{OutputFile, OutputGroup};
 
@@ -42,7 +46,12 @@ struct FlavorSpec {
     topology_name: String,
 }
 
-fn env_file(cluster: &str, base: &NcclEnv, p: &Partition) -> Option<String> {
+fn env_file(
+    path: &str,
+    cluster: &str,
+    base: &NcclEnv,
+    p: &Partition,
+) -> Result<String, ArtifactError> {
     let mut env = base.env.clone();
     env.insert("NCCL_IB_PKEY".into(), p.pkey_index.to_string());
     env.insert("UCX_IB_PKEY".into(), p.pkey.clone());
@@ -75,10 +84,10 @@ fn env_file(cluster: &str, base: &NcclEnv, p: &Partition) -> Option<String> {
         p.nodes.len(),
         compress(&p.nodes)
     );
-    env_text(&title, &notes, &env)
+    env_text(path, &title, &notes, &env)
 }
 
-fn slurm_file(cluster: &str, p: &Partition) -> Option<String> {
+fn slurm_file(path: &str, cluster: &str, p: &Partition) -> Result<String, ArtifactError> {
     super::environment()
         .render_str(
             SLURM,
@@ -91,80 +100,96 @@ fn slurm_file(cluster: &str, p: &Partition) -> Option<String> {
                 pkey_index => p.pkey_index,
             },
         )
-        .ok()
+        .in_file(path)
 }
 
-fn kueue_files(inputs: &Inputs<'_>, p: &Partition) -> Vec<OutputFile> {
-    let key = format!("{}/tenant", inputs.spec.scheduler.label_prefix.value);
-    let cluster = k8s_name(&inputs.fabric.name);
+/// The Kubernetes names of the tenants' flavors and label values so far: a repeat is an error.
+#[derive(Default)]
+struct Taken {
+    flavors: BTreeSet<String>,
+    values: BTreeSet<String>,
+}
+
+fn kueue_files(
+    inputs: &Inputs<'_>,
+    p: &Partition,
+    dir: &str,
+    taken: &mut Taken,
+) -> Result<Vec<OutputFile>, ArtifactError> {
+    let path = format!("{dir}/kueue.yaml");
+    let key = label_key(&inputs.spec.scheduler.label_prefix.value, "tenant").in_file(&path)?;
+    let cluster = &inputs.fabric.name;
+    let flavor_text = format!("{cluster}-{}", p.name);
+    let flavor_name = dns_label(&flavor_text);
+    let value = label_value(&p.name);
+    if !taken.flavors.insert(flavor_name.clone()) || !taken.values.insert(value.clone()) {
+        return Err(ArtifactError::new(
+            &path,
+            format!(
+                "tenant `{}` has the Kubernetes name `{flavor_name}` or label value `{value}` \
+                 of another tenant",
+                p.name.escape_default()
+            ),
+        ));
+    }
     let flavor = Flavor {
         api_version: "kueue.x-k8s.io/v1beta1",
         kind: "ResourceFlavor",
         metadata: Metadata {
-            name: format!("{cluster}-{}", k8s_name(&p.name)),
+            name: flavor_name.clone(),
         },
         spec: FlavorSpec {
-            node_labels: [(key.clone(), p.name.clone())].into_iter().collect(),
-            topology_name: cluster,
+            node_labels: [(key.clone(), value.clone())].into_iter().collect(),
+            // The cluster's Topology, named as scheduler/kueue/topology.yaml names it.
+            topology_name: dns_label(cluster),
         },
     };
-    let yaml = crate::artifacts::yaml(&flavor);
+    let yaml = crate::artifacts::yaml(&path, &flavor)?;
+    let tenant = crate::artifacts::one_line(&p.name);
+    let notes = mapped_note("ResourceFlavor name", &flavor_name, &flavor_text)
+        + &mapped_note("tenant", &value, &p.name);
     let head = format!(
-        "# railyard: Kueue ResourceFlavor of tenant {} ({} node(s)); label the nodes with \
-         label-nodes.sh,\n# then use the flavor in the tenant's ClusterQueue.\n",
-        p.name,
+        "# railyard: Kueue ResourceFlavor of tenant {tenant} ({} node(s)); label the nodes with \
+         label-nodes.sh,\n# then use the flavor in the tenant's ClusterQueue.\n{notes}",
         p.nodes.len()
     );
-    let dir = format!("hosts/tenants/{}", p.name);
-    let mut out = vec![OutputFile::new(
-        OutputGroup::Hosts,
-        format!("{dir}/kueue.yaml"),
-        head + &yaml,
-    )];
-    // Node names and tenant names are plain tokens (checked by topology and tenancy); anything
-    // else would not be a safe shell word and is left out.
-    let nodes: Vec<&str> = p
+    let labels_path = format!("{dir}/label-nodes.sh");
+    // Kubernetes names and label values are shell words as they are ([a-z0-9.-], `/`, `=`).
+    let nodes = p
         .nodes
         .iter()
-        .map(String::as_str)
-        .filter(|n| is_token(n))
-        .collect();
-    if is_token(&p.name)
-        && is_token(&key.replace('/', ""))
-        && let Ok(text) = super::environment().render_str(
+        .map(|n| node_name(n))
+        .collect::<Result<Vec<String>, String>>()
+        .in_file(&labels_path)?;
+    let text = super::environment()
+        .render_str(
             LABELS,
-            minijinja::context! { tenant => p.name, nodes => nodes, key => key, value => p.name },
+            minijinja::context! { tenant => tenant, nodes => nodes, key => key, value => value },
         )
-    {
-        out.push(OutputFile::new(
-            OutputGroup::Hosts,
-            format!("{dir}/label-nodes.sh"),
-            text,
-        ));
-    }
-    out
+        .in_file(&labels_path)?;
+    Ok(vec![
+        OutputFile::new(OutputGroup::Hosts, path, head + &yaml),
+        OutputFile::new(OutputGroup::Hosts, labels_path, text),
+    ])
 }
 
-pub fn files(inputs: &Inputs<'_>, parts: &Partitions, base: &NcclEnv) -> Vec<OutputFile> {
+pub fn files(
+    inputs: &Inputs<'_>,
+    parts: &Partitions,
+    base: &NcclEnv,
+) -> Result<Vec<OutputFile>, ArtifactError> {
     let cluster = &inputs.fabric.name;
     let mut out = Vec::new();
+    let mut taken = Taken::default();
     for p in &parts.partitions {
         let dir = format!("hosts/tenants/{}", p.name);
-        if let Some(t) = env_file(cluster, base, p) {
-            out.push(OutputFile::new(
-                OutputGroup::Hosts,
-                format!("{dir}/nccl.env"),
-                t,
-            ));
-        }
-        if let Some(t) = slurm_file(cluster, p) {
-            out.push(OutputFile::new(
-                OutputGroup::Hosts,
-                format!("{dir}/slurm-partition.conf"),
-                t,
-            ));
-        }
-        out.extend(kueue_files(inputs, p));
+        let env = format!("{dir}/nccl.env");
+        let text = env_file(&env, cluster, base, p)?;
+        out.push(OutputFile::new(OutputGroup::Hosts, env, text));
+        let slurm = format!("{dir}/slurm-partition.conf");
+        let text = slurm_file(&slurm, cluster, p)?;
+        out.push(OutputFile::new(OutputGroup::Hosts, slurm, text));
+        out.extend(kueue_files(inputs, p, &dir, &mut taken)?);
     }
-    out
+    Ok(out)
 }

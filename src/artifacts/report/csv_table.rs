@@ -1,10 +1,12 @@
 //! A CSV artifact read back for the report and the workbook, held compactly: every field's text
 //! back to back in one string and one offset per field. At 131k GPUs the tables the report reads
 //! hold 35 million fields; a `String` each took gigabytes and a quarter of the time in the
-//! allocator.
+//! allocator. Each field is read back through [`uncell`], so the page and the workbook show the
+//! text the CSV cell stands for (a name, not its spreadsheet escape).
 
-/// The rows of a CSV file under its header (rows whose width differs from the header's, which
-/// railyard never writes, are left out).
+use crate::output::csv::uncell;
+
+/// The rows of a CSV file under its header.
 pub(crate) struct Csv {
     pub header: Vec<String>,
     text: String,
@@ -36,38 +38,45 @@ impl<'a> CsvRow<'a> {
 }
 
 impl Csv {
-    pub fn read(bytes: &[u8]) -> Self {
+    /// The rows of a CSV file railyard wrote; a row of another width than the header's, or a
+    /// file that is not CSV, is an error (railyard never writes one), not a row left out.
+    pub fn read(bytes: &[u8]) -> Result<Self, String> {
         let mut r = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(true)
             .from_reader(bytes);
         let header: Vec<String> = r
             .headers()
-            .map(|h| h.iter().map(str::to_string).collect())
-            .unwrap_or_default();
+            .map_err(|e| format!("unreadable header: {e}"))?
+            .iter()
+            .map(|h| uncell(h).to_string())
+            .collect();
         let mut t = Self {
             header,
             text: String::with_capacity(bytes.len()),
             ends: Vec::with_capacity(bytes.len() / 8),
         };
         let mut record = csv::StringRecord::new();
-        loop {
-            match r.read_record(&mut record) {
-                Ok(true) if record.len() == t.header.len() => {}
-                // A row of another width, or not UTF-8: left out, as the doc says.
-                Ok(true) | Err(_) => continue,
-                Ok(false) => break,
+        while r
+            .read_record(&mut record)
+            .map_err(|e| format!("unreadable row: {e}"))?
+        {
+            if record.len() != t.header.len() {
+                let line = record.position().map_or(0, csv::Position::line);
+                return Err(format!(
+                    "line {line} has {} fields under a header of {}",
+                    record.len(),
+                    t.header.len()
+                ));
             }
             for field in &record {
-                t.text.push_str(field);
-                // A CSV artifact is far below 4 GiB; a larger one would stop here, not wrap.
-                let Ok(end) = u32::try_from(t.text.len()) else {
-                    return t;
-                };
+                t.text.push_str(uncell(field));
+                let end = u32::try_from(t.text.len())
+                    .map_err(|_| "larger than the report reads (4 GiB of text)".to_string())?;
                 t.ends.push(end);
             }
         }
-        t
+        Ok(t)
     }
 
     pub fn len(&self) -> usize {
@@ -96,7 +105,7 @@ mod tests {
 
     #[test]
     fn fields_come_back_unquoted_row_by_row() {
-        let t = Csv::read(b"a,b,c\n1,\"x,y\",\n\"q\"\"\",,z\nbad,row\n4,5,6\n");
+        let t = Csv::read(b"a,b,c\n1,\"x,y\",\n\"q\"\"\",,z\n4,5,6\n").unwrap();
         assert_eq!(t.header, ["a", "b", "c"]);
         let rows: Vec<Vec<&str>> = t.rows().map(|r| r.iter().collect()).collect();
         assert_eq!(
@@ -109,5 +118,20 @@ mod tests {
         );
         assert_eq!(t.row(1).get(2), "z");
         assert_eq!(t.row(1).get(9), "");
+    }
+
+    /// A neutralised cell reads back as the text it stands for.
+    #[test]
+    fn escaped_cells_read_back_as_their_text() {
+        let t = Csv::read(b"name,n\n'=cmd|' /C calc'!A0,-1\n''x,2\n").unwrap();
+        assert_eq!(t.row(0).get(0), "=cmd|' /C calc'!A0");
+        assert_eq!(t.row(0).get(1), "-1");
+        assert_eq!(t.row(1).get(0), "'x");
+    }
+
+    #[test]
+    fn a_row_of_another_width_is_an_error() {
+        let e = Csv::read(b"a,b\n1,2\nbad\n").err().unwrap();
+        assert_eq!(e, "line 3 has 1 fields under a header of 2");
     }
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use qrcodegen::{Mask, QrCode, QrCodeEcc, QrSegment, Version};
 
 use super::markup::Markup;
-use crate::artifacts::LinkNames;
+use crate::artifacts::{ArtifactError, LinkNames};
 use crate::output::natural::Natural;
 use crate::output::{Memo, OutputFile, OutputGroup, Sink, unit_digest};
 use crate::topology::{Device, Fabric};
@@ -54,7 +54,7 @@ body { margin: 0; font-family: \"DejaVu Sans Mono\", ui-monospace, monospace; co
 /// first of a row `M{x} {y}.5h{w}`, the next ones relative to the end of the previous
 /// (`m{gap} 0h{w}`). Drawn with `stroke-width="1"` it covers exactly the run's modules; the
 /// path is less than half as long as closed rectangles per run (the label sheets are the
-/// largest output: a million labels at 131k GPUs).
+/// largest output: a million labels at 131k GPUs). `None` when `text` does not fit a QR code.
 fn qr_path(text: &str) -> Option<(String, i32)> {
     // One fixed mask instead of trying all eight: scoring every mask was most of the time of a
     // 131k-GPU build (a million labels). Any of the eight masks is a valid symbol that every
@@ -137,8 +137,13 @@ type Key<'a> = (Natural<&'a str>, Natural<&'a str>, usize);
 
 /// One label file per location, sorted by the B end's device and port; each file goes to `sink`
 /// as soon as it is drawn (the label sheets are the largest output: a million labels at 131k
-/// GPUs), in no particular order.
-pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>, memo: &dyn Memo) {
+/// GPUs), in no particular order. A sheet that cannot be drawn is the error.
+pub fn sheets(
+    f: &Fabric,
+    names: &LinkNames,
+    sink: &Sink<'_>,
+    memo: &dyn Memo,
+) -> Result<(), ArtifactError> {
     let racks = f.devices().any(|d| d.rack.is_some());
     let mut groups: BTreeMap<String, Vec<Key>> = BTreeMap::new();
     for (i, l) in f.links().enumerate() {
@@ -179,19 +184,29 @@ pub fn sheets(f: &Fabric, names: &LinkNames, sink: &Sink<'_>, memo: &dyn Memo) {
             }
             let inputs = unit_digest(&parts);
             if !memo.reuse(&unit, &inputs) {
-                let file = sheet(&f.name, racks, loc, &rows);
+                let file = sheet(&f.name, racks, loc, &rows)?;
                 memo.record(&unit, &inputs, vec![file.path.clone()]);
                 sink(file);
             }
         }
-    });
+        Ok(())
+    })
+    .into_iter()
+    .collect()
 }
 
 /// A cable on a label sheet: its id and the label text of its A and B ends.
 type Row<'a> = (&'a str, [String; 2]);
 
-/// One location's label file.
-fn sheet(cluster: &str, racks: bool, loc: &str, keys: &[Row<'_>]) -> OutputFile {
+/// One location's label file; an error when a cable id does not fit a QR code (a label
+/// without its code is not a label).
+fn sheet(
+    cluster: &str,
+    racks: bool,
+    loc: &str,
+    keys: &[Row<'_>],
+) -> Result<OutputFile, ArtifactError> {
+    let path = format!("labels/{loc}.html");
     let mut m = Markup::with_capacity(keys.len() * 1800);
     m.trusted("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     m.trusted("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
@@ -241,7 +256,16 @@ fn sheet(cluster: &str, racks: bool, loc: &str, keys: &[Row<'_>]) -> OutputFile 
         .max()
         .unwrap_or(1);
         let style = format!("font-size:{}pt", font_pt(longest));
-        let qr = qr_path(cable_id);
+        let (d, n) = qr_path(cable_id).ok_or_else(|| {
+            ArtifactError::new(
+                &path,
+                format!(
+                    "cable id `{}` ({} bytes) does not fit a QR code",
+                    cable_id.escape_default(),
+                    cable_id.len()
+                ),
+            )
+        })?;
         let qid = format!("q{k}");
         for (end, here) in [("A", 0usize), ("B", 1)] {
             m.open(
@@ -253,25 +277,23 @@ fn sheet(cluster: &str, racks: bool, loc: &str, keys: &[Row<'_>]) -> OutputFile 
                 ],
             );
             m.open("div", &[("class", &"print")]);
-            if let Some((d, n)) = &qr {
-                let view = format!("-2 -2 {} {}", n + 4, n + 4);
-                m.open("svg", &[("class", &"qr"), ("viewBox", &view)]);
-                if here == 0 {
-                    m.empty(
-                        "path",
-                        &[
-                            ("id", &qid),
-                            ("fill", &"none"),
-                            ("stroke", &"#000"),
-                            ("stroke-width", &"1"),
-                            ("d", d),
-                        ],
-                    );
-                } else {
-                    m.empty("use", &[("href", &format!("#{qid}"))]);
-                }
-                m.close("svg");
+            let view = format!("-2 -2 {} {}", n + 4, n + 4);
+            m.open("svg", &[("class", &"qr"), ("viewBox", &view)]);
+            if here == 0 {
+                m.empty(
+                    "path",
+                    &[
+                        ("id", &qid),
+                        ("fill", &"none"),
+                        ("stroke", &"#000"),
+                        ("stroke-width", &"1"),
+                        ("d", &d),
+                    ],
+                );
+            } else {
+                m.empty("use", &[("href", &format!("#{qid}"))]);
             }
+            m.close("svg");
             m.open("div", &[("class", &"txt"), ("style", &style)]);
             m.open("div", &[("class", &"id")])
                 .text(cable_id)
@@ -286,11 +308,7 @@ fn sheet(cluster: &str, racks: bool, loc: &str, keys: &[Row<'_>]) -> OutputFile 
         }
     }
     m.close("div").trusted("\n</body>\n</html>\n");
-    OutputFile::new(
-        OutputGroup::Report,
-        format!("labels/{loc}.html"),
-        m.finish(),
-    )
+    Ok(OutputFile::new(OutputGroup::Report, path, m.finish()))
 }
 
 #[cfg(test)]
@@ -299,12 +317,25 @@ mod tests {
 
     #[test]
     fn qr_code_of_a_cable_id() {
-        let (d, n) = qr_path("c1-su12-n32-r8").unwrap_or_default();
+        let (d, n) = qr_path("c1-su12-n32-r8").unwrap();
         // 14 bytes fit version 1 at level M (14 bytes): 21 modules.
         assert_eq!(n, 21);
         assert!(d.starts_with("M0 0.5h7m"), "finder pattern first: {d}");
         // The bottom-left finder pattern's last row: seven dark modules from column 0.
         assert!(d.contains("M0 20.5h7m"), "{d}");
+    }
+
+    /// A cable id no QR code holds (version 40 at level M: 2,331 bytes) is the sheet's error,
+    /// not a label without its code.
+    #[test]
+    fn an_id_too_long_for_a_qr_code_is_an_error() {
+        let id = "c".repeat(5000);
+        let rows = [(id.as_str(), ["a:1/".to_string(), "b:1".to_string()])];
+        let e = sheet("c", false, "leaf01", &rows).unwrap_err();
+        assert_eq!(e.path, "labels/leaf01.html");
+        assert!(e.reason.contains("does not fit a QR code"), "{e}");
+        let short = [("c1", ["a:1/".to_string(), "b:1".to_string()])];
+        assert!(sheet("c", false, "leaf01", &short).is_ok());
     }
 
     #[test]

@@ -9,9 +9,8 @@ use crate::output::markup::escape;
 
 /// JSON for a `<script type="application/json">` block: `<` is written as `\u003c`, so no
 /// string in the data can end the script element or open a comment.
-pub fn script_json<T: serde::Serialize>(value: &T) -> String {
-    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
-    text.replace('<', "\\u003c")
+pub fn script_json<T: serde::Serialize>(value: &T) -> Result<String, serde_json::Error> {
+    Ok(serde_json::to_string(value)?.replace('<', "\\u003c"))
 }
 
 /// A markup document under construction.
@@ -118,9 +117,9 @@ mod tests {
 
     #[test]
     fn json_cannot_end_the_script() {
-        let s = script_json(&vec!["</script><!--"]);
+        let s = script_json(&vec!["</script><!--"]).unwrap();
         assert!(!s.contains('<'), "{s}");
-        let back: Vec<String> = serde_json::from_str(&s).unwrap_or_default();
+        let back: Vec<String> = serde_json::from_str(&s).unwrap();
         assert_eq!(back, vec!["</script><!--".to_string()]);
     }
 }

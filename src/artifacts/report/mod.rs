@@ -15,12 +15,19 @@ mod page;
 mod racks;
 mod xlsx;
 
-use super::{Inputs, LinkNames};
+use super::{ArtifactError, InFile, Inputs, LinkNames};
 use crate::output::{Memo, OutputFile, OutputGroup, Sink, unit_digest};
 pub(crate) use csv_table::{Csv, CsvRow};
 
 fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
     files.iter().find(|f| f.path == path)
+}
+
+/// The CSV file `path` of `files` read back, if there.
+fn read_back(files: &[OutputFile], path: &str) -> Result<Option<Csv>, ArtifactError> {
+    find(files, path)
+        .map(|c| Csv::read(&c.bytes).in_file(path))
+        .transpose()
 }
 
 /// `report.html`, `cabling.xlsx` and `labels/*.html` from the fabric and the CSV artifacts in
@@ -31,12 +38,12 @@ pub fn files(
     files: &[OutputFile],
     sink: &Sink<'_>,
     memo: &dyn Memo,
-) {
+) -> Result<(), ArtifactError> {
     let f = inputs.fabric;
     let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
     // The workbook is the summary and the CSV files as sheets, nothing else: when those are the
     // same as the previous build's (a change of tenants, BGP or RoCE settings), it is kept.
-    let summary_json = super::summary::to_json(&summary);
+    let summary_json = super::summary::to_json(&summary).in_file(WORKBOOK)?;
     let mut parts: Vec<&[u8]> = vec![&summary_json];
     for o in files.iter().filter(|o| {
         ["cabling.csv", "bom.csv", "addresses.csv"].contains(&o.path.as_str())
@@ -46,49 +53,59 @@ pub fn files(
     }
     let workbook_inputs = unit_digest(&parts);
     let draw_workbook = !memo.reuse(WORKBOOK, &workbook_inputs);
+    // Only the workbook reads these two.
     let read = |path: &str| {
-        find(files, path)
-            .filter(|_| draw_workbook)
-            .map(|c| Csv::read(&c.bytes))
+        if draw_workbook {
+            read_back(files, path)
+        } else {
+            Ok(None)
+        }
     };
     // The two largest tables are parsed beside the rest.
     let ((cabling, addresses), (bom, portmaps)) = crate::parallel::join(
         || (read("cabling.csv"), read("addresses.csv")),
         || {
-            let bom = find(files, "bom.csv").map(|c| Csv::read(&c.bytes));
-            let portmaps: Vec<(&str, Csv)> = files
+            let portmaps: Result<Vec<(&str, Csv)>, ArtifactError> = files
                 .iter()
                 .filter_map(|o| {
                     let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
-                    Some((name, Csv::read(&o.bytes)))
+                    Some(Csv::read(&o.bytes).in_file(&o.path).map(|c| (name, c)))
                 })
                 .collect();
-            (bom, portmaps)
+            (read_back(files, "bom.csv"), portmaps)
         },
     );
+    let (cabling, addresses, bom, portmaps) = (cabling?, addresses?, bom?, portmaps?);
     // The workbook (its pieces over the cores) beside the page and the label sheets.
-    let (workbook, ()) = crate::parallel::join(
+    let (workbook, page_and_labels) = crate::parallel::join(
         || {
-            draw_workbook.then(|| {
-                xlsx::workbook(
-                    &summary,
-                    cabling.as_ref(),
-                    &portmaps,
-                    bom.as_ref(),
-                    addresses.as_ref(),
-                )
-            })
+            draw_workbook
+                .then(|| {
+                    xlsx::workbook(
+                        &summary,
+                        cabling.as_ref(),
+                        &portmaps,
+                        bom.as_ref(),
+                        addresses.as_ref(),
+                    )
+                    .in_file(WORKBOOK)
+                })
+                .transpose()
         },
         || {
-            let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps);
-            sink(OutputFile::new(OutputGroup::Report, "report.html", html));
-            labels::sheets(f, names, sink, memo);
+            let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps)
+                .in_file(PAGE)?;
+            sink(OutputFile::new(OutputGroup::Report, PAGE, html));
+            labels::sheets(f, names, sink, memo)
         },
     );
-    if let Some(bytes) = workbook {
+    page_and_labels?;
+    if let Some(bytes) = workbook? {
         memo.record(WORKBOOK, &workbook_inputs, vec![WORKBOOK.into()]);
         sink(OutputFile::new(OutputGroup::Report, WORKBOOK, bytes));
     }
+    Ok(())
 }
 
 const WORKBOOK: &str = "cabling.xlsx";
+const PAGE: &str = "report.html";

@@ -6,33 +6,61 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{LeafLevel, Tree, k8s_name};
+use super::{LeafLevel, Tree};
+use crate::artifacts::k8s::{dns_label, label_key, label_value, mapped_note, node_name};
+use crate::artifacts::{ArtifactError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 
 const API_VERSION: &str = "kueue.x-k8s.io/v1beta1";
 /// Set by the kubelet; Kueue wants it as the lowest level (node hot-swap, taints respected).
 const HOSTNAME: &str = "kubernetes.io/hostname";
 
-pub fn files(tree: &Tree, prefix: &str) -> Vec<OutputFile> {
-    let keys = Keys::new(tree, prefix);
-    let nodes = node_labels(tree, &keys);
-    vec![
+const TOPOLOGY: &str = "scheduler/kueue/topology.yaml";
+const NODE_LABELS: &str = "scheduler/kueue/node-labels.yaml";
+const SCRIPT: &str = "scheduler/kueue/label-nodes.sh";
+
+pub fn files(tree: &Tree, prefix: &str) -> Result<Vec<OutputFile>, ArtifactError> {
+    let keys = Keys::new(tree, prefix).in_file(TOPOLOGY)?;
+    let cluster = Cluster::of(tree);
+    let nodes = node_labels(tree, &keys, &cluster.name)?;
+    Ok(vec![
         OutputFile::new(
             OutputGroup::Hosts,
-            "scheduler/kueue/topology.yaml",
-            topology_yaml(tree, &keys),
+            TOPOLOGY,
+            topology_yaml(&cluster, &keys)?,
         ),
         OutputFile::new(
             OutputGroup::Hosts,
-            "scheduler/kueue/node-labels.yaml",
-            node_labels_yaml(tree, &nodes),
+            NODE_LABELS,
+            node_labels_yaml(&cluster, &nodes)?,
         ),
-        OutputFile::new(
-            OutputGroup::Hosts,
-            "scheduler/kueue/label-nodes.sh",
-            label_script(tree, &nodes),
-        ),
-    ]
+        OutputFile::new(OutputGroup::Hosts, SCRIPT, label_script(&cluster, &nodes)),
+    ])
+}
+
+/// The cluster as the Kueue files name it: the `Topology` name and the cluster label's value
+/// (an RFC 1123 label from the cluster name), with the comment line saying what it stands for
+/// when it is not the name itself.
+struct Cluster {
+    name: String,
+    /// The cluster's name in the spec.
+    full: String,
+    /// The cluster name as it can stand in a comment.
+    text: String,
+    note: String,
+}
+
+impl Cluster {
+    fn of(tree: &Tree) -> Self {
+        let cluster = &tree.cluster;
+        let name = dns_label(cluster);
+        Self {
+            note: mapped_note("cluster", &name, cluster),
+            text: crate::artifacts::one_line(cluster),
+            full: cluster.to_string(),
+            name,
+        }
+    }
 }
 
 /// The label keys: one per tree level, plus the cluster label the ResourceFlavor selects on.
@@ -43,16 +71,19 @@ struct Keys {
 }
 
 impl Keys {
-    fn new(tree: &Tree, prefix: &str) -> Self {
+    fn new(tree: &Tree, prefix: &str) -> Result<Self, String> {
         let domain = match tree.leaf_level {
             LeafLevel::Su => "su",
             LeafLevel::Leaf => "leaf",
         };
-        Self {
-            cluster: format!("{prefix}/cluster"),
-            group: tree.three_tier().then(|| format!("{prefix}/spine-group")),
-            domain: format!("{prefix}/{domain}"),
-        }
+        Ok(Self {
+            cluster: label_key(prefix, "cluster")?,
+            group: tree
+                .three_tier()
+                .then(|| label_key(prefix, "spine-group"))
+                .transpose()?,
+            domain: label_key(prefix, domain)?,
+        })
     }
 
     /// Topology levels, broadest first, hostname last.
@@ -104,28 +135,36 @@ struct NodeLabels {
     labels: BTreeMap<String, String>,
 }
 
-fn node_labels(tree: &Tree, keys: &Keys) -> Vec<NodeLabels> {
-    let cluster = k8s_name(&tree.cluster);
+/// Every node's labels; a node whose name Kubernetes cannot carry, or two nodes of one
+/// Kubernetes name, are an error.
+fn node_labels(tree: &Tree, keys: &Keys, cluster: &str) -> Result<Vec<NodeLabels>, ArtifactError> {
     let mut out = Vec::with_capacity(tree.node_count());
+    let mut seen = std::collections::BTreeSet::new();
     for (g, d) in tree.domains() {
+        let domain = label_value(&d.name);
+        let group = g.name.as_deref().map(label_value);
         for n in &d.nodes {
+            let name = node_name(n).in_file(NODE_LABELS)?;
+            if !seen.insert(name.clone()) {
+                return Err(ArtifactError::new(
+                    NODE_LABELS,
+                    format!("two nodes are Kubernetes node `{name}`"),
+                ));
+            }
             let mut labels = BTreeMap::new();
-            labels.insert(keys.cluster.clone(), cluster.clone());
-            if let (Some(k), Some(v)) = (&keys.group, &g.name) {
+            labels.insert(keys.cluster.clone(), cluster.to_string());
+            if let (Some(k), Some(v)) = (&keys.group, &group) {
                 labels.insert(k.clone(), v.clone());
             }
-            labels.insert(keys.domain.clone(), d.name.clone());
-            out.push(NodeLabels {
-                name: n.clone(),
-                labels,
-            });
+            labels.insert(keys.domain.clone(), domain.clone());
+            out.push(NodeLabels { name, labels });
         }
     }
-    out
+    Ok(out)
 }
 
-fn topology_yaml(tree: &Tree, keys: &Keys) -> String {
-    let name = k8s_name(&tree.cluster);
+fn topology_yaml(cluster: &Cluster, keys: &Keys) -> Result<String, ArtifactError> {
+    let name = cluster.name.clone();
     let topology = Object {
         api_version: API_VERSION,
         kind: "Topology",
@@ -140,12 +179,14 @@ fn topology_yaml(tree: &Tree, keys: &Keys) -> String {
                 .collect(),
         },
     };
+    // The flavor's name from the cluster's text, so that it too is at most 63 characters.
+    let flavor_text = format!("{}-tas", cluster.full);
+    let flavor_name = dns_label(&flavor_text);
+    let flavor_note = mapped_note("ResourceFlavor name", &flavor_name, &flavor_text);
     let flavor = Object {
         api_version: API_VERSION,
         kind: "ResourceFlavor",
-        metadata: Metadata {
-            name: format!("{name}-tas"),
-        },
+        metadata: Metadata { name: flavor_name },
         spec: FlavorSpec {
             node_labels: BTreeMap::from([(keys.cluster.clone(), name.clone())]),
             topology_name: name,
@@ -154,55 +195,48 @@ fn topology_yaml(tree: &Tree, keys: &Keys) -> String {
     let mut out = format!(
         "# Kueue topology-aware scheduling for cluster `{}`, generated by railyard {}.\n\
          # Levels broadest -> narrowest; nodes carry these labels (node-labels.yaml, label-nodes.sh).\n\
-         # Use the ResourceFlavor in a ClusterQueue (Kueue feature gate TopologyAwareScheduling,\n# alpha since v0.9). Apply with `kubectl apply -f topology.yaml` after labelling the nodes.\n",
-        super::slurm::one_line(&tree.cluster),
-        env!("CARGO_PKG_VERSION")
+         # Use the ResourceFlavor in a ClusterQueue (Kueue feature gate TopologyAwareScheduling,\n# alpha since v0.9). Apply with `kubectl apply -f topology.yaml` after labelling the nodes.\n{}{flavor_note}",
+        cluster.text,
+        env!("CARGO_PKG_VERSION"),
+        cluster.note
     );
-    out.push_str(&crate::artifacts::yaml(&topology));
+    out.push_str(&crate::artifacts::yaml(TOPOLOGY, &topology)?);
     out.push_str("---\n");
-    out.push_str(&crate::artifacts::yaml(&flavor));
-    out
+    out.push_str(&crate::artifacts::yaml(TOPOLOGY, &flavor)?);
+    Ok(out)
 }
 
-fn node_labels_yaml(tree: &Tree, nodes: &[NodeLabels]) -> String {
+fn node_labels_yaml(cluster: &Cluster, nodes: &[NodeLabels]) -> Result<String, ArtifactError> {
     let mut out = format!(
         "# Node labels for Kueue topology-aware scheduling, cluster `{}` ({} nodes).\n\
-         # `{HOSTNAME}` is set by the kubelet and must equal the node name.\n",
-        super::slurm::one_line(&tree.cluster),
-        nodes.len()
+         # `{HOSTNAME}` is set by the kubelet and must equal the node name.\n{}",
+        cluster.text,
+        nodes.len(),
+        cluster.note
     );
-    out.push_str(&crate::artifacts::yaml(&nodes));
-    out
+    out.push_str(&crate::artifacts::yaml(NODE_LABELS, &nodes)?);
+    Ok(out)
 }
 
-/// A shell word: kept bare when it holds only characters the shell leaves alone, else quoted.
-fn sh_word(s: &str) -> String {
-    let bare = !s.is_empty()
-        && s.chars().all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '=' | ':' | ',' | '+')
-        });
-    if bare {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
-fn label_script(tree: &Tree, nodes: &[NodeLabels]) -> String {
+/// The `kubectl label` commands; every word through the one shell quoting (the names and
+/// labels are Kubernetes tokens already, which the shell takes as they are).
+fn label_script(cluster: &Cluster, nodes: &[NodeLabels]) -> String {
+    let quote = crate::output::shell::quote;
     let mut out = format!(
         "#!/usr/bin/env bash\n\
          # Label the nodes of cluster `{}` for Kueue topology-aware scheduling ({} nodes).\n\
-         # Generated by railyard {}; idempotent (--overwrite).\n\
+         # Generated by railyard {}; idempotent (--overwrite).\n{}\
          set -euo pipefail\n",
-        super::slurm::one_line(&tree.cluster),
+        cluster.text,
         nodes.len(),
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        cluster.note
     );
     for n in nodes {
-        let mut line = format!("kubectl label node {}", sh_word(&n.name));
+        let mut line = format!("kubectl label node {}", quote(&n.name));
         for (k, v) in &n.labels {
             line.push(' ');
-            line.push_str(&sh_word(&format!("{k}={v}")));
+            line.push_str(&quote(&format!("{k}={v}")));
         }
         line.push_str(" --overwrite\n");
         out.push_str(&line);
@@ -215,9 +249,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shell_words() {
-        assert_eq!(sh_word("a.b/su=su01"), "a.b/su=su01");
-        assert_eq!(sh_word("it's"), r"'it'\''s'");
-        assert_eq!(sh_word("$(x)"), "'$(x)'");
+    fn a_label_prefix_that_is_no_dns_subdomain_is_an_error() {
+        let tree = Tree {
+            cluster: "c".into(),
+            leaf_level: LeafLevel::Su,
+            tiers: 2,
+            planes: 1,
+            sus_per_group: 1,
+            groups: Vec::new(),
+        };
+        let e = files(&tree, "Bad Prefix").err().unwrap();
+        assert_eq!(e.path, TOPOLOGY);
+        assert!(e.reason.contains("not a DNS subdomain"), "{e}");
     }
 }

@@ -3,18 +3,16 @@
 //! `guid`, and `port` (catalog port name) or `rdma` (+ optional `hca_port`, default 1); any
 //! other column is kept for people and ignored here.
 
-use serde::Serialize;
-
 use super::{CapturedPort, PortRef};
 use crate::capture::error;
 use crate::diag::{Diagnostics, SourceFile, Span, codes};
 use crate::model::Guid;
+use crate::output::csv::{Column, Writer, uncell};
 
 const HELP: &str =
     "a header line naming `node`, `guid` and `port` (or `rdma`), then one row per port";
 
 /// One row of the written CSV.
-#[derive(Serialize)]
 pub struct Row<'a> {
     pub node: &'a str,
     pub port: &'a str,
@@ -25,13 +23,33 @@ pub struct Row<'a> {
     pub cable_id: &'a str,
 }
 
-/// The CSV text of `rows` (already in node, port order).
+/// The written columns, in [`Row`]'s order.
+const COLUMNS: [Column; 7] = [
+    Column::text("node"),
+    Column::text("port"),
+    Column::text("rdma"),
+    Column::text("guid"),
+    Column::text("leaf"),
+    Column::text("leaf_port"),
+    Column::text("cable_id"),
+];
+
+/// The CSV text of `rows` (already in node, port order), through railyard's one CSV writer: a
+/// name from a capture that begins like a spreadsheet formula is a neutralised cell.
 pub fn write(rows: &[Row<'_>]) -> Result<Vec<u8>, String> {
-    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut w = Writer::new(&COLUMNS);
     for r in rows {
-        w.serialize(r).map_err(|e| e.to_string())?;
+        w.row([
+            r.node,
+            r.port,
+            r.rdma,
+            &r.guid,
+            r.leaf,
+            r.leaf_port,
+            r.cable_id,
+        ]);
     }
-    w.into_inner().map_err(|e| e.to_string())
+    w.finish().map_err(|e| e.to_string())
 }
 
 /// The rows of a GUID CSV as captured ports (for `ib import`).
@@ -148,7 +166,12 @@ fn row(
         .and_then(|t| t.lines().next())
         .map_or(1, str::len);
     let span = Span::new(at, len);
-    let field = |i: Option<usize>| i.and_then(|i| rec.get(i)).filter(|v| !v.is_empty());
+    // A cell railyard wrote neutralised (`'=…`) reads back as its text.
+    let field = |i: Option<usize>| {
+        i.and_then(|i| rec.get(i))
+            .map(uncell)
+            .filter(|v| !v.is_empty())
+    };
     let (Some(n), Some(g)) = (field(Some(cols.node)), field(Some(cols.guid))) else {
         diags.push(error(
             codes::CAPTURE_SYNTAX,

@@ -133,7 +133,7 @@ pub fn json(
     sheets: Sheets,
     bom: Option<&Csv>,
     portmaps: &[(&str, Csv)],
-) -> String {
+) -> Result<String, serde_json::Error> {
     let devices: Vec<&Device> = f.devices().collect();
     let (cables, cable_index) = cable_rows(f, names, dg);
     let ports = port_rows(&devices, portmaps, &cable_index);

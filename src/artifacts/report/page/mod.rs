@@ -25,12 +25,13 @@ pub fn report_html(
     summary: &Summary,
     bom: Option<&Csv>,
     portmaps: &[(&str, Csv)],
-) -> Vec<u8> {
+) -> Result<Vec<u8>, String> {
     let f = inputs.fabric;
     let dg = diagram::build(f);
     let sheets = data::Sheets::of(f, names);
     let has_racks = sheets.has_racks;
-    let data_json = data::json(f, names, &dg, sheets, bom, portmaps);
+    let data_json = data::json(f, names, &dg, sheets, bom, portmaps)
+        .map_err(|e| format!("the page's data does not serialize: {e}"))?;
 
     let rack_list = racks::racks(f);
     let racks_html = racks::render(&rack_list);
@@ -54,7 +55,7 @@ pub fn report_html(
         has_racks => has_racks,
         rack_count => rack_list.len(),
         racks_html => Value::from_safe_string(racks_html),
-        tenants => &summary.tenants,
+        tenants => overview::tenants(&summary.tenants),
         sheet_unit => if has_racks { "rack" } else { "switch" },
         rows_per_page => ROWS_PER_PAGE,
         css => Value::from_safe_string(CSS.to_string()),
@@ -64,18 +65,17 @@ pub fn report_html(
     render(ctx)
 }
 
-/// The page from its template (nothing when the template fails to render).
-fn render(ctx: Value) -> Vec<u8> {
+/// The page from its template; a template error (an undefined value, say) is the page's
+/// error, never an empty page.
+fn render(ctx: Value) -> Result<Vec<u8>, String> {
     let mut env = Environment::new();
     env.set_auto_escape_callback(|_| AutoEscape::Html);
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
-    if env.add_template("report.html", TEMPLATE).is_err() {
-        return Vec::new();
-    }
-    env.get_template("report.html")
+    env.add_template("report.html", TEMPLATE)
+        .and_then(|()| env.get_template("report.html"))
         .and_then(|t| t.render(ctx))
         .map(String::into_bytes)
-        .unwrap_or_default()
+        .map_err(|e| format!("the page template failed: {e}"))
 }

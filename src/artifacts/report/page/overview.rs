@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::artifacts::report::diagram::Mode;
-use crate::artifacts::summary::Summary;
+use crate::artifacts::summary::{Summary, TenantSummary};
 use crate::diag::{Diagnostics, Severity};
 
 #[derive(Serialize)]
@@ -34,6 +34,40 @@ pub struct DiagnosticView {
     severity: &'static str,
     message: String,
     help: Option<String>,
+}
+
+/// A row of the tenants table: every field the template reads is present, whatever the
+/// tenant has (strict templates fail on an absent field rather than print nothing).
+#[derive(Serialize)]
+pub struct TenantRow<'a> {
+    name: &'a str,
+    id: u32,
+    nodes: &'a str,
+    gpus: u64,
+    leaves: usize,
+    l3vni: u32,
+    route_target: &'a str,
+    /// The InfiniBand partition key, empty on Ethernet.
+    pkey: &'a str,
+    /// The shared services the tenant reaches, comma-separated (empty when none).
+    shared_services: String,
+}
+
+pub fn tenants(tenants: &[TenantSummary]) -> Vec<TenantRow<'_>> {
+    tenants
+        .iter()
+        .map(|t| TenantRow {
+            name: &t.name,
+            id: t.id,
+            nodes: &t.nodes,
+            gpus: t.gpus,
+            leaves: t.leaves,
+            l3vni: t.l3vni,
+            route_target: &t.route_target,
+            pkey: t.pkey.as_deref().unwrap_or_default(),
+            shared_services: t.shared_services.join(", "),
+        })
+        .collect()
 }
 
 /// `16,384`.

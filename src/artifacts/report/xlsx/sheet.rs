@@ -29,14 +29,14 @@ impl Table<'_> {
     }
 
     pub fn range(&self) -> String {
-        let mut x = Xml::default();
-        x.raw("A1:");
+        let mut buf = b"A1:".to_vec();
         cell_ref(
-            &mut x.buf,
+            &mut buf,
             self.header.len().saturating_sub(1),
             self.last_row(),
         );
-        String::from_utf8(x.buf).unwrap_or_default()
+        // Letters and digits only.
+        buf.into_iter().map(char::from).collect()
     }
 
     /// Each column's width in characters: the widest value (or the header with room for the
@@ -147,13 +147,10 @@ pub(super) enum Value<'a> {
 pub(super) fn summary(rows: &[(String, Value<'_>)]) -> Vec<u8> {
     let mut x = Xml::document();
     x.open("worksheet", &[("xmlns", NS), ("xmlns:r", NS_R)]);
-    let mut end = Vec::new();
-    end.extend_from_slice(b"A1:");
+    let mut end = b"A1:".to_vec();
     cell_ref(&mut end, 1, u32::try_from(rows.len()).unwrap_or(0) + 1);
-    x.empty(
-        "dimension",
-        &[("ref", std::str::from_utf8(&end).unwrap_or("A1"))],
-    );
+    let end: String = end.into_iter().map(char::from).collect();
+    x.empty("dimension", &[("ref", &end)]);
     x.open("sheetViews", &[]);
     x.empty(
         "sheetView",

@@ -21,8 +21,28 @@ pub(super) struct Piece {
     len: u64,
 }
 
+/// Why the archive could not be written: a size beyond what a zip without zip64 records, or a
+/// failure of the deflate stream.
+#[derive(Debug)]
+pub(crate) enum ZipError {
+    TooLarge,
+    Deflate(String),
+}
+
+impl std::fmt::Display for ZipError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::TooLarge => write!(
+                f,
+                "the workbook exceeds what a zip without zip64 holds (4 GiB)"
+            ),
+            Self::Deflate(e) => write!(f, "deflate of a workbook part failed: {e}"),
+        }
+    }
+}
+
 impl Piece {
-    pub fn deflate(bytes: &[u8]) -> Self {
+    pub fn deflate(bytes: &[u8]) -> Result<Self, ZipError> {
         let mut crc = Hasher::new();
         crc.update(bytes);
         let mut c = Compress::new(Compression::new(LEVEL), false);
@@ -35,20 +55,19 @@ impl Piece {
             let before = c.total_in();
             // A sync flush is done when the call returns with output space to spare. An error
             // means a misused stream (this function owns it from start to end), not bad input.
-            if let Err(e) = c.compress_vec(input, &mut data, FlushCompress::Sync) {
-                panic!("deflate of a workbook part failed: {e}");
-            }
+            c.compress_vec(input, &mut data, FlushCompress::Sync)
+                .map_err(|e| ZipError::Deflate(e.to_string()))?;
             let used = usize::try_from(c.total_in() - before).unwrap_or(input.len());
             input = &input[used.min(input.len())..];
             if input.is_empty() && data.len() < data.capacity() {
                 break;
             }
         }
-        Self {
+        Ok(Self {
             data,
             crc,
             len: bytes.len() as u64,
-        }
+        })
     }
 }
 
@@ -61,8 +80,8 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    pub fn new(name: impl Into<String>, bytes: &[u8]) -> Self {
-        Self::join(name, vec![Piece::deflate(bytes)])
+    pub fn new(name: impl Into<String>, bytes: &[u8]) -> Result<Self, ZipError> {
+        Ok(Self::join(name, vec![Piece::deflate(bytes)?]))
     }
 
     /// The entry whose content is the pieces' content in order.
@@ -85,20 +104,16 @@ impl Entry {
     }
 }
 
-/// A size or offset beyond what a zip without zip64 records.
-#[derive(Debug)]
-pub(super) struct TooLarge;
-
-fn u32_of(n: impl TryInto<u32>) -> Result<u32, TooLarge> {
-    n.try_into().map_err(|_| TooLarge)
+fn u32_of(n: impl TryInto<u32>) -> Result<u32, ZipError> {
+    n.try_into().map_err(|_| ZipError::TooLarge)
 }
 
-fn u16_of(n: usize) -> Result<u16, TooLarge> {
-    u16::try_from(n).map_err(|_| TooLarge)
+fn u16_of(n: usize) -> Result<u16, ZipError> {
+    u16::try_from(n).map_err(|_| ZipError::TooLarge)
 }
 
 /// The archive of `entries`, in order.
-pub(super) fn archive(entries: &[Entry]) -> Result<Vec<u8>, TooLarge> {
+pub(super) fn archive(entries: &[Entry]) -> Result<Vec<u8>, ZipError> {
     // Version 2.0 (deflate), no flags, deflate, 00:00:00 of 1980-01-01 (MS-DOS date 0x0021).
     const VERSION: u16 = 20;
     const DEFLATE: u16 = 8;
@@ -170,7 +185,10 @@ mod tests {
             })
             .collect();
         let whole = parts.concat();
-        let e = Entry::join("a", parts.iter().map(|p| Piece::deflate(p)).collect());
+        let e = Entry::join(
+            "a",
+            parts.iter().map(|p| Piece::deflate(p).unwrap()).collect(),
+        );
         let mut back = Vec::new();
         flate2::read::DeflateDecoder::new(&e.data[..])
             .read_to_end(&mut back)
@@ -178,7 +196,7 @@ mod tests {
         assert_eq!(back, whole);
         assert_eq!(e.crc, crc32fast::hash(&whole));
         assert_eq!(e.len, whole.len() as u64);
-        let empty = Entry::new("e", b"");
+        let empty = Entry::new("e", b"").unwrap();
         let mut back = Vec::new();
         flate2::read::DeflateDecoder::new(&empty.data[..])
             .read_to_end(&mut back)
