@@ -115,3 +115,31 @@ fn templates_override_reaches_every_frr_config() {
     }
     assert!(n >= 5, "{n} FRR configs");
 }
+
+/// Overrides of templates whose renderers embed them (the report, the node files) are refused
+/// with a message, never silently ignored.
+#[test]
+fn an_override_of_an_embedded_template_is_refused() {
+    for name in ["hosts/roce.sh.j2", "report/report.html.j2"] {
+        let dir = tempfile::tempdir().expect("tmp");
+        let over = dir.path().join("over").join(name);
+        std::fs::create_dir_all(over.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&over, "#!/bin/sh\necho overridden\n").expect("write");
+        let out = build(
+            dir.path(),
+            &[
+                "-o",
+                "out",
+                "--templates",
+                &dir.path().join("over").to_string_lossy(),
+            ],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}: accepted");
+        assert!(
+            err.contains(name) && err.contains("cannot be overridden"),
+            "{name}: {err}"
+        );
+        assert!(!dir.path().join("out").exists(), "{name}: wrote outputs");
+    }
+}

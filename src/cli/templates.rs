@@ -26,9 +26,18 @@ fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
             .unwrap_or(&p)
             .to_string_lossy()
             .replace('\\', "/");
+        // These renderers embed their templates (the report, and the host files that run as
+        // root on the nodes): an override would be ignored, so it is refused rather than
+        // silently dropped.
         if name.starts_with("report/") {
             bail!(
                 "`{}`: the report's page, CSS and script are built in and cannot be overridden",
+                p.display()
+            );
+        }
+        if name.starts_with("hosts/") {
+            bail!(
+                "`{}`: the node files (roce.sh, nccl.env, netplan, Slurm and Kueue files) are built in and cannot be overridden; only switch-config templates can",
                 p.display()
             );
         }

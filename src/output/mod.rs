@@ -2,9 +2,9 @@
 //! handed to, the group it belongs to (`build --only`), the manifest that lists every file of a
 //! build (written and read by one type), the rebuild memo a producer consults, and the one
 //! writer or escape function of each format railyard emits in several places (YAML, XML/HTML
-//! text, POSIX shell words, CSV cells, terminal text), the one join of a relative output path to
-//! a directory (`path`), the declaration of the secrets push may fill (`secrets`), plus the
-//! natural order of names and lowercase hex digests.
+//! text, POSIX shell words, CSV cells, terminal text, template values of line-oriented files),
+//! the one join of a relative output path to a directory (`path`), the declaration of the
+//! secrets push may fill (`secrets`), plus the natural order of names and lowercase hex digests.
 //!
 //! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O but the
 //! one bounded read of a file railyard is given (`bounded`), shared by the command line and push;
@@ -15,6 +15,7 @@ pub mod csv;
 pub mod digest;
 mod file;
 mod group;
+pub mod line;
 pub mod manifest;
 pub mod markup;
 mod memo;

@@ -73,6 +73,7 @@ impl Templates {
         env.set_lstrip_blocks(true);
         env.set_keep_trailing_newline(true);
         env.set_fuel(Some(Self::FUEL));
+        env.set_formatter(crate::output::line::formatter);
         let overrides = self.overrides.clone();
         env.set_loader(move |name| {
             if let Some(t) = overrides.get(name) {

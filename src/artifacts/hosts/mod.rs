@@ -32,6 +32,7 @@ fn environment() -> Environment<'static> {
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
+    env.set_formatter(crate::output::line::formatter);
     env
 }
 
