@@ -49,8 +49,9 @@ pub enum Grammar {
     /// prefixes separated by commas (NCCL environment variables documentation).
     IfnameList,
     /// Free text printed for people (descriptions, vendors, sources, the site): any printable
-    /// characters on one line, at most 4096; no control characters (C0, DEL, C1) and no
-    /// bidirectional overrides, which would make a printed line say something else.
+    /// characters on one line, at most 4096; no control characters (C0, DEL, C1), no
+    /// bidirectional overrides, which would make a printed line say something else, and no
+    /// noncharacters (U+FFFE, U+FFFF, …), which XML cannot carry.
     Text,
 }
 
@@ -173,8 +174,14 @@ fn text(s: &str) -> Result<(), String> {
         return Err(format!("{n} characters"));
     }
     let bidi = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-    match bad_char(s, |c| !c.is_control() && !bidi(c)) {
-        Some(c) => Err(format!("the control character {c}")),
+    if let Some(c) = bad_char(s, |c| !c.is_control() && !bidi(c)) {
+        return Err(format!("the control character {c}"));
+    }
+    // Unicode's noncharacters are not for interchange, and XML 1.0 cannot carry U+FFFE and
+    // U+FFFF at all: the report and every XML output would lose them without a word.
+    let nonchar = |c: char| matches!(c, '\u{FDD0}'..='\u{FDEF}') || (c as u32) & 0xFFFE == 0xFFFE;
+    match s.chars().find(|&c| nonchar(c)) {
+        Some(c) => Err(format!("the noncharacter U+{:04X}", c as u32)),
         None => Ok(()),
     }
 }
@@ -610,7 +617,16 @@ mod tests {
             assert!(!ok(Grammar::IfnameList, s), "{s:?}");
         }
         assert!(ok(Grammar::Text, "Spectrum-4 SN5600, 51.2 Tb/s — «ok»"));
-        for s in ["a\nb", "a\u{1b}[2Jb", "a\u{202E}b", "a\u{85}b"] {
+        for s in [
+            "a\nb",
+            "a\u{1b}[2Jb",
+            "a\u{202E}b",
+            "a\u{85}b",
+            "a\u{FFFE}b",
+            "a\u{FFFF}",
+            "\u{FDD0}",
+            "\u{10FFFF}",
+        ] {
             assert!(!ok(Grammar::Text, s), "{s:?}");
         }
     }
