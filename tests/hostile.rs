@@ -324,9 +324,8 @@ fn files_of(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The hostile specs, with their expectations: those whose header has a `# pending:` line (a
-/// defence being built on another branch) when `pending`, the others otherwise.
-fn hostile_specs(pending: bool) -> Vec<(String, String, Expect)> {
+/// The hostile specs, with the expectation each one's header states.
+fn hostile_specs() -> Vec<(String, String, Expect)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
     let mut items = Vec::new();
     for path in files_of(&dir) {
@@ -337,13 +336,7 @@ fn hostile_specs(pending: bool) -> Vec<(String, String, Expect)> {
             .into_owned();
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
         let expect = expectation(&name, &text);
-        let is_pending = text
-            .lines()
-            .take_while(|l| l.starts_with('#'))
-            .any(|l| l.starts_with("# pending:"));
-        if is_pending == pending {
-            items.push((name, text, expect));
-        }
+        items.push((name, text, expect));
     }
     items
 }
@@ -351,7 +344,7 @@ fn hostile_specs(pending: bool) -> Vec<(String, String, Expect)> {
 #[test]
 fn every_hostile_spec_is_refused_with_a_located_diagnostic_or_built_clean() {
     let started = Instant::now();
-    let items = hostile_specs(false);
+    let items = hostile_specs();
     assert!(items.len() >= 20, "only {} hostile specs", items.len());
     assert!(
         items.iter().any(|i| i.2 == Expect::Built),
@@ -361,17 +354,6 @@ fn every_hostile_spec_is_refused_with_a_located_diagnostic_or_built_clean() {
     let failures = run_all(items);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     eprintln!("{n} hostile specs in {:.1?}", started.elapsed());
-}
-
-/// The hostile specs whose defence is on another branch (`# pending:` in the header): run with
-/// `--ignored`; once it is merged, the `# pending:` line goes and the spec joins the test above.
-#[test]
-#[ignore = "pending defences (CSV neutralisation, src/output/csv.rs) are on other branches"]
-fn pending_hostile_specs() {
-    let items = hostile_specs(true);
-    assert!(!items.is_empty(), "nothing pending: remove this test");
-    let failures = run_all(items);
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 /// The committed `spec` and `spec_catalog` fuzz corpora (the catalog bodies placed in the

@@ -33,14 +33,14 @@ mod tests {
     fn render(v: &str) -> Result<String, minijinja::Error> {
         let mut env = Environment::new();
         env.set_formatter(super::formatter);
-        env.render_str("ip route {{ v }}\n", context! { v })
+        env.render_str("ip route {{ v }}", context! { v })
     }
 
     #[test]
     fn plain_values_are_written_as_they_are() {
         assert_eq!(
             render("10.0.0.0/8 swp1").unwrap(),
-            "ip route 10.0.0.0/8 swp1\n"
+            "ip route 10.0.0.0/8 swp1"
         );
     }
 
