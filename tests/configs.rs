@@ -189,6 +189,49 @@ fn adaptive_routing_on_spectrum4_fabric_ports_only() {
     assert!(off.devices.values().all(|d| d.adaptive_routing.is_none()));
 }
 
+/// RY0707: AR is each switch's choice on its own egress ports (NVUE reference, Adaptive
+/// Routing); a SONiC leaf under NVUE spines hashes its uplinks. One warning for the fabric, at
+/// the `platforms` entry that chose SONiC, naming both sides; none on a uniform fabric or when
+/// the design turns AR off.
+#[test]
+fn adaptive_routing_on_part_of_the_fabric_is_one_located_warning() {
+    fn mixed(text: &str) -> Vec<railyard::diag::Diagnostic> {
+        let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+        assert!(c.intents.is_some(), "compiles");
+        c.diagnostics
+            .sorted()
+            .into_iter()
+            .filter(|d| d.code.id == "RY0707")
+            .cloned()
+            .collect()
+    }
+    assert!(mixed(&spx(3)).is_empty(), "all-NVUE Spectrum-X");
+    let spec = with(&spx(3), "platforms: {leaf: sonic, spine: nvue}");
+    let found = mixed(&spec);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let i = intents(&spec);
+    let (leaves, spines) = (role(&i, Role::Leaf).len(), role(&i, Role::Spine).len());
+    let m = &found[0].message;
+    assert!(
+        m.contains(&format!("runs on {spines} compute switch(es)")),
+        "{m}"
+    );
+    assert!(m.contains(&format!("not on {leaves} other(s)")), "{m}");
+    assert!(m.contains(&format!("and {} more", leaves - 3)), "{m}");
+    assert!(m.contains("`sonic`"), "{m}");
+    let span = found[0].span.expect("located");
+    let at = usize::try_from(span.start).unwrap();
+    assert!(
+        spec[at..].starts_with("sonic"),
+        "points at the leaf's platform"
+    );
+    let off = with(&spec, "roce: {adaptive_routing: disabled}");
+    assert!(
+        mixed(&off).is_empty(),
+        "AR off is an explicit hash-only design"
+    );
+}
+
 #[test]
 fn host_ports_are_routed_31s_nic_even_switch_odd_inside_the_leaf_block() {
     let i = intents(&spx(3));

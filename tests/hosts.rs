@@ -518,6 +518,90 @@ fn builtin_pcie_layouts_are_complete() {
     }
 }
 
+/// C's `atoi`: optional sign and leading digits, 0 when there are none.
+fn atoi(s: &str) -> i32 {
+    let t = s.trim_start();
+    let (sign, digits) = match t.as_bytes().first() {
+        Some(b'-') => (-1, &t[1..]),
+        Some(b'+') => (1, &t[1..]),
+        _ => (1, t),
+    };
+    let n: String = digits.chars().take_while(char::is_ascii_digit).collect();
+    sign * n.parse::<i32>().unwrap_or(0)
+}
+
+/// NCCL's `parseStringList` at NVIDIA/nccl v2.30.7-1 (src/misc/utils.cc): comma-separated
+/// `name:port:rail:plane`, each absent or empty field -1.
+fn nccl_2_30_7_entries(list: &str) -> Vec<(String, i32, i32, i32)> {
+    let field = |f: Option<&str>| f.filter(|t| !t.is_empty()).map_or(-1, atoi);
+    list.split(',')
+        .filter_map(|e| {
+            let mut f = e.split(':');
+            let name = f.next().filter(|n| !n.is_empty())?.to_string();
+            Some((name, field(f.next()), field(f.next()), field(f.next())))
+        })
+        .collect()
+}
+
+/// The same function at v2.30.4-1: the name up to the first `:`, the port by `atoi` of what
+/// follows it (which stops at the next `:`), the rest of the entry skipped.
+fn nccl_2_30_4_entries(list: &str) -> Vec<(String, i32)> {
+    list.split(',')
+        .filter(|e| !e.is_empty())
+        .map(|e| match e.split_once(':') {
+            Some((name, rest)) => (name.to_string(), atoi(rest)),
+            None => (e.to_string(), -1),
+        })
+        .collect()
+}
+
+/// `NCCL_IB_HCA` read by both NCCL parsers (transcribed from NVIDIA/nccl): from v2.30.7-1 each
+/// entry's rail equals the `rail` of that device's `<net>` in nccl-topo.xml (NCCL keeps the file's
+/// value and reports no mismatch, so only equal ids are safe); v2.30.4-1 reads the same devices
+/// and ports and ignores the rail field. The file's notes say so, without the "Inconsistent
+/// rail/plane" error NCCL's source does not contain.
+#[test]
+fn nccl_ib_hca_rails_read_the_same_by_old_and_new_nccl() {
+    let files = outputs(&inventory("spectrum-x-cloud.yaml"));
+    let env = file(&files, "hosts/nccl.env");
+    let hca = env_value(&env, "NCCL_IB_HCA").expect("HCA list");
+    // NCCL strips the `=` (exact match) before parsing (src/transport/net_ib/init.cc).
+    let list = hca.strip_prefix('=').expect("exact-match form");
+    let system = parse_topo(&file(&files, "hosts/xe9680-bf3/nccl-topo.xml"));
+    let xml_rail: BTreeMap<String, i32> = system
+        .all()
+        .into_iter()
+        .filter(|e| e.name == "net")
+        .map(|n| {
+            let rail = n.get("rail").expect("rail attribute");
+            (n.get("name").expect("name").to_string(), atoi(rail))
+        })
+        .collect();
+    let new = nccl_2_30_7_entries(list);
+    assert_eq!(new.len(), 8, "{list}");
+    for (name, port, rail, plane) in &new {
+        assert_eq!(
+            Some(rail),
+            xml_rail.get(name),
+            "{name}: NCCL_IB_HCA vs nccl-topo.xml"
+        );
+        assert_eq!(
+            (*port, *plane),
+            (1, -1),
+            "{name}: port 1, no plane on one plane"
+        );
+    }
+    let old: Vec<(String, i32)> = new.iter().map(|(n, p, _, _)| (n.clone(), *p)).collect();
+    assert_eq!(
+        nccl_2_30_4_entries(list),
+        old,
+        "older NCCL reads the same devices and ports"
+    );
+    assert!(!env.contains("Inconsistent"), "{env}");
+    assert!(env.contains("NCCL 2.30.7 and later"), "{env}");
+    assert!(env.contains("NVIDIA/nccl tag v2.30.7-1"), "{env}");
+}
+
 /// Twin-planar: one net per NIC port, `plane` set, NCCL_IB_HCA carries rail and plane.
 #[test]
 fn twin_planar_nets_carry_rail_and_plane() {

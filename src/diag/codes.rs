@@ -267,6 +267,17 @@ codes! {
          are cabled to: another DSCP, another priority, PFC on other priorities, or an MTU above the \
          switch port's. RoCE would then land in a lossy class or be dropped. Make the NIC values equal \
          the fabric's `roce` settings (or change `roce` so the switches follow the NICs).";
+    AR_MIXED_FABRIC = "RY0707", "adaptive routing on only part of the compute fabric",
+        "Adaptive routing is on (`roce.adaptive_routing: auto` or `enabled`) and some switches of \
+         the compute fabric run it, but others that forward the same flows cannot: their OS has \
+         none (railyard configures it with NVUE only), or their ASIC or link speed does not run it \
+         (Spectrum-4 at 200G or 400G). Adaptive routing is a per-switch, per-egress-port \
+         decision (NVUE reference, Adaptive Routing: `interface <swp> router adaptive-routing`); a \
+         switch without it hashes each flow onto one next hop (Cumulus Linux, Equal Cost \
+         Multipath Load Sharing), so flows the design means to spread are pinned on those \
+         switches' ports, typically the leaf uplinks where spreading matters most. Run NVUE on \
+         Spectrum-4 switches for the named roles (`platforms: {leaf: nvue}`), or set \
+         `roce.adaptive_routing: disabled` to make a hash-only design explicit.";
     PREFIX_OTHER_VRF = "RY0710", "a VRF's policy names another VRF's subnet",
         "A prefix list, route map or aggregate of one VRF matches the subnet of a port that lives in \
          another VRF (e.g. the default VRF still announcing a host block whose ports moved into a \

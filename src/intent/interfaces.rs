@@ -158,3 +158,95 @@ pub fn build(
     }
     (interfaces, breakouts.into_values().collect())
 }
+
+/// How many switch names a finding spells out before it counts the rest.
+const NAMED: usize = 3;
+
+/// The first few names (in the order given: the intents' name order), then how many more.
+fn some_names(names: &[&str]) -> String {
+    let shown = names
+        .iter()
+        .take(NAMED)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    match names.len().saturating_sub(NAMED) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
+/// Adaptive routing on only part of the compute fabric (RY0707). AR is each switch's decision
+/// on its own egress ports (NVUE reference, Adaptive Routing, `interface <swp> router
+/// adaptive-routing`:
+/// https://docs.nvidia.com/networking-ethernet-software/nvue-reference/Set-and-Unset-Commands/Adaptive-Routing/);
+/// a switch without it hashes every flow onto one next hop (Cumulus Linux, Equal Cost Multipath
+/// Load Sharing:
+/// https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-518/Layer-3/Routing/Equal-Cost-Multipath-Load-Sharing/).
+/// With SONiC leaves under NVUE spines, the spines spread flows while the leaf uplinks, where
+/// the flows of a rail first choose a spine, pin them: the design quietly loses AR where it
+/// matters most. One warning for the fabric, at the key that chose a platform without AR (else
+/// at `roce.adaptive_routing`, else at the model of the first such role).
+pub fn check_mixed(
+    spec: &ClusterSpec,
+    devices: &BTreeMap<String, super::DeviceIntent>,
+    diags: &mut Diagnostics,
+) {
+    if spec.roce.adaptive_routing.value == Toggle::Disabled {
+        return;
+    }
+    let fabric = devices.values().filter(|d| {
+        d.network == Network::Compute
+            && d.interfaces.iter().any(|i| i.kind == InterfaceKind::Fabric)
+    });
+    let (with, without): (Vec<_>, Vec<_>) = fabric.partition(|d| d.adaptive_routing.is_some());
+    let Some(first) = without.first() else { return };
+    if with.is_empty() {
+        return;
+    }
+    // A platform without AR is the likelier cause and the key to change; name it first.
+    let by_os = without
+        .iter()
+        .find(|d| !d.platform.has_adaptive_routing())
+        .copied();
+    let platforms: std::collections::BTreeSet<Platform> = without
+        .iter()
+        .filter(|d| !d.platform.has_adaptive_routing())
+        .map(|d| d.platform)
+        .collect();
+    let why = if platforms.is_empty() {
+        "their ASIC or link speed cannot run it (Spectrum-4 at 200G or 400G)".to_string()
+    } else {
+        let names: Vec<String> = platforms.iter().map(|p| format!("`{p}`")).collect();
+        format!(
+            "railyard configures it with NVUE only and they run {}",
+            names.join(", ")
+        )
+    };
+    let chosen = by_os.and_then(|d| spec.platforms.for_role(d.role));
+    let (span, label) = match (chosen, spec.roce.adaptive_routing.span) {
+        (Some(p), _) => (p.span, format!("`{}` has no adaptive routing", p.value)),
+        (None, Some(s)) => (Some(s), "adaptive routing asked for here".to_string()),
+        (None, None) => (
+            spec.model_span(by_os.unwrap_or(first).role),
+            "adaptive routing is on by default (`auto`)".to_string(),
+        ),
+    };
+    let role = by_os.unwrap_or(first).role.as_str();
+    let on: Vec<&str> = with.iter().map(|d| d.hostname.as_str()).collect();
+    let off: Vec<&str> = without.iter().map(|d| d.hostname.as_str()).collect();
+    diags.push(
+        Diagnostic::warning(
+            codes::AR_MIXED_FABRIC,
+            format!(
+                "adaptive routing runs on {} compute switch(es) ({}) but not on {} other(s) of the same fabric ({}): {why}; those switches hash each flow onto one path",
+                on.len(),
+                some_names(&on),
+                off.len(),
+                some_names(&off),
+            ),
+        )
+        .at(span, label)
+        .help(format!("run NVUE on Spectrum-4 switches in those roles (e.g. `platforms: {{{role}: nvue}}`), or set `roce.adaptive_routing: disabled` to make the hash-only design explicit")),
+    );
+}

@@ -138,6 +138,7 @@ pub fn build(
         devices.extend(intents.into_iter().map(|i| (i.hostname.clone(), i)));
     }
     ar.report(spec, diags);
+    interfaces::check_mixed(spec, &devices, diags);
     overrides::apply(spec, &mut devices, diags);
     for d in devices.values() {
         if let Some(h) = d.sonic.as_ref().and_then(|t| {

@@ -874,9 +874,10 @@ pub struct HostsSpec {
     /// Where the nodes install `nccl-topo.xml` (`NCCL_TOPO_FILE`).
     #[serde(default = "super::defaults::nccl_topo_file")]
     pub nccl_topo_file: Sp<NodePath>,
-    /// Write explicit rail/plane ids into `nccl-topo.xml` and `NCCL_IB_HCA`. NCCL releases whose
-    /// net plugin reports no rail ids stop with "Inconsistent rail/plane" on such a file; turn
-    /// this off for them and NCCL numbers the NICs itself.
+    /// Write explicit rail/plane ids into `nccl-topo.xml` and `NCCL_IB_HCA`. NCCL 2.30.7 and
+    /// later read them (NVIDIA/nccl v2.30.7-1, `parseStringList`, `ncclTopoAddNet`); earlier
+    /// releases ignore them. Turn this off to leave rails to NCCL (it then pairs NICs by GUID and
+    /// port).
     #[serde(default = "super::defaults::yes")]
     pub nccl_rails: bool,
 }

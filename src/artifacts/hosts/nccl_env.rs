@@ -64,10 +64,12 @@ fn hcas(node: &HostIntent, planes: u32, rails: bool, ids: bool) -> Option<Vec<Hc
         .collect()
 }
 
-/// `name:port:rail[:plane]`: NCCL releases with rail/plane fields read them
-/// (misc/utils.cc `parseStringList`) and the net plugin reports them to the topology, where they
-/// must equal `nccl-topo.xml`'s `rail`/`plane` or NCCL stops with "Inconsistent rail/plane";
-/// older releases stop reading an entry after the port, so the same line works for both.
+/// `name:port:rail[:plane]`. NVIDIA/nccl v2.30.7-1 (73cf112) is the first tag whose
+/// `parseStringList` (src/misc/utils.cc) reads the rail and plane fields; the IB plugin hands them
+/// to the topology (src/transport/net_ib/init.cc), which keeps a `rail`/`plane` nccl-topo.xml
+/// already has (src/graph/topo.cc `xmlInitAttrInt` sets absent attributes only): no error when
+/// they differ, so both are written equal. v2.30.4-1 and earlier read the port with `atoi` and
+/// skip the rest of the entry, so the same line works there.
 fn hca_entry(h: &Hca) -> String {
     let rail = h.rail.map(|r| r.to_string()).unwrap_or_default();
     match (h.plane, h.rail) {
@@ -165,9 +167,16 @@ pub(super) fn build(
     }
     if h.nccl_rails && h.rail_optimized {
         notes.push(
-            "rail ids are explicit (NCCL_IB_HCA and nccl-topo.xml agree); if NCCL stops with \
-             \"Inconsistent rail/plane\", its net plugin reports no rail ids: set \
-             `hosts.nccl_rails: false`"
+            "rail ids are explicit and equal in NCCL_IB_HCA (name:port:rail[:plane]) and \
+             nccl-topo.xml (rail, plane); `hosts.nccl_rails: false` leaves them out"
+                .into(),
+        );
+        notes.push(
+            "NCCL 2.30.7 and later read both (a rail already in nccl-topo.xml is kept) and, with \
+             NCCL_CROSS_NIC=0, keep each channel on one rail id; earlier releases ignore them and \
+             pair NICs by GUID and port (github.com/NVIDIA/nccl tag v2.30.7-1: src/misc/utils.cc \
+             parseStringList, src/graph/topo.cc ncclTopoAddNet, src/graph/search.cc \
+             ncclTopoSearchCheckNet)"
                 .into(),
         );
     }

@@ -7,14 +7,13 @@
 //! line, attributes on that line separated by single spaces in a fixed order, at most 16
 //! attributes per element, names and values at most 255 characters, values escaped.
 //!
-//! Rails and planes are written 0-based: NCCL numbers the rails it derives itself from 0 (the
-//! index of the NIC's key in its rail-key table, `ncclTopoGetRailPlane` in src/graph/topo.cc) and
-//! planes from 0 (the port's position within its NIC), so 0-based ids mean the same thing whether
-//! NCCL reads them from this file or works them out. NCCL refuses a file whose rail/plane differs
-//! from what the net plugin reports (`ncclTopoPopulateNics`: "Inconsistent rail/plane"), which
-//! is why `nccl.env` passes the same ids in `NCCL_IB_HCA` (`name:port:rail[:plane]`). Where the
-//! installed NCCL's IB plugin reports no rail ids at all (it then numbers rails itself, with bit
-//! 16 set), a file with explicit rails is refused; `hosts.nccl_rails: false` leaves them out.
+//! Rails and planes are written 0-based, the same ids `nccl.env` passes in `NCCL_IB_HCA`
+//! (`name:port:rail[:plane]`). NVIDIA/nccl v2.30.7-1 (73cf112) is the first tag that reads them:
+//! `ncclTopoAddNet` takes `rail`/`plane` from this file, and where the file has none,
+//! `ncclTopoPopulateNics` fills in what the IB plugin parsed from `NCCL_IB_HCA` (a value in the
+//! file is kept; NCCL reports no mismatch). With `NCCL_CROSS_NIC=0` a channel then stays on one
+//! rail id (`ncclTopoSearchCheckNet`, src/graph/search.cc); earlier releases ignore both and pair
+//! NICs by GUID and port. `hosts.nccl_rails: false` leaves the ids out.
 
 use crate::catalog::{NodeModel, PcieLayout};
 use crate::intent::host::{HostIntent, HostPort};
