@@ -19,12 +19,14 @@
 //! - SONiC `config_db.json` (`serde_json::to_string_pretty`, as the SONiC renderer does): read
 //!   by serde_json;
 //! - XML element text and attribute values (`output::markup::escaped`: the report, label
-//!   sheets, NCCL's topology file, NETCONF payloads): read by quick-xml.
+//!   sheets, NCCL's topology file, NETCONF payloads): read by quick-xml;
+//! - CSV cells (`output::csv::Writer`: `cabling.csv`, `bom.csv`, `netbox-cables.csv`, …): read
+//!   by the csv crate, one record of one field that `output::csv::uncell` turns back into the
+//!   input and that no spreadsheet reads as a formula (OWASP's leading characters).
 //!
 //! Free text ([`Text`]) is no config token: railyard writes it into YAML, JSON, XML/HTML and
 //! shell words (quoted), never bare into a CLI line, so the config sinks take only the
-//! identifier types. CSV is not here yet: its one escape (`output/csv.rs`, with OWASP's
-//! formula neutralisation) is being written on another branch.
+//! identifier types.
 
 use std::collections::BTreeMap;
 
@@ -79,6 +81,7 @@ pub fn check(s: &str, read_shell: ShellReader<'_>) {
     nvue_yaml(s, &what);
     sonic_json(s, &what);
     xml(s, &what);
+    csv_cell(s, &what);
     if types.iter().any(|t| t.1) {
         config_line(s, &what);
     }
@@ -203,4 +206,24 @@ fn predefined(name: &str) -> Option<char> {
         "apos" => '\'',
         _ => return None,
     })
+}
+
+/// One CSV cell of every file railyard writes as CSV.
+fn csv_cell(s: &str, what: &str) {
+    use railyard::output::csv::{Column, Writer, uncell};
+    let mut w = Writer::new(&[Column::text("value")]);
+    w.row([s]);
+    let bytes = w.finish().unwrap_or_else(|e| panic!("{what} {s:?}: {e}"));
+    let rows: Vec<::csv::StringRecord> = ::csv::Reader::from_reader(&bytes[..])
+        .records()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{what} {s:?}: the csv crate reads no CSV: {e}"));
+    assert_eq!(rows.len(), 1, "{what} {s:?}: {} records", rows.len());
+    assert_eq!(rows[0].len(), 1, "{what} {s:?}: {} fields", rows[0].len());
+    let field = &rows[0][0];
+    assert_eq!(uncell(field), s, "{what} {s:?}: read back as {field:?}");
+    assert!(
+        !field.starts_with(['=', '+', '-', '@', '\t', '\r']),
+        "{what} {s:?}: a spreadsheet reads {field:?} as a formula"
+    );
 }
