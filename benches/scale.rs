@@ -243,6 +243,7 @@ fn measure(sus: u32) -> (Figures, String) {
         spec: compiled.spec.as_ref().expect("spec"),
         alloc: compiled.allocation.as_ref().expect("allocation"),
         intents: compiled.intents.as_ref().expect("intents"),
+        physical: compiled.physical.as_ref().expect("physical plan"),
         diagnostics: &compiled.diagnostics,
     };
     let files = railyard::artifacts::render_all(&inputs, configs).expect("artifacts");

@@ -22,6 +22,7 @@ pub mod labplan;
 pub mod model;
 pub mod output;
 mod parallel;
+pub mod physical;
 pub mod push;
 pub mod render;
 pub mod spec;
@@ -56,6 +57,8 @@ pub struct Compiled {
     pub fabric: Option<topology::Fabric>,
     pub allocation: Option<addressing::Allocation>,
     pub intents: Option<intent::Intents>,
+    /// Every link solved into parts (modules, cables, fibres).
+    pub physical: Option<physical::PhysicalPlan>,
     /// The parsed spec: artifacts read its global knobs (QoS values, label keys).
     pub spec: Option<spec::ClusterSpec>,
     pub diagnostics: Diagnostics,
@@ -105,6 +108,7 @@ fn compile_site(
         fabric: None,
         allocation: None,
         intents: None,
+        physical: None,
         spec: None,
         diagnostics: Diagnostics::default(),
     };
@@ -114,6 +118,10 @@ fn compile_site(
     };
     adjust(&mut spec);
     let fabric = topology::build(&spec, catalog::builtin(), &mut diagnostics);
+    let fabric = fabric.filter(|_| !diagnostics.has_errors());
+    let physical = fabric
+        .as_ref()
+        .map(|f| physical::solve(&spec, f, &mut diagnostics));
     if let Some(fabric) = fabric.filter(|_| !diagnostics.has_errors()) {
         let alloc = addressing::allocate(&spec, &fabric, &mut diagnostics);
         let plan = tenancy::plan(&spec, &fabric, &alloc, &mut diagnostics);
@@ -121,6 +129,7 @@ fn compile_site(
             let intents = intent::build(&spec, &fabric, &alloc, plan, guids, &mut diagnostics);
             if !diagnostics.has_errors() {
                 out.intents = Some(intents);
+                out.physical = physical;
                 out.allocation = Some(alloc);
                 out.fabric = Some(fabric);
                 out.spec = Some(spec);
@@ -172,6 +181,7 @@ impl Compiled {
             spec: self.spec.as_ref()?,
             alloc: self.allocation.as_ref()?,
             intents,
+            physical: self.physical.as_ref()?,
             diagnostics: &self.diagnostics,
         };
         // Configs and artifacts side by side: each splits its own work over the cores, and each
@@ -203,6 +213,7 @@ impl Compiled {
             spec: self.spec.as_ref()?,
             alloc: self.allocation.as_ref()?,
             intents: self.intents.as_ref()?,
+            physical: self.physical.as_ref()?,
             diagnostics: &self.diagnostics,
         };
         Some(artifacts::render_report(&inputs))

@@ -1,12 +1,12 @@
 //! The cabling plan: one row per cable, both ends named, TIA-606-style labels; and the same
 //! plan in NetBox's cable bulk-import columns (NetBox CableImportForm (netbox-community/netbox)).
 
-use super::{ArtifactError, InFile, LinkNames, metres};
+use super::{ArtifactError, InFile, LinkNames};
 use crate::output::csv::{Column, Writer};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::Fabric;
 
-pub const COLUMNS: [Column; 15] = [
+pub const COLUMNS: [Column; 20] = [
     Column::text("cable_id"),
     Column::text("label"),
     Column::text("a_device"),
@@ -22,6 +22,11 @@ pub const COLUMNS: [Column; 15] = [
     Column::number("rail"),
     Column::text("a_rack"),
     Column::text("b_rack"),
+    Column::text("a_module"),
+    Column::text("cable_part"),
+    Column::number("cable_count"),
+    Column::number("leg"),
+    Column::text("b_module"),
 ];
 
 /// The NetBox cable bulk-import columns.
@@ -49,6 +54,7 @@ pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactErro
     let mut w = Writer::new(&COLUMNS);
     for (i, l) in f.links().enumerate() {
         let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
+        let p = &n.build[i];
         w.row([
             l.cable_id.as_str(),
             &n.label[i],
@@ -57,14 +63,19 @@ pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactErro
             &b.name,
             &n.b_port[i],
             &l.speed.to_string(),
-            l.media.as_str(),
-            &metres(l.length_m),
+            p.media,
+            &p.length,
             l.network.as_str(),
             l.tier.as_str(),
             &opt(l.plane),
             &opt(l.rail),
             a.rack.as_deref().unwrap_or(""),
             b.rack.as_deref().unwrap_or(""),
+            &p.a_module,
+            &p.part,
+            &p.count.to_string(),
+            &p.leg,
+            &p.b_module,
         ]);
     }
     Ok(OutputFile::new(
@@ -86,10 +97,10 @@ pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError
             &b.name,
             "dcim.interface",
             &n.b_port[i],
-            l.media.as_str(),
+            n.build[i].media,
             "planned",
             &n.label[i],
-            &metres(l.length_m),
+            &n.build[i].length,
             "m",
             &l.cable_id,
         ]);

@@ -17,6 +17,7 @@ pub mod summary;
 use crate::addressing::Allocation;
 use crate::diag::Diagnostics;
 use crate::intent::Intents;
+use crate::physical::PhysicalPlan;
 use crate::output::{Collector, Memo, NoMemo, OutputFile, OutputGroup, Selection, Sink};
 use crate::spec::ClusterSpec;
 use crate::topology::Fabric;
@@ -30,6 +31,7 @@ pub struct Inputs<'a> {
     pub spec: &'a ClusterSpec,
     pub alloc: &'a Allocation,
     pub intents: &'a Intents,
+    pub physical: &'a PhysicalPlan,
     /// The compile's findings (warnings only: artifacts exist only for specs without errors),
     /// listed in the report.
     pub diagnostics: &'a Diagnostics,
@@ -63,27 +65,65 @@ pub(crate) struct LinkNames {
     pub a_port: Vec<String>,
     pub b_port: Vec<String>,
     pub label: Vec<String>,
+    /// How each cable is built, as printed (from the physical plan).
+    pub build: Vec<BuildNames>,
+}
+
+/// A cable's parts as the sheets print them.
+#[derive(Default)]
+pub(crate) struct BuildNames {
+    pub media: &'static str,
+    /// Length as ordered, in metres (and as printed).
+    pub length_m: f64,
+    pub length: String,
+    pub a_module: String,
+    pub b_module: String,
+    pub part: String,
+    pub count: u32,
+    pub leg: String,
+}
+
+impl BuildNames {
+    fn new(p: &PhysicalPlan, i: usize) -> Self {
+        let (Some(l), Some(c)) = (p.link(i), p.cord_of(i)) else {
+            return Self::default();
+        };
+        let module = |m| p.module(m).map_or_else(String::new, |m| m.part.to_string());
+        Self {
+            media: l.media.as_str(),
+            length_m: c.length_m,
+            length: metres(c.length_m),
+            a_module: module(l.a_module),
+            b_module: module(l.b_module),
+            part: c.part.to_string(),
+            count: l.cord_count,
+            leg: l.leg.map_or_else(String::new, |g| g.to_string()),
+        }
+    }
 }
 
 impl LinkNames {
-    fn new(f: &Fabric) -> Self {
+    fn new(f: &Fabric, p: &PhysicalPlan) -> Self {
         let n = f.link_count();
-        let (mut a_port, mut b_port, mut label) = (
+        let (mut a_port, mut b_port, mut label, mut build) = (
+            Vec::with_capacity(n),
             Vec::with_capacity(n),
             Vec::with_capacity(n),
             Vec::with_capacity(n),
         );
-        for l in f.links() {
+        for (i, l) in f.links().enumerate() {
             let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
             let (ap, bp) = (f.port_name(a, l.a.port), f.port_name(b, l.b.port));
             label.push(crate::topology::label_of(a, &ap, b, &bp));
             a_port.push(ap);
             b_port.push(bp);
+            build.push(BuildNames::new(p, i));
         }
         Self {
             a_port,
             b_port,
             label,
+            build,
         }
     }
 }
@@ -112,7 +152,7 @@ pub fn emit(
     sink: &Sink<'_>,
     memo: &dyn Memo,
 ) -> Result<(), ArtifactError> {
-    let names = LinkNames::new(inputs.fabric);
+    let names = LinkNames::new(inputs.fabric, inputs.physical);
     let put = |file: OutputFile| {
         if only.keeps(file.group) {
             sink(file);
@@ -197,7 +237,11 @@ fn report_sources(
         },
         || {
             if cabling {
-                Ok(vec![cabling::cabling_csv(f, names)?, bom::bom_csv(f)?])
+                Ok(vec![
+                    cabling::cabling_csv(f, names)?,
+                    bom::bom_csv(f, inputs.physical)?,
+                    bom::optics_power_csv(f, inputs.physical)?,
+                ])
             } else {
                 Ok(Vec::new())
             }
@@ -213,11 +257,11 @@ fn report_sources(
 /// but not returned.
 pub fn render_report(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
     let (f, alloc) = (inputs.fabric, inputs.alloc);
-    let names = LinkNames::new(f);
+    let names = LinkNames::new(f, inputs.physical);
     let mut sources = portmap::port_maps(f, &names)?;
     sources.push(addresses::addresses_csv(f, alloc, &names)?);
     sources.push(cabling::cabling_csv(f, &names)?);
-    sources.push(bom::bom_csv(f)?);
+    sources.push(bom::bom_csv(f, inputs.physical)?);
     let c = Collector::default();
     report::files(inputs, &names, &sources, &|f| c.put(f), &NoMemo)?;
     Ok(c.finish())

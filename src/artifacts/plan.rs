@@ -29,6 +29,10 @@ struct LinkOut<'a> {
     speed: String,
     media: &'a str,
     length_m: f64,
+    /// The module at each end (empty where the cable's end is built in) and the cable or fibre.
+    a_module: &'a str,
+    part: &'a str,
+    b_module: &'a str,
 }
 
 #[derive(Serialize)]
@@ -61,8 +65,11 @@ pub fn plan_json(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError>
                 a: end(&l.a, &n.a_port[i]),
                 b: end(&l.b, &n.b_port[i]),
                 speed: l.speed.to_string(),
-                media: l.media.as_str(),
-                length_m: l.length_m,
+                media: n.build[i].media,
+                length_m: n.build[i].length_m,
+                a_module: &n.build[i].a_module,
+                part: &n.build[i].part,
+                b_module: &n.build[i].b_module,
             }
         })
         .collect();

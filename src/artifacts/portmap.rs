@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::{ArtifactError, InFile, LinkNames, metres};
+use super::{ArtifactError, BuildNames, InFile, LinkNames};
 use crate::output::csv::{Column, Writer};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Device, Fabric, Link, PortId};
@@ -14,7 +14,9 @@ struct Row<'a> {
     cage: String,
     speed: String,
     /// The cable and its far end (device, port).
-    link: Option<(&'a Link, &'a str, &'a str)>,
+    link: Option<(&'a Link, &'a str, &'a str, &'a BuildNames)>,
+    /// The module in this end's cage (empty for built-in cable ends).
+    module: &'a str,
 }
 
 /// A cable seen from one of its ends: (port here, link index, is this the `a` end).
@@ -34,7 +36,7 @@ const NODE_COLUMNS: [Column; 9] = [
 ];
 
 /// `portmaps/<switch>.csv`: every port of the switch.
-const SWITCH_COLUMNS: [Column; 10] = [
+const SWITCH_COLUMNS: [Column; 12] = [
     Column::text("port"),
     Column::text("cage"),
     Column::text("speed"),
@@ -45,6 +47,8 @@ const SWITCH_COLUMNS: [Column; 10] = [
     Column::text("tier"),
     Column::text("media"),
     Column::number("length_m"),
+    Column::text("module"),
+    Column::text("cable_part"),
 ];
 
 pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, ArtifactError> {
@@ -74,13 +78,15 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, ArtifactE
                 .map(|(p, i, is_a)| {
                     let (fd, fp) = far(*i, *is_a);
                     let here = if *is_a { &n.a_port[*i] } else { &n.b_port[*i] };
+                    let b = &n.build[*i];
                     (
                         *p,
                         Row {
                             port: here.clone(),
                             cage: String::new(),
                             speed: String::new(),
-                            link: Some((links[*i], fd, fp)),
+                            link: Some((links[*i], fd, fp, b)),
+                            module: if *is_a { &b.a_module } else { &b.b_module },
                         },
                     )
                 })
@@ -127,6 +133,7 @@ fn switch_rows<'a>(f: &Fabric, d: &Device, mut used: BTreeMap<PortId, Row<'a>>) 
             cage,
             speed,
             link: None,
+            module: "",
         },
     };
     rows.push(row_for(PortId::Mgmt, String::new(), "1G".into()));
@@ -162,17 +169,18 @@ fn switch_rows<'a>(f: &Fabric, d: &Device, mut used: BTreeMap<PortId, Row<'a>>) 
 fn csv_map(d: &Device, rows: &[Row<'_>]) -> Result<OutputFile, ArtifactError> {
     let mut w = Writer::new(&SWITCH_COLUMNS);
     for r in rows {
-        let (pd, pp, id, net, tier, media, len) = match &r.link {
-            Some((l, dn, pn)) => (
+        let (pd, pp, id, net, tier, media, len, part) = match &r.link {
+            Some((l, dn, pn, b)) => (
                 *dn,
                 *pn,
                 l.cable_id.as_str(),
                 l.network.as_str(),
                 l.tier.as_str(),
-                l.media.as_str(),
-                metres(l.length_m),
+                b.media,
+                b.length.as_str(),
+                b.part.as_str(),
             ),
-            None => ("", "", "", "", "", "", String::new()),
+            None => ("", "", "", "", "", "", "", ""),
         };
         w.row([
             r.port.as_str(),
@@ -184,7 +192,9 @@ fn csv_map(d: &Device, rows: &[Row<'_>]) -> Result<OutputFile, ArtifactError> {
             net,
             tier,
             media,
-            &len,
+            len,
+            r.module,
+            part,
         ]);
     }
     let path = format!("portmaps/{}.csv", d.name);
@@ -227,7 +237,7 @@ fn md_map(f: &Fabric, d: &Device, rows: &[Row<'_>]) -> OutputFile {
     let _ = writeln!(s, "|---|---|---|---|---|---|---|");
     for r in rows {
         match &r.link {
-            Some((l, dn, pn)) => {
+            Some((l, dn, pn, _)) => {
                 let _ = writeln!(
                     s,
                     "| {} | {} | {} | {dn} | {pn} | {} | {} |",

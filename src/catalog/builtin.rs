@@ -4,6 +4,8 @@ use super::Catalog;
 
 const SWITCHES: &str = include_str!("../../catalog/switches.yaml");
 const NODES: &str = include_str!("../../catalog/nodes.yaml");
+const PHYSICAL: &str = include_str!("../../catalog/physical.yaml");
+const PHYSICAL_ACCESS: &str = include_str!("../../catalog/physical-access.yaml");
 
 /// The catalog shipped inside the binary. Parsed once; a broken built-in file is a bug caught by
 /// the catalog tests, so it panics with the parser's message rather than returning a diagnostic.
@@ -13,6 +15,13 @@ pub fn builtin() -> &'static Catalog {
         let switches: Catalog =
             serde_saphyr::from_str(SWITCHES).expect("catalog/switches.yaml is valid");
         let nodes: Catalog = serde_saphyr::from_str(NODES).expect("catalog/nodes.yaml is valid");
-        switches.extended_with(&nodes)
+        let physical: Catalog =
+            serde_saphyr::from_str(PHYSICAL).expect("catalog/physical.yaml is valid");
+        let access: Catalog = serde_saphyr::from_str(PHYSICAL_ACCESS)
+            .expect("catalog/physical-access.yaml is valid");
+        switches
+            .extended_with(&nodes)
+            .extended_with(&physical)
+            .extended_with(&access)
     })
 }

@@ -4,6 +4,8 @@
 //! time; a spec may add or replace models under its own `catalog:` key.
 
 mod builtin;
+mod cage;
+mod physical;
 pub mod sonic;
 
 use std::collections::BTreeMap;
@@ -12,9 +14,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::model::ident::{IfName, IfPattern, Name, Text};
-use crate::model::{Form, Platform, Speed, Transport};
+use crate::model::{Fits, Form, LaneRate, Platform, Speed, Top, Transport};
 
 pub use builtin::builtin;
+pub use cage::Cage;
+pub use physical::{
+    Assembly, AssemblyEnd, Evidence, Fibre, Length, Module, PnBasis, PnRule, length_for, order,
+};
 
 /// Every hardware model known to a build: built-ins plus the spec's own.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
@@ -24,6 +30,15 @@ pub struct Catalog {
     pub switches: BTreeMap<Name, SwitchModel>,
     #[serde(default)]
     pub nodes: BTreeMap<Name, NodeModel>,
+    /// Pluggable transceivers by part number (`catalog/physical.yaml`).
+    #[serde(default)]
+    pub modules: BTreeMap<Name, Module>,
+    /// DAC, ACC, AOC and twisted-pair cables by part family.
+    #[serde(default)]
+    pub assemblies: BTreeMap<Name, Assembly>,
+    /// Passive fibre cords by part family.
+    #[serde(default)]
+    pub fibres: BTreeMap<Name, Fibre>,
 }
 
 impl Catalog {
@@ -34,6 +49,12 @@ impl Catalog {
             .extend(other.switches.iter().map(|(k, v)| (k.clone(), v.clone())));
         out.nodes
             .extend(other.nodes.iter().map(|(k, v)| (k.clone(), v.clone())));
+        out.modules
+            .extend(other.modules.iter().map(|(k, v)| (k.clone(), v.clone())));
+        out.assemblies
+            .extend(other.assemblies.iter().map(|(k, v)| (k.clone(), v.clone())));
+        out.fibres
+            .extend(other.fibres.iter().map(|(k, v)| (k.clone(), v.clone())));
         out
     }
 }
@@ -62,6 +83,10 @@ pub struct SwitchModel {
     /// and buffer data come from `catalog/sonic/<platform>/`.
     #[serde(default)]
     pub sonic: Option<SonicModel>,
+    /// Only this vendor's transceivers come up in the model's cages (the switch OS refuses
+    /// others unless told otherwise): the link solver picks modules of this vendor.
+    #[serde(default)]
+    pub optics_vendor: Option<Text>,
     /// Where the figures come from.
     #[serde(default)]
     pub source: Text,
@@ -102,9 +127,28 @@ pub struct PortGroup {
     pub name: IfPattern,
     /// OS name of a split port: `{cage}`, `{lane}` (0-based) or `{lane1}` (1-based).
     pub split_name: IfPattern,
+    /// Top of the cage (OSFP: `finned` on switches unless stated).
+    #[serde(default)]
+    pub top: Option<Top>,
+    /// Electrical lanes of one cage (default: the form's, OSFP 8).
+    #[serde(default)]
+    pub lanes: Option<u32>,
+    /// Lane rates the cage runs (default: the form's).
+    #[serde(default)]
+    pub lane_rates: Vec<LaneRate>,
 }
 
 impl PortGroup {
+    pub fn cage(&self) -> Cage {
+        Cage::new(
+            self.form,
+            self.top,
+            self.lanes,
+            &self.lane_rates,
+            Fits::Switch,
+        )
+    }
+
     /// Logical ports per cage when run at `speed`, if the model lists that breakout.
     pub fn lanes_at(&self, speed: Speed) -> Option<u32> {
         self.breakouts.iter().find_map(|b| {
@@ -177,9 +221,23 @@ pub struct NodePort {
     /// NUMA node the NIC hangs off.
     #[serde(default)]
     pub numa: Option<u32>,
+    /// Top of the cage (OSFP: `flat` on NICs unless stated).
+    #[serde(default)]
+    pub top: Option<Top>,
+    /// Electrical lanes of the cage, shared by the ports that name the same `cage`
+    /// (default: the form's; a DGX compute OSFP cage carries 8 for its two ports).
+    #[serde(default)]
+    pub lanes: Option<u32>,
+    /// Lane rates the NIC runs (default: the form's).
+    #[serde(default)]
+    pub lane_rates: Vec<LaneRate>,
 }
 
 impl NodePort {
+    pub fn cage_spec(&self) -> Cage {
+        Cage::new(self.form, self.top, self.lanes, &self.lane_rates, Fits::Nic)
+    }
+
     pub fn supports(&self, speed: Speed) -> bool {
         self.speed == speed || self.also.contains(&speed)
     }

@@ -332,4 +332,27 @@ codes! {
     CAPTURE_CONFLICT = "RY0905", "captured GUIDs contradict each other",
         "One port has two GUIDs, or one GUID appears on two ports, across the imported captures. \
          Import captures of one state of the fabric.";
+    LINK_SIGNAL = "RY1001", "a link's two ends cannot run the same lanes",
+        "Both ends of a link must run the same number of electrical lanes at the same lane rate and \
+         modulation (NVIDIA LinkX, Key Technologies: a 100G port is 1 x 100G-PAM4, 2 x 50G-PAM4 or \
+         4 x 25G-NRZ, and 50G-PAM4 optics cannot link to 100G-PAM4 ones). A switch port's lanes \
+         come from its cage and breakout (a 2x100G split of a 4-lane QSFP56 cage gives each port 2 \
+         lanes, so 2 x 50G-PAM4); a NIC's from its cage and the rates it runs (a QSFP28 NIC runs \
+         25G-NRZ only). Run the switch cage in a mode whose lanes the NIC can run (unsplit at \
+         100G = 4 x 25G-NRZ), or choose a NIC or switch model that runs the other end's rate.";
+    LINK_NO_PART = "RY1002", "no catalog part builds this link",
+        "No transceiver, cable or fibre in the catalog fits both cages (form, finned or flat top, \
+         lanes, lane rate, where the module may go, the switch vendor's optics), mates at both ends \
+         (APC never meets UPC; SR4 meets SR4) and reaches the link's routed length at a length the \
+         part is sold in. The message names the first rule no part met. Add the part under the \
+         spec's `catalog: {modules, assemblies, fibres}` with its source, change the \
+         `physical:` policy, or move the devices closer (`racks:`).";
+    LINK_TOO_LONG = "RY1003", "a link is longer than any part reaches",
+        "The routed length of a link (rack positions, row pitch, slack) is longer than the reach of \
+         every module and fibre that fits its cages (NVIDIA LinkX: SR4 50 m on OM4, DR4 100 m, \
+         2xDR4 500 m switch to switch, 2xFR4 2 km; reaches include two patch panels). Place the \
+         devices closer or add a longer-reach part to the catalog.";
+    PHYSICAL_POLICY = "RY1004", "invalid physical-layer policy",
+        "A value under `physical:` is out of range: lengths must be positive and finite, spares \
+         between 0 and 100 percent.";
 }

@@ -3,10 +3,14 @@
 mod guid;
 pub mod ident;
 mod platform;
+mod signal;
 mod speed;
 
 pub use guid::{Guid, PortGuids};
 pub use platform::{Delivery, Platform, PlatformRow, PortNaming, Vendor, adaptive_routing_support};
+pub use signal::{
+    AssemblyKind, Connector, FibreKind, FibreMedia, Fits, Grade, LaneRate, Signal, Top,
+};
 pub use speed::Speed;
 
 use serde::{Deserialize, Serialize};
@@ -129,6 +133,12 @@ impl Tier {
 pub enum Media {
     /// Passive copper (direct-attach), up to a few metres.
     DacPassive,
+    /// Active copper (signal conditioning in the ends), a few metres more than passive.
+    Acc,
+    /// Active optical cable (optics built into the ends).
+    Aoc,
+    /// Multimode fibre OM3.
+    MmfOm3,
     /// Multimode fibre (MPO-12 to SR4 optics), up to 50 m at 400G.
     MmfOm4,
     /// Single-mode fibre (DR4 optics up to 100 m, FR4 beyond).
@@ -141,6 +151,9 @@ impl Media {
     pub fn as_str(self) -> &'static str {
         match self {
             Media::DacPassive => "dac-passive",
+            Media::Acc => "dac-active",
+            Media::Aoc => "aoc",
+            Media::MmfOm3 => "mmf-om3",
             Media::MmfOm4 => "mmf-om4",
             Media::SmfOs2 => "smf-os2",
             Media::Cat6 => "cat6",
@@ -170,6 +183,7 @@ pub enum Form {
     Qsfp56,
     Qsfp28,
     Sfp28,
+    SfpPlus,
     Rj45,
 }
 
@@ -182,6 +196,7 @@ impl Form {
             Form::Qsfp56 => "QSFP56",
             Form::Qsfp28 => "QSFP28",
             Form::Sfp28 => "SFP28",
+            Form::SfpPlus => "SFP+",
             Form::Rj45 => "RJ45",
         }
     }

@@ -81,12 +81,25 @@ impl std::fmt::Display for Platform {
 }
 
 impl Form {
+    /// Whether a module or plug of form `m` fits a cage of this form: the QSFP family takes its
+    /// slower members (NVIDIA LinkX 100G-PAM4 overview: ConnectX-7 QSFP112 cages take QSFP56 and
+    /// QSFP28; the QSFP-DD MSA, http://www.qsfp-dd.com/specification/: QSFP-DD cages take QSFP
+    /// modules), an SFP28 cage SFP+; OSFP takes only OSFP.
+    pub fn accepts(self, m: Form) -> bool {
+        use Form::*;
+        self == m
+            || matches!(
+                (self, m),
+                (Qsfp112 | QsfpDd, Qsfp56 | Qsfp28) | (Qsfp56, Qsfp28) | (Sfp28, SfpPlus)
+            )
+    }
+
     /// Electrical lanes of the cage (what EOS numbers split ports by).
     pub fn serdes_lanes(self) -> u32 {
         match self {
             Form::Osfp | Form::QsfpDd => 8,
             Form::Qsfp112 | Form::Qsfp56 | Form::Qsfp28 => 4,
-            Form::Sfp28 | Form::Rj45 => 1,
+            Form::Sfp28 | Form::SfpPlus | Form::Rj45 => 1,
         }
     }
 }

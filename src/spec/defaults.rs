@@ -43,6 +43,10 @@ pub fn row_pitch() -> f64 {
 pub fn slack() -> f64 {
     3.0
 }
+/// A 42U rack is about 1.9 m of vertical run; with its service loop, 2 m.
+pub fn in_rack() -> f64 {
+    2.0
+}
 /// Row-level node-to-leaf runs in a SuperPOD network rack (NVIDIA LinkX cable and transceiver data sheets: SR4 multimode ≤ 50 m).
 pub fn len_node_leaf() -> f64 {
     10.0
@@ -220,4 +224,16 @@ pub fn rt_asn() -> Sp<u32> {
 /// PKey = 0x0100 + id (OpenSM doc/partition-config.txt (linux-rdma/opensm) example shape `0x0101`).
 pub fn pkey_base() -> Sp<u32> {
     Sp::new(0x0100)
+}
+
+/// 100G-PAM4 passive copper reaches 3 m (NVIDIA LinkX 100G-PAM4 product line overview:
+/// https://docs.nvidia.com/networking/display/400g100gpam4ovpub/linkx-100g-pam4-product-line-overview).
+pub fn copper_max() -> Sp<f64> {
+    Sp::new(3.0)
+}
+
+/// SR4 multimode optics reach 50 m on OM4 (NVIDIA MMA4Z00-NS400 overview,
+/// https://docs.nvidia.com/networking/display/MMA4Z00NS400T).
+pub fn singlemode_beyond() -> Sp<f64> {
+    Sp::new(50.0)
 }

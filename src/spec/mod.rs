@@ -61,6 +61,7 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
     }
     validate::roce(&spec, diags);
     validate::bgp(&spec, diags);
+    validate::physical(&spec, diags);
     Some(spec)
 }
 

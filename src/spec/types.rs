@@ -45,6 +45,9 @@ pub struct ClusterSpec {
     /// Cable length assumptions when no rack layout is given.
     #[serde(default)]
     pub cabling: CablingSpec,
+    /// How links are built from parts: copper or optics, multimode or single-mode, vendor, spares.
+    #[serde(default)]
+    pub physical: PhysicalSpec,
     /// Extra or replacement hardware models.
     #[serde(default)]
     pub catalog: Catalog,
@@ -428,9 +431,12 @@ pub struct RackSpec {
     /// Distance between rows in metres.
     #[serde(default = "super::defaults::row_pitch")]
     pub row_pitch_m: f64,
-    /// Vertical runs and service loops added to every cable, in metres.
+    /// Vertical runs and service loops added to every cable between racks, in metres.
     #[serde(default = "super::defaults::slack")]
     pub slack_m: f64,
+    /// A cable within one rack (between U positions, with its service loop), in metres.
+    #[serde(default = "super::defaults::in_rack")]
+    pub in_rack_m: f64,
 }
 
 /// Cable lengths by tier when no rack layout is given, in metres.
@@ -455,6 +461,36 @@ impl Default for CablingSpec {
             leaf_spine_m: super::defaults::len_leaf_spine(),
             spine_core_m: super::defaults::len_spine_core(),
             mgmt_m: super::defaults::len_mgmt(),
+        }
+    }
+}
+
+/// The physical-layer policy the link solver follows (`docs/physical.md`).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct PhysicalSpec {
+    /// Copper (DAC, then active copper) for runs up to this many metres, optics beyond.
+    #[serde(default = "super::defaults::copper_max")]
+    pub copper_max_m: Sp<f64>,
+    /// Single-mode optics for runs longer than this; multimode up to it.
+    #[serde(default = "super::defaults::singlemode_beyond")]
+    pub singlemode_beyond_m: Sp<f64>,
+    /// Prefer this vendor's parts where several fit.
+    #[serde(default)]
+    pub vendor: Option<Text>,
+    /// Spare parts ordered on top of the count, in percent (rounded up per part).
+    #[serde(default)]
+    pub spares_percent: Sp<f64>,
+}
+
+impl Default for PhysicalSpec {
+    fn default() -> Self {
+        Self {
+            copper_max_m: super::defaults::copper_max(),
+            singlemode_beyond_m: super::defaults::singlemode_beyond(),
+            vendor: None,
+            spares_percent: Sp::new(0.0),
         }
     }
 }

@@ -105,3 +105,25 @@ pub fn bgp(spec: &ClusterSpec, diags: &mut Diagnostics) {
         }
     }
 }
+
+/// The physical-layer policy: lengths positive and finite, spares a percentage.
+pub fn physical(spec: &ClusterSpec, diags: &mut Diagnostics) {
+    let p = &spec.physical;
+    let checks = [
+        ("copper_max_m", &p.copper_max_m, 0.0, 10_000.0),
+        ("singlemode_beyond_m", &p.singlemode_beyond_m, 0.0, 100_000.0),
+        ("spares_percent", &p.spares_percent, 0.0, 100.0),
+    ];
+    for (key, v, lo, hi) in checks {
+        if !(v.value.is_finite() && v.value >= lo && v.value <= hi) {
+            diags.push(
+                Diagnostic::error(
+                    codes::PHYSICAL_POLICY,
+                    format!("`physical.{key}` is {}, outside {lo}–{hi}", v.value),
+                )
+                .at(v.span, "out of range")
+                .help(format!("use a value from {lo} to {hi}")),
+            );
+        }
+    }
+}

@@ -160,7 +160,12 @@ impl<'a> Builder<'a> {
             &self.graph[b.device],
             tier,
         );
-        let media = media::media_for(speed, length_m);
+        let route_m = media::route(
+            self.spec,
+            &self.graph[a.device],
+            &self.graph[b.device],
+            tier,
+        );
         self.graph.add_edge(
             a.device,
             b.device,
@@ -173,8 +178,8 @@ impl<'a> Builder<'a> {
                 a,
                 b,
                 speed,
-                media,
                 length_m,
+                route_m,
             },
         );
     }

@@ -1,9 +1,9 @@
 //! Where devices stand and what cable joins them: rack positions, run lengths rounded up to the
-//! lengths cables are sold in, and media by rate and reach (NVIDIA LinkX cable and transceiver data sheets).
+//! length classes (the parts themselves are chosen by the `physical` stage).
 
 use super::Device;
 use super::sizing::Sizing;
-use crate::model::{Media, Role, Speed, Tier};
+use crate::model::{Role, Tier};
 use crate::spec::ClusterSpec;
 
 /// Lengths cables are ordered in, in metres.
@@ -71,6 +71,9 @@ fn round_up(m: f64) -> f64 {
         .unwrap_or(m.ceil())
 }
 
+/// The length class of a link (its routed run rounded up to [`LENGTH_CLASSES`]), which the
+/// configs use where a cable's length matters (PFC headroom): the old rack-to-rack estimate,
+/// kept so that the physical solver's finer routing changes no config.
 pub fn length(spec: &ClusterSpec, a: &Device, b: &Device, tier: Tier) -> f64 {
     if let (Some(r), Some(ra), Some(rb)) = (&spec.racks, &a.rack, &b.rack) {
         let (ya, xa) = position(ra);
@@ -78,27 +81,34 @@ pub fn length(spec: &ClusterSpec, a: &Device, b: &Device, tier: Tier) -> f64 {
         let run = (ya - yb).abs() * r.row_pitch_m + (xa - xb).abs() * r.rack_width_m + r.slack_m;
         return round_up(run);
     }
+    round_up(tier_default(spec, tier))
+}
+
+/// The routed run of a cable in metres, before rounding to what a part is sold in. Between
+/// racks: rows apart times the row pitch plus rack positions apart times the rack width (the
+/// horizontal run in the overhead tray) plus `slack_m` (the two vertical drops and service
+/// loops); within one rack: `in_rack_m`. Without a rack layout: the tier's `cabling:` length.
+pub fn route(spec: &ClusterSpec, a: &Device, b: &Device, tier: Tier) -> f64 {
+    if let (Some(r), Some(ra), Some(rb)) = (&spec.racks, &a.rack, &b.rack) {
+        if ra == rb {
+            return r.in_rack_m;
+        }
+        let (ya, xa) = position(ra);
+        let (yb, xb) = position(rb);
+        return (ya - yb).abs() * r.row_pitch_m + (xa - xb).abs() * r.rack_width_m + r.slack_m;
+    }
+    tier_default(spec, tier)
+}
+
+fn tier_default(spec: &ClusterSpec, tier: Tier) -> f64 {
     let c = &spec.cabling;
-    round_up(match tier {
+    match tier {
         Tier::NodeLeaf => c.node_leaf_m,
         Tier::LeafSpine | Tier::LeafLeaf => c.leaf_spine_m,
         Tier::SpineCore => c.spine_core_m,
         Tier::Mgmt => c.mgmt_m,
         // OOB switches stand in the racks of the switches they serve: a row-level run.
         Tier::OobUplink => c.leaf_spine_m,
-    })
-}
-
-/// Copper for short runs, multimode to 50 m, single-mode beyond; twisted pair for 1G.
-pub fn media_for(speed: Speed, length_m: f64) -> Media {
-    if speed.as_gbps() <= 1 {
-        Media::Cat6
-    } else if length_m <= 3.0 {
-        Media::DacPassive
-    } else if length_m <= 50.0 {
-        Media::MmfOm4
-    } else {
-        Media::SmfOs2
     }
 }
 
@@ -112,8 +122,5 @@ mod tests {
         assert_eq!(row_name(27), "AA");
         assert_eq!(position("AA03"), (27.0, 3.0));
         assert_eq!(round_up(3.2), 5.0);
-        assert_eq!(media_for(Speed::gbps(400), 30.0), Media::MmfOm4);
-        assert_eq!(media_for(Speed::gbps(400), 2.0), Media::DacPassive);
-        assert_eq!(media_for(Speed::gbps(1), 2.0), Media::Cat6);
     }
 }

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::catalog::{Catalog, NodeModel, SwitchModel};
 use crate::diag::Diagnostics;
-use crate::model::{Media, Network, Platform, PortNaming, Role, Speed, Tier, Transport};
+use crate::model::{Network, Platform, PortNaming, Role, Speed, Tier, Transport};
 use crate::spec::ClusterSpec;
 
 pub use naming::is_safe_name;
@@ -97,8 +97,10 @@ pub struct Link {
     pub a: End,
     pub b: End,
     pub speed: Speed,
-    pub media: Media,
+    /// Length class (metres) the configs use where a cable's length matters.
     pub length_m: f64,
+    /// Routed run in metres; the physical stage orders parts from it.
+    pub route_m: f64,
 }
 
 /// The expanded cluster.

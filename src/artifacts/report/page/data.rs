@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use super::ROWS_PER_PAGE;
 use crate::artifacts::LinkNames;
-use crate::artifacts::metres;
 use crate::artifacts::report::Csv;
 use crate::artifacts::report::diagram::{Diagram, Placement};
 use crate::artifacts::report::markup::script_json;
@@ -198,8 +197,8 @@ fn cable_rows<'a>(
                 f.device_position(&l.b),
                 names.b_port[i].as_str(),
                 l.speed.to_string(),
-                l.media.as_str(),
-                metres(l.length_m),
+                names.build[i].media,
+                names.build[i].length.clone(),
                 l.network.as_str(),
                 l.tier.as_str(),
                 l.plane,

@@ -1,0 +1,153 @@
+//! Copper where the run is short: a DAC (then active copper, then an active optical cable)
+//! whose ends plug into whole cages. One assembly covers a bundle: every port of cage A goes to
+//! cage B and back (straight), or every port of cage A goes to its own far cage whose only
+//! port it is (a splitter: NVIDIA MCP7Y00 "twin-port OSFP to 2x OSFP", MCP7Y40 "to 4x QSFP112").
+//! Twisted pair (RJ45) ports always take a patch cord.
+
+use std::collections::BTreeMap;
+
+use super::problems::Problems;
+use super::{Cord, Inputs, LinkBuild, PhysicalPlan};
+use crate::catalog::{Assembly, AssemblyEnd, Cage, length_for};
+use crate::model::{AssemblyKind, Form, Media, Signal};
+
+/// Links per (device, cage), in link order.
+pub(crate) fn bundles(input: &Inputs<'_>) -> BTreeMap<(usize, u32), Vec<usize>> {
+    let mut by_cage: BTreeMap<(usize, u32), Vec<usize>> = BTreeMap::new();
+    for (i, (a, b)) in input.ends.iter().enumerate() {
+        by_cage.entry((a.device, a.cage_key)).or_default().push(i);
+        by_cage.entry((b.device, b.cage_key)).or_default().push(i);
+    }
+    by_cage
+}
+
+pub(crate) fn solve(
+    input: &Inputs<'_>,
+    signals: &[Option<Signal>],
+    plan: &mut PhysicalPlan,
+    builds: &mut [Option<LinkBuild>],
+    problems: &mut Problems,
+) {
+    let by_cage = bundles(input);
+    let copper_max = input.spec.physical.copper_max_m.value;
+    let links: Vec<_> = input.fabric.links().collect();
+    for i in 0..links.len() {
+        let Some(signal) = signals[i] else { continue };
+        if builds[i].is_some() {
+            continue;
+        }
+        let (a, b) = &input.ends[i];
+        let twisted = input.cages.all[a.cage].form == Form::Rj45;
+        if !twisted && links[i].route_m > copper_max {
+            continue;
+        }
+        // The bundle seen from the end whose cage has more ports (the splitter's single end).
+        let (hub, far) = if a.ports >= b.ports { (a, b) } else { (b, a) };
+        let members = &by_cage[&(hub.device, hub.cage_key)];
+        let fars: Vec<(usize, u32)> = members
+            .iter()
+            .map(|&j| {
+                let (x, y) = &input.ends[j];
+                let o = if (x.device, x.cage_key) == (hub.device, hub.cage_key) {
+                    y
+                } else {
+                    x
+                };
+                (o.device, o.cage_key)
+            })
+            .collect();
+        let straight = fars.iter().all(|f| *f == (far.device, far.cage_key))
+            && by_cage[&(far.device, far.cage_key)].len() == members.len();
+        let split = !straight
+            && fars.iter().all(|f| by_cage[f].len() == 1)
+            && {
+                let mut u = fars.clone();
+                u.sort_unstable();
+                u.dedup();
+                u.len() == fars.len()
+            };
+        if !(straight || split) {
+            if twisted {
+                problems.no_part(i, "an RJ45 port shared by several cables", input);
+            }
+            continue;
+        }
+        let legs = if straight { 1 } else { members.len() as u32 };
+        let route = members
+            .iter()
+            .map(|&j| links[j].route_m)
+            .fold(0.0_f64, f64::max);
+        let hub_cage = &input.cages.all[hub.cage];
+        let far_cage = &input.cages.all[far.cage];
+        match pick(input, hub_cage, far_cage, legs, signal, route) {
+            Some((family, asm, part, length)) => {
+                let cord = plan.cords.len() as u32;
+                plan.cords.push(Cord {
+                    part: part.clone(),
+                    family: family.clone(),
+                    description: asm.description.clone(),
+                    length_m: length,
+                    legs,
+                    media: media_of(asm.kind),
+                });
+                for (k, &j) in members.iter().enumerate() {
+                    builds[j] = Some(LinkBuild {
+                        signal,
+                        media: media_of(asm.kind),
+                        a_module: None,
+                        b_module: None,
+                        cord,
+                        cord_count: 1,
+                        leg: (legs > 1).then_some(k as u32 + 1),
+                    });
+                }
+            }
+            None if twisted => problems.no_part(i, "no patch cord reaches this run", input),
+            None => {}
+        }
+    }
+}
+
+pub(crate) fn media_of(kind: AssemblyKind) -> Media {
+    match kind {
+        AssemblyKind::Dac => Media::DacPassive,
+        AssemblyKind::Acc => Media::Acc,
+        AssemblyKind::Aoc => Media::Aoc,
+        AssemblyKind::Utp => Media::Cat6,
+    }
+}
+
+fn plug_fits(end: &AssemblyEnd, cage: &Cage) -> bool {
+    cage.form.accepts(end.form) && end.top == cage.top && end.lanes <= cage.lanes
+}
+
+/// The assembly for a bundle: passive before active copper before AOC, the preferred vendor
+/// first, then the part family's name; the shortest length that covers the longest leg.
+fn pick<'c>(
+    input: &'c Inputs<'_>,
+    hub: &Cage,
+    far: &Cage,
+    legs: u32,
+    signal: Signal,
+    route: f64,
+) -> Option<(&'c crate::model::ident::Name, &'c Assembly, &'c crate::model::ident::Name, f64)> {
+    let vendor = input.spec.physical.vendor.as_ref();
+    let mut fits: Vec<_> = input
+        .catalog
+        .assemblies
+        .iter()
+        .filter(|(_, a)| {
+            a.b.count == legs
+                && a.lane_rates.contains(&signal.rate)
+                && a.b.lanes >= signal.lanes
+                && plug_fits(&a.a, hub)
+                && plug_fits(&a.b, far)
+                && hub.vendor_lock.as_ref().is_none_or(|v| *v == a.vendor)
+                && far.vendor_lock.as_ref().is_none_or(|v| *v == a.vendor)
+        })
+        .filter_map(|(name, a)| length_for(&a.lengths, route).map(|l| (name, a, l)))
+        .collect();
+    fits.sort_by_key(|(name, a, _)| (a.kind, vendor.is_none_or(|v| *v != a.vendor), *name));
+    fits.first()
+        .map(|(name, a, l)| (*name, *a, &l.part, l.m))
+}

@@ -1,0 +1,156 @@
+//! The physical layer: every cable of the plan solved end to end, cage → module → cable or
+//! fibre → module → cage, from the parts of the catalog (`catalog/physical.yaml` plus the
+//! spec's own) under the spec's `physical:` policy. A stage between `topology` and the
+//! deliverables: it reads the fabric and the spec, and its plan is what the cabling sheets, the
+//! BOM and the labels print. Rules and their sources: `docs/physical.md`.
+//!
+//! Order of decisions, each in its own file: the lanes both ends run (`signal.rs`); copper where
+//! the run is short and one assembly covers whole cages (`copper.rs`); otherwise one module per
+//! cage, multimode or single-mode by the longest run it serves, and the fibre (straight or
+//! splitter leg) between modules (`optics.rs`). What no part can build is a located error
+//! (`problems.rs`), one per kind of link, never one per cable.
+
+mod copper;
+mod ends;
+mod optics;
+mod problems;
+mod signal;
+
+use crate::catalog::Catalog;
+use crate::diag::Diagnostics;
+use crate::model::ident::{Name, Text};
+use crate::model::{Media, Signal};
+use crate::spec::ClusterSpec;
+use crate::topology::Fabric;
+
+use ends::{Cages, EndCage};
+use problems::Problems;
+
+/// The solution of every link (index = position in `Fabric::links()`), with the modules and
+/// cords it uses.
+#[derive(Clone, Debug, Default)]
+pub struct PhysicalPlan {
+    pub links: Vec<LinkBuild>,
+    pub modules: Vec<ModuleUse>,
+    pub cords: Vec<Cord>,
+    /// Spares ordered on top of each part's count, in percent.
+    pub spares_percent: f64,
+}
+
+/// How one link is built.
+#[derive(Clone, Debug)]
+pub struct LinkBuild {
+    pub signal: Signal,
+    pub media: Media,
+    /// Index into [`PhysicalPlan::modules`] of each end's module; `None` where the cable's end
+    /// is built in (DAC, ACC, AOC, patch cord).
+    pub a_module: Option<u32>,
+    pub b_module: Option<u32>,
+    /// Index into [`PhysicalPlan::cords`] of the first cord; `cord_count` cords follow (an 800G
+    /// link over a twin-port module takes two fibres).
+    pub cord: u32,
+    pub cord_count: u32,
+    /// The leg of a splitter (1-based) this link is on.
+    pub leg: Option<u32>,
+}
+
+/// One module plugged into one cage.
+#[derive(Clone, Debug)]
+pub struct ModuleUse {
+    pub device: usize,
+    pub cage: u32,
+    pub part: Name,
+    pub description: Text,
+    pub power_w: Option<f64>,
+}
+
+/// One cable or fibre as ordered.
+#[derive(Clone, Debug)]
+pub struct Cord {
+    /// The orderable part number (length included).
+    pub part: Name,
+    pub family: Name,
+    pub description: Text,
+    pub length_m: f64,
+    /// Connectors on the far side: 1 for a straight cord, N for a 1:N splitter or breakout.
+    pub legs: u32,
+    pub media: Media,
+}
+
+impl PhysicalPlan {
+    pub fn link(&self, i: usize) -> Option<&LinkBuild> {
+        self.links.get(i)
+    }
+
+    /// The part numbers of a link's cords, the leg and the length as ordered, for printing.
+    pub fn cord_of(&self, i: usize) -> Option<&Cord> {
+        let l = self.links.get(i)?;
+        self.cords.get(l.cord as usize)
+    }
+
+    pub fn module(&self, m: Option<u32>) -> Option<&ModuleUse> {
+        self.modules.get(m? as usize)
+    }
+}
+
+/// What the solver works from.
+pub(crate) struct Inputs<'a> {
+    pub spec: &'a ClusterSpec,
+    pub fabric: &'a Fabric,
+    pub catalog: &'a Catalog,
+    pub ends: Vec<(EndCage, EndCage)>,
+    pub cages: Cages,
+}
+
+/// Solve every link of `fabric`. Links no part can build are reported in `diags` (errors), and
+/// the plan then holds only what was solved.
+pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> PhysicalPlan {
+    let mut cages = Cages::default();
+    let ends: Vec<(EndCage, EndCage)> = fabric
+        .links()
+        .map(|l| (cages.end(fabric, &l.a), cages.end(fabric, &l.b)))
+        .collect();
+    let input = Inputs {
+        spec,
+        fabric,
+        catalog: &fabric.catalog,
+        ends,
+        cages,
+    };
+    let mut problems = Problems::default();
+    let signals = signals(&input, &mut problems);
+    let mut plan = PhysicalPlan {
+        spares_percent: spec.physical.spares_percent.value,
+        ..PhysicalPlan::default()
+    };
+    let mut builds: Vec<Option<LinkBuild>> = vec![None; input.ends.len()];
+    copper::solve(&input, &signals, &mut plan, &mut builds, &mut problems);
+    optics::solve(&input, &signals, &mut plan, &mut builds, &mut problems);
+    problems.report(&input, diags);
+    if !diags.has_errors() {
+        plan.links = builds.into_iter().flatten().collect();
+    }
+    plan
+}
+
+/// The signal of every link, `None` (and a problem) where the ends cannot agree.
+fn signals(input: &Inputs<'_>, problems: &mut Problems) -> Vec<Option<Signal>> {
+    input
+        .fabric
+        .links()
+        .zip(&input.ends)
+        .enumerate()
+        .map(|(i, (l, (a, b)))| {
+            let cages = &input.cages;
+            let s = signal::agree(
+                l.speed,
+                (&cages.all[a.cage], a.lanes(cages)),
+                (&cages.all[b.cage], b.lanes(cages)),
+            );
+            if s.is_none() {
+                problems.no_signal(i, input);
+            }
+            s
+        })
+        .collect()
+}

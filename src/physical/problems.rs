@@ -1,0 +1,180 @@
+//! What the solver could not build, reported once per kind of link (the same models, tier and
+//! reason), located at the spec key that chose the upper switch model, with the first cable as
+//! the example and how many more are like it.
+
+use std::collections::BTreeMap;
+
+use super::Inputs;
+use super::signal;
+use crate::diag::{Code, Diagnostic, Diagnostics, Span, codes};
+use crate::model::{FibreMedia, Network, Tier};
+
+#[derive(Default)]
+pub(crate) struct Problems {
+    /// (code, kind of link, reason) → (first link, count, message, help).
+    found: BTreeMap<(&'static str, String, String), Found>,
+}
+
+struct Found {
+    code: Code,
+    first: usize,
+    count: usize,
+    message: String,
+    help: String,
+}
+
+impl Problems {
+    /// `why` names no device (it is the same for every link of the kind); the first cable of
+    /// the kind is named in front of it.
+    fn add(&mut self, code: Code, i: usize, input: &Inputs<'_>, why: String, help: String) {
+        let l = input.fabric.links().nth(i);
+        let kind = l.map_or_else(String::new, |l| {
+            let (a, b) = (input.fabric.device_of(&l.a), input.fabric.device_of(&l.b));
+            format!("{}/{}/{}/{}", l.tier.as_str(), a.model, b.model, l.speed)
+        });
+        let e = self
+            .found
+            .entry((code.id, kind, why.clone()))
+            .or_insert(Found {
+                code,
+                first: i,
+                count: 0,
+                message: format!("{}: {why}", cable(i, input)),
+                help,
+            });
+        e.count += 1;
+    }
+
+    pub fn no_signal(&mut self, i: usize, input: &Inputs<'_>) {
+        let Some(l) = input.fabric.links().nth(i) else {
+            return;
+        };
+        let (a, b) = &input.ends[i];
+        let cages = &input.cages;
+        let (ca, cb) = (&cages.all[a.cage], &cages.all[b.cage]);
+        let side = |e: &super::ends::EndCage, end: &crate::topology::End| {
+            let n = input.fabric.named(end);
+            let c = &cages.all[e.cage];
+            let split = if e.ports > 1 {
+                format!(", one of {} ports of its cage", e.ports)
+            } else {
+                String::new()
+            };
+            format!(
+                "the {} end is a {} ({}{split})",
+                n.device.role.as_str(),
+                cages.names[e.cage],
+                signal::describe(c, e.lanes(cages))
+            )
+        };
+        let why = format!(
+            "{}; {}: no lane rate carries {} on both ends, so the link cannot come up",
+            side(a, &l.a),
+            side(b, &l.b),
+            l.speed
+        );
+        let mut fixes = Vec::new();
+        for (e, c) in [(a, ca), (b, cb)] {
+            if e.ports > 1 {
+                let other = if std::ptr::eq(c, ca) { (cb, b) } else { (ca, a) };
+                if let Some(s) =
+                    signal::agree(l.speed, (c, c.lanes), (other.0, other.1.lanes(cages)))
+                {
+                    fixes.push(format!(
+                        "run the {} unsplit at {} ({s})",
+                        cages.names[e.cage], l.speed
+                    ));
+                }
+            }
+        }
+        fixes.push("or choose a NIC or switch model that runs the other end's lane rate".into());
+        self.add(codes::LINK_SIGNAL, i, input, why, fixes.join(", "));
+    }
+
+    pub fn no_part(&mut self, i: usize, why: &str, input: &Inputs<'_>) {
+        let why = why.to_string();
+        let help = "add a part that fits under `catalog:` (modules, assemblies, fibres), or change `physical:`".into();
+        self.add(codes::LINK_NO_PART, i, input, why, help);
+    }
+
+    pub fn no_module(&mut self, i: usize, a_side: bool, media: FibreMedia, input: &Inputs<'_>) {
+        let Some(l) = input.fabric.links().nth(i) else {
+            return;
+        };
+        let (a, b) = &input.ends[i];
+        let (e, end) = if a_side { (a, &l.a) } else { (b, &l.b) };
+        let role = input.fabric.device_of(end).role.as_str();
+        let c = &input.cages.all[e.cage];
+        let lock = c
+            .vendor_lock
+            .as_ref()
+            .map_or(String::new(), |v| format!(", {v} optics only"));
+        let why = format!(
+            "no {media} module in the catalog fits the {role} end ({}, {} top, {}{lock}) at {}",
+            input.cages.names[e.cage],
+            c.top,
+            signal::describe(c, e.lanes(&input.cages)),
+            l.speed
+        );
+        let help = "add the module under `catalog: {modules: …}` with its source, or change `physical:`".into();
+        self.add(codes::LINK_NO_PART, i, input, why, help);
+    }
+
+    pub fn too_long(&mut self, i: usize, reach: f64, input: &Inputs<'_>) {
+        let route = input.fabric.links().nth(i).map_or(0.0, |l| l.route_m);
+        let why = format!("the run is {route} m, the modules that fit reach {reach} m");
+        let help = "place the devices closer (`racks:`), or add a longer-reach module to `catalog:`".into();
+        self.add(codes::LINK_TOO_LONG, i, input, why, help);
+    }
+
+    pub fn report(self, input: &Inputs<'_>, diags: &mut Diagnostics) {
+        for f in self.found.into_values() {
+            let more = match f.count {
+                1 => String::new(),
+                n => format!(" ({} more like it)", n - 1),
+            };
+            let (span, label) = span_for(input, f.first);
+            diags.push(
+                Diagnostic::error(f.code, format!("{}{more}", f.message))
+                    .at(span, label)
+                    .help(f.help),
+            );
+        }
+    }
+}
+
+fn cable(i: usize, input: &Inputs<'_>) -> String {
+    input.fabric.links().nth(i).map_or_else(String::new, |l| {
+        let (a, b) = (input.fabric.named(&l.a), input.fabric.named(&l.b));
+        format!(
+            "cable `{}` ({}:{} – {}:{}, {}, {} m)",
+            l.cable_id, a.device.name, a.port_name, b.device.name, b.port_name, l.speed, l.route_m
+        )
+    })
+}
+
+/// The spec key that chose the link's upper switch model.
+fn span_for(input: &Inputs<'_>, i: usize) -> (Option<Span>, &'static str) {
+    let spec = input.spec;
+    let Some(l) = input.fabric.links().nth(i) else {
+        return (None, "");
+    };
+    let access = |s: Option<&crate::spec::AccessSpec>| s.map(|s| s.leaf.model.span);
+    let span = match (l.network, l.tier) {
+        (_, Tier::Mgmt | Tier::OobUplink) | (Network::Oob, _) => Some(spec.oob.model.span),
+        (Network::Compute, Tier::NodeLeaf) => Some(spec.compute.leaf.model.span),
+        (Network::Compute, Tier::SpineCore) => spec
+            .compute
+            .core
+            .as_ref()
+            .map(|c| c.model.span)
+            .or(Some(spec.compute.spine.model.span)),
+        (Network::Compute, _) => Some(spec.compute.spine.model.span),
+        (Network::Storage, _) => access(spec.storage.as_ref()),
+        (Network::Inband, _) => spec
+            .inband
+            .as_ref()
+            .and_then(|s| s.leaf.as_ref().map(|l| l.model.span)),
+    };
+    (span.flatten(), "this model's cables")
+}
