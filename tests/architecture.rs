@@ -32,6 +32,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("catalog", &["diag", "model"]),
     ("spec", &["diag", "model", "catalog"]),
     ("topology", &["diag", "model", "catalog", "spec"]),
+    // The physical layer: every cable of the topology solved into parts from the catalog.
+    ("physical", &["diag", "model", "catalog", "spec", "topology"]),
     (
         "addressing",
         &["diag", "model", "catalog", "spec", "topology"],
@@ -70,6 +72,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "addressing",
             "tenancy",
             "intent",
+            "physical",
             "output",
             "parallel",
         ],

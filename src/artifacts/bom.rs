@@ -56,6 +56,10 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError
             .entry((category(c.media), c.part.to_string(), desc))
             .or_default() += 1;
     }
+    if p.adapters > 0 {
+        let desc = "QSFP-to-SFP adapter (QSA): one SFP module in a QSFP cage, order by specification";
+        items.insert(("adapter", "GEN-QSA".into(), desc.into()), p.adapters);
+    }
     let mut w = Writer::new(&COLUMNS);
     for ((cat, part, desc), q) in items {
         let s = if matches!(cat, "switch" | "node") {

@@ -58,7 +58,8 @@ impl Module {
 
     /// The module's reach: the vendor's figure, else the IEEE 802.3 operating range on OM4 of
     /// the PMD its standard and lane rate name (IEEE 802.3-2022: 10GBASE-SR clause 52, 400 m;
-    /// 25GBASE-SR clause 112 and 100GBASE-SR4 clause 95, 100 m; 200GBASE-SR4 clause 138, 100 m),
+    /// 40GBASE-SR4 clause 86, 150 m; 25GBASE-SR clause 112 and 100GBASE-SR4 clause 95, 100 m;
+    /// 200GBASE-SR4 clause 138, 100 m),
     /// else none (the solver then cannot use it for any run).
     pub fn reach(&self) -> f64 {
         use crate::model::LaneRate::*;
@@ -68,6 +69,8 @@ impl Module {
         let fastest = self.lane_rates.iter().copied().max();
         match (self.media, self.standard.as_str(), fastest) {
             (FibreMedia::Mmf, "SR", Some(G10Nrz)) => 400.0,
+            // 40GBASE-SR4, clause 86: 150 m on OM4.
+            (FibreMedia::Mmf, "SR4", Some(G10Nrz)) => 150.0,
             (FibreMedia::Mmf, "SR" | "SR4", Some(G25Nrz | G50Pam4)) => 100.0,
             _ => 0.0,
         }
@@ -116,6 +119,9 @@ pub struct Assembly {
     pub lane_rates: Vec<LaneRate>,
     #[serde(default)]
     pub power_w: Option<f64>,
+    /// Longest run where `lengths` is empty (a cord made to length, e.g. twisted pair: 100 m).
+    #[serde(default)]
+    pub max_m: Option<f64>,
     pub lengths: Vec<Length>,
     pub source: Text,
     #[serde(default)]
@@ -148,6 +154,9 @@ pub struct Fibre {
     /// Lanes (fibre pairs) each leg carries.
     pub lanes_per_leg: u32,
     pub connector: Connector,
+    /// The legs' connector where it differs (an MPO-12 to 4 x LC duplex breakout harness).
+    #[serde(default)]
+    pub leg_connector: Option<Connector>,
     pub media: FibreMedia,
     pub grade: Grade,
     pub max_m: f64,

@@ -6,10 +6,22 @@
 
 use std::collections::BTreeMap;
 
+use super::ends::EndCage;
 use super::problems::Problems;
 use super::{Cord, Inputs, LinkBuild, PhysicalPlan};
-use crate::catalog::{Assembly, AssemblyEnd, Cage, length_for};
+use crate::catalog::{Assembly, AssemblyEnd, Cage, order};
+use crate::model::ident::Name;
 use crate::model::{AssemblyKind, Form, Media, Signal};
+
+/// Cables per (device, cage).
+pub(crate) fn cage_use(ends: &[(EndCage, EndCage)]) -> BTreeMap<(usize, u32), usize> {
+    let mut n: BTreeMap<(usize, u32), usize> = BTreeMap::new();
+    for (a, b) in ends {
+        *n.entry((a.device, a.cage_key)).or_default() += 1;
+        *n.entry((b.device, b.cage_key)).or_default() += 1;
+    }
+    n
+}
 
 /// Links per (device, cage), in link order.
 pub(crate) fn bundles(input: &Inputs<'_>) -> BTreeMap<(usize, u32), Vec<usize>> {
@@ -83,7 +95,7 @@ pub(crate) fn solve(
             Some((family, asm, part, length)) => {
                 let cord = plan.cords.len() as u32;
                 plan.cords.push(Cord {
-                    part: part.clone(),
+                    part,
                     family: family.clone(),
                     description: asm.description.clone(),
                     length_m: length,
@@ -130,7 +142,7 @@ fn pick<'c>(
     legs: u32,
     signal: Signal,
     route: f64,
-) -> Option<(&'c crate::model::ident::Name, &'c Assembly, &'c crate::model::ident::Name, f64)> {
+) -> Option<(&'c Name, &'c Assembly, Name, f64)> {
     let vendor = input.spec.physical.vendor.as_ref();
     let mut fits: Vec<_> = input
         .catalog
@@ -145,9 +157,10 @@ fn pick<'c>(
                 && hub.vendor_lock.as_ref().is_none_or(|v| *v == a.vendor)
                 && far.vendor_lock.as_ref().is_none_or(|v| *v == a.vendor)
         })
-        .filter_map(|(name, a)| length_for(&a.lengths, route).map(|l| (name, a, l)))
+        .filter_map(|(name, a)| {
+            order(name, &a.lengths, a.max_m.unwrap_or(0.0), route).map(|l| (name, a, l))
+        })
         .collect();
     fits.sort_by_key(|(name, a, _)| (a.kind, vendor.is_none_or(|v| *v != a.vendor), *name));
-    fits.first()
-        .map(|(name, a, l)| (*name, *a, &l.part, l.m))
+    fits.into_iter().next().map(|(name, a, (part, m))| (name, a, part, m))
 }

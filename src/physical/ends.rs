@@ -54,6 +54,42 @@ impl Cages {
         self.all.len() - 1
     }
 
+    /// A split QSFP-family switch cage whose only cabled port is one lane wide takes a QSFP-to-SFP
+    /// adapter (QSA) and an SFP module instead: one SFP in a QSFP port, the port run at 10G or
+    /// 25G (Cumulus Linux, Switch Port Attributes, "QSFP-to-SFP adapter (QSA)",
+    /// CumulusNetworks/docs content/cumulus-linux-512/Layer-1-and-Switch-Ports/Interface-Configuration-and-Management/Switch-Port-Attributes.md).
+    /// Returns the end as an SFP28 cage, or `None` where the rule does not apply.
+    pub fn qsa(&mut self, e: &EndCage, used: usize) -> Option<EndCage> {
+        let c = &self.all[e.cage];
+        let qsfp = matches!(
+            c.form,
+            Form::Qsfp28 | Form::Qsfp56 | Form::Qsfp112 | Form::QsfpDd
+        );
+        if !(qsfp && c.host == Fits::Switch && used == 1 && e.ports > 1 && e.lanes(self) == 1)
+        {
+            return None;
+        }
+        let rates: Vec<LaneRate> = c
+            .rates
+            .iter()
+            .copied()
+            .filter(|r| matches!(r, LaneRate::G25Nrz | LaneRate::G10Nrz))
+            .collect();
+        let name = format!("{} through a QSA adapter", self.names[e.cage]);
+        let vendor_lock = c.vendor_lock.clone();
+        let cage = self.intern(format!("qsa/{}", e.cage), || {
+            let mut c = Cage::new(Form::Sfp28, None, Some(1), &rates, Fits::Switch);
+            c.vendor_lock = vendor_lock;
+            (c, name)
+        });
+        Some(EndCage {
+            cage,
+            ports: 1,
+            index: 0,
+            ..*e
+        })
+    }
+
     /// Resolve one end of a link run at `speed`'s breakout.
     pub fn end(&mut self, f: &Fabric, e: &End) -> EndCage {
         let d = f.device_of(e);

@@ -35,6 +35,8 @@ pub struct PhysicalPlan {
     pub cords: Vec<Cord>,
     /// Spares ordered on top of each part's count, in percent.
     pub spares_percent: f64,
+    /// QSFP-to-SFP adapters (QSA) the plan uses.
+    pub adapters: u64,
 }
 
 /// How one link is built.
@@ -106,10 +108,20 @@ pub(crate) struct Inputs<'a> {
 /// the plan then holds only what was solved.
 pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> PhysicalPlan {
     let mut cages = Cages::default();
-    let ends: Vec<(EndCage, EndCage)> = fabric
+    let mut ends: Vec<(EndCage, EndCage)> = fabric
         .links()
         .map(|l| (cages.end(fabric, &l.a), cages.end(fabric, &l.b)))
         .collect();
+    let used = copper::cage_use(&ends);
+    let mut qsas = Vec::new();
+    for (a, b) in &mut ends {
+        for e in [a, b] {
+            if let Some(q) = cages.qsa(e, used[&(e.device, e.cage_key)]) {
+                qsas.push(e.device);
+                *e = q;
+            }
+        }
+    }
     let input = Inputs {
         spec,
         fabric,
@@ -121,6 +133,7 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     let signals = signals(&input, &mut problems);
     let mut plan = PhysicalPlan {
         spares_percent: spec.physical.spares_percent.value,
+        adapters: qsas.len() as u64,
         ..PhysicalPlan::default()
     };
     let mut builds: Vec<Option<LinkBuild>> = vec![None; input.ends.len()];

@@ -138,10 +138,6 @@ pub(crate) fn solve(
         };
         let pa = &input.catalog.modules[&plan.modules[ma as usize].part];
         let pb = &input.catalog.modules[&plan.modules[mb as usize].part];
-        if let Err(why) = mate(pa, pb) {
-            problems.no_part(i, &why, input);
-            continue;
-        }
         let route = links[i].route_m;
         let reach = pa.reach().min(pb.reach());
         if route > reach + 1e-9 {
@@ -239,6 +235,9 @@ fn mate(a: &Module, b: &Module) -> Result<(), String> {
 struct Fibres {
     /// (hub device, hub cage, hub connector) → cord index.
     splitters: BTreeMap<(usize, u32, u32), u32>,
+    /// A trunk between two split connectors (4x10G on both ends): the lower end → (cord, the
+    /// other end).
+    trunks: BTreeMap<(usize, u32, u32), (u32, (usize, u32, u32))>,
 }
 
 impl Fibres {
@@ -256,12 +255,20 @@ impl Fibres {
         let la = layout(a.1, a.0.ports, signal.lanes).ok_or("no layout")?;
         let lb = layout(b.1, b.0.ports, signal.lanes).ok_or("no layout")?;
         if la.per > 1 && lb.per > 1 {
-            return Err("both modules would need a splitter on one connector".into());
+            return self.trunk(input, plan, (a, la), (b, lb), route, i);
         }
         if la.span != lb.span {
             return Err("the modules split the link over different connector counts".into());
         }
-        let (hub, lh) = if la.per > 1 { (a, la) } else { (b, lb) };
+        let (hub, lh, far) = if la.per > 1 { (a, la, b) } else { (b, lb, a) };
+        if lh.per == 1 {
+            mate(a.1, b.1)?;
+        } else if hub.1.media != far.1.media {
+            return Err(format!(
+                "the modules' fibres differ ({} and {})",
+                hub.1.media, far.1.media
+            ));
+        }
         if lh.per > 1 {
             let conn = hub.0.index / lh.per;
             let leg = hub.0.index % lh.per + 1;
@@ -273,15 +280,55 @@ impl Fibres {
                 }
                 return Ok((c, 1, Some(leg)));
             }
-            let c = push_cord(input, plan, hub.1, FibreKind::Splitter, lh.per, signal.lanes, route)?;
+            let ends = (hub.1, far.1);
+            let c = push_cord(input, plan, ends, FibreKind::Splitter, lh.per, signal.lanes, route)?;
             self.splitters.insert(k, c);
             return Ok((c, 1, Some(leg)));
         }
         let first = plan.cords.len() as u32;
         for _ in 0..la.span {
-            push_cord(input, plan, a.1, FibreKind::Straight, 1, a.1.lanes.min(b.1.lanes), route)?;
+            let lanes = a.1.lanes.min(b.1.lanes);
+            push_cord(input, plan, (a.1, b.1), FibreKind::Straight, 1, lanes, route)?;
         }
         Ok((first, la.span, None))
+    }
+
+    /// Two split connectors joined lane for lane by one straight trunk: every port of one
+    /// connector must meet the same lane of one connector at the far end.
+    fn trunk(
+        &mut self,
+        input: &Inputs<'_>,
+        plan: &mut PhysicalPlan,
+        a: ((&EndCage, &Module), Layout),
+        b: ((&EndCage, &Module), Layout),
+        route: f64,
+        i: usize,
+    ) -> Result<(u32, u32, Option<u32>), String> {
+        let end = |e: &EndCage, l: Layout| (e.device, e.cage_key, e.index / l.per);
+        let (ea, eb) = (end(a.0.0, a.1), end(b.0.0, b.1));
+        if a.1.per != b.1.per || a.0.0.index % a.1.per != b.0.0.index % b.1.per {
+            return Err(
+                "both ends are split connectors whose ports do not meet lane for lane".into(),
+            );
+        }
+        let (lo, hi) = if ea <= eb { (ea, eb) } else { (eb, ea) };
+        if let Some((c, far)) = self.trunks.get(&lo) {
+            if *far != hi {
+                return Err("the ports of one split connector go to different far connectors; \
+                            a breakout cable or panel is needed"
+                    .into());
+            }
+            let c = *c;
+            if plan.cords[c as usize].length_m + 1e-9 < route {
+                self.lengthen(input, plan, c, route, i)?;
+            }
+            return Ok((c, 1, None));
+        }
+        mate(a.0.1, b.0.1)?;
+        let lanes = a.0.1.lanes.min(b.0.1.lanes);
+        let c = push_cord(input, plan, (a.0.1, b.0.1), FibreKind::Straight, 1, lanes, route)?;
+        self.trunks.insert(lo, (c, hi));
+        Ok((c, 1, None))
     }
 
     /// A later leg of a splitter runs further than the first: order the longer length.
@@ -307,15 +354,20 @@ impl Fibres {
 fn push_cord(
     input: &Inputs<'_>,
     plan: &mut PhysicalPlan,
-    module: &Module,
+    (module, far): (&Module, &Module),
     kind: FibreKind,
     legs: u32,
     lanes: u32,
     route: f64,
 ) -> Result<u32, String> {
-    let (name, f, l) = pick_fibre(input, module, kind, legs, lanes, route).ok_or_else(|| {
+    let (name, f, l) = pick_fibre(input, (module, far), kind, legs, lanes, route).ok_or_else(|| {
+        let legs_to = if far.connector == module.connector {
+            String::new()
+        } else {
+            format!(" to {}", far.connector)
+        };
         format!(
-            "no {} {} fibre ({}{}) in the catalog reaches {route} m",
+            "no {} {} fibre ({}{legs_to}{}) in the catalog reaches {route} m",
             module.media,
             kind,
             module.connector,
@@ -347,7 +399,7 @@ fn fibre_media(f: &Fibre) -> Media {
 
 fn pick_fibre<'c>(
     input: &'c Inputs<'_>,
-    module: &Module,
+    (module, far): (&Module, &Module),
     kind: FibreKind,
     legs: u32,
     lanes: u32,
@@ -363,6 +415,7 @@ fn pick_fibre<'c>(
                 && f.legs == legs
                 && f.lanes_per_leg >= lanes
                 && f.connector == module.connector
+                && f.leg_connector.unwrap_or(f.connector) == far.connector
                 && f.media == module.media
                 && f.max_m + 1e-9 >= route
         })
