@@ -19,10 +19,53 @@ fn fixtures_dir() -> PathBuf {
     root().join("tests/fixtures/physical")
 }
 
+/// The vendor parts: `catalog/physical.yaml` (100G-PAM4) and `catalog/physical-access.yaml`
+/// (100G-and-slower, OOB and management), merged section by section.
 fn catalog() -> Value {
-    let path = root().join("catalog/physical.yaml");
-    let text = std::fs::read_to_string(&path).expect("catalog/physical.yaml is readable");
-    serde_saphyr::from_str(&text).expect("catalog/physical.yaml is valid YAML")
+    let mut out = serde_json::json!({});
+    for file in ["catalog/physical.yaml", "catalog/physical-access.yaml"] {
+        let text = std::fs::read_to_string(root().join(file)).expect("catalog file is readable");
+        let v: Value = serde_saphyr::from_str(&text).expect("catalog file is valid YAML");
+        for section in SECTIONS {
+            if let Some(map) = v.get(section).and_then(Value::as_object) {
+                let into = out
+                    .as_object_mut()
+                    .expect("object")
+                    .entry(section)
+                    .or_insert_with(|| serde_json::json!({}));
+                for (k, e) in map {
+                    into.as_object_mut().expect("object").insert(k.clone(), e.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Commodity cords ordered by specification (`catalog/physical-generic.yaml`): no vendor page
+/// names them, so each must say so (`vendor: generic`), carry a `GEN-` key and name the
+/// standard it is ordered by.
+#[test]
+fn generic_parts_are_marked_and_name_their_standard() {
+    let text = std::fs::read_to_string(root().join("catalog/physical-generic.yaml"))
+        .expect("catalog/physical-generic.yaml is readable");
+    let v: Value = serde_saphyr::from_str(&text).expect("valid YAML");
+    let mut problems = Vec::new();
+    let mut n = 0;
+    for section in SECTIONS {
+        for (k, e) in v.get(section).and_then(Value::as_object).into_iter().flatten() {
+            n += 1;
+            let source = e.get("source").and_then(Value::as_str).unwrap_or("");
+            if e.get("vendor").and_then(Value::as_str) != Some("generic") || !k.starts_with("GEN-") {
+                problems.push(format!("{k}: not marked generic"));
+            }
+            if !(source.contains("TIA") || source.contains("IEEE") || source.contains("IEC")) {
+                problems.push(format!("{k}: names no standard ({source})"));
+            }
+        }
+    }
+    assert!(n >= 4, "the generic cords are missing");
+    fail_on(problems);
 }
 
 /// Every part of the catalog as (section, key, entry), in file order per section.
@@ -432,7 +475,11 @@ fn fields_use_the_schema_vocabulary_and_add_up() {
 #[test]
 fn fixtures_readme_lists_every_fixture_with_its_source() {
     let dir = fixtures_dir();
-    let readme = std::fs::read_to_string(dir.join("README.md")).expect("fixtures README");
+    let readme = ["README.md", "README-access.md"]
+        .iter()
+        .map(|r| std::fs::read_to_string(dir.join(r)).expect("fixtures README"))
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut problems = Vec::new();
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("fixtures dir")

@@ -185,6 +185,59 @@ proptest! {
         }
     }
 
+    /// Every planned link has an assembly whose two ends fit their cages (form, top) and whose
+    /// cable reaches its length, or the spec is refused with a located RY100x diagnostic.
+    #[test]
+    fn every_link_is_built_from_parts_that_fit_or_refused_where_it_is_written(
+        text in prop_oneof![arb_spec(), arb_storage()]
+    ) {
+        let c = railyard::compile(&railyard::diag::SourceFile::new("gen.yaml", text.clone()));
+        let physical: Vec<_> = c
+            .diagnostics
+            .sorted()
+            .into_iter()
+            .filter(|d| d.code.id.starts_with("RY10"))
+            .collect();
+        for d in &physical {
+            prop_assert!(d.span.is_some(), "{} not located", d.message);
+        }
+        let (Some(f), Some(p)) = (c.fabric, c.physical) else { return Ok(()) };
+        prop_assert_eq!(p.links.len(), f.link_count());
+        for (l, b) in f.links().zip(&p.links) {
+            let cords = &p.cords[b.cord as usize..(b.cord + b.cord_count) as usize];
+            for cord in cords {
+                prop_assert!(cord.length_m + 1e-9 >= l.route_m, "{} shorter than its run", cord.part);
+            }
+            for (end, m) in [(&l.a, b.a_module), (&l.b, b.b_module)] {
+                let Some(m) = m else { continue };
+                let part = &f.catalog.modules[p.modules[m as usize].part.as_str()];
+                let d = f.device_of(end);
+                let (form, top) = match (f.switch_model(d), f.node_model(d), end.port.cage()) {
+                    (Some(sm), _, Some(cage)) => {
+                        let g = sm.port_groups.iter()
+                            .find(|g| u32::from(cage) >= g.first && u32::from(cage) < g.first + g.count)
+                            .expect("cage in a group");
+                        (g.form, g.cage().top)
+                    }
+                    (_, Some(nm), _) => {
+                        let name = f.port_name(d, end.port);
+                        let np = nm.compute.iter().chain(&nm.storage).chain(&nm.inband)
+                            .find(|p| p.ports.iter().any(|n| n.as_str() == name))
+                            .expect("node port");
+                        (np.form, np.cage_spec().top)
+                    }
+                    _ => continue,
+                };
+                prop_assert!(form.accepts(part.form) || part.form == railyard::model::Form::Sfp28,
+                    "{:?} module in a {:?} cage", part.form, form);
+                if part.form != railyard::model::Form::Sfp28 {
+                    prop_assert_eq!(part.top, top);
+                }
+                prop_assert!(part.reach() + 1e-9 >= l.route_m);
+            }
+        }
+    }
+
     #[test]
     fn compiling_never_panics_on_mangled_specs(cut in 0usize..400, junk in "[ -~\\n]{0,12}") {
         let base = common::inventory("dgx-superpod-h100.yaml");
