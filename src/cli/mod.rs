@@ -50,7 +50,7 @@ enum Command {
     /// configs/<switch>/ (NVUE nv-set.sh + startup.yaml, SONiC config_db.json + frr.conf +
     /// snmp_trap.json, FRR frr.conf, EOS startup-config, openconfig.xml),
     /// configs/subnet-manager-*/ (OpenSM opensm.conf, root-switches.txt), intent/<switch>.yaml,
-    /// cabling.csv, netbox-cables.csv, portmaps/, addresses.csv, bom.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
+    /// cabling.csv, netbox-cables.csv, portmaps/, addresses.csv, bom.csv, optics-power.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
     /// and env, netplan, RoCE NIC script, per-tenant files), scheduler/ (Slurm topology.conf and
     /// topology.yaml, Kueue), report.html, cabling.xlsx, labels/, and manifest.json (SHA-256 of
     /// every file). A failed run leaves an earlier output directory as it was. A rebuild over it
@@ -82,7 +82,8 @@ enum Command {
         #[arg(long, value_name = "CSV")]
         port_guids: Option<PathBuf>,
         /// Write only these output groups (comma-separated): configs (configs/, intent/,
-        /// tenants/), cabling (cabling.csv, netbox-cables.csv, portmaps/, bom.csv), addresses,
+        /// tenants/), cabling (cabling.csv, netbox-cables.csv, portmaps/, bom.csv,
+        /// optics-power.csv), addresses,
         /// hosts (hosts/, scheduler/), plan (plan.json, summary.json), report (report.html,
         /// cabling.xlsx, labels/). The output directory then holds just those, with their
         /// manifest. Default: everything.

@@ -355,4 +355,10 @@ codes! {
     PHYSICAL_POLICY = "RY1004", "invalid physical-layer policy",
         "A value under `physical:` is out of range: lengths must be positive and finite, spares \
          between 0 and 100 percent.";
+    THIRD_PARTY_OPTICS = "RY1005", "third-party optics in a switch that keeps them down",
+        "Arista EOS brings up only Arista-qualified transceivers unless the switch is told to accept \
+         others (`service unsupported-transceiver`, with a licence key from Arista): the catalog \
+         carries no Arista optics with a citable public source, so railyard planned NVIDIA modules \
+         in Arista cages. Order Arista optics of the same standard (add them under `catalog: \
+         {modules}` and set `optics_vendor: Arista` on the switch model), or plan the unlock.";
 }

@@ -139,6 +139,7 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     let mut builds: Vec<Option<LinkBuild>> = vec![None; input.ends.len()];
     copper::solve(&input, &signals, &mut plan, &mut builds, &mut problems);
     optics::solve(&input, &signals, &mut plan, &mut builds, &mut problems);
+    problems.third_party(&input, &plan);
     problems.report(&input, diags);
     if !diags.has_errors() {
         plan.links = builds.into_iter().flatten().collect();

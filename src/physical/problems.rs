@@ -13,6 +13,8 @@ use crate::model::{FibreMedia, Network, Tier};
 pub(crate) struct Problems {
     /// (code, kind of link, reason) → (first link, count, message, help).
     found: BTreeMap<(&'static str, String, String), Found>,
+    /// (an example link, message) of each warning.
+    warnings: Vec<(usize, String)>,
 }
 
 struct Found {
@@ -127,7 +129,44 @@ impl Problems {
         self.add(codes::LINK_TOO_LONG, i, input, why, help);
     }
 
+    /// Modules of another vendor in an Arista switch (EOS keeps them down unless unlocked):
+    /// one warning per switch model.
+    pub fn third_party(&mut self, input: &Inputs<'_>, plan: &super::PhysicalPlan) {
+        let mut seen: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        let devices: Vec<_> = input.fabric.devices().collect();
+        for m in &plan.modules {
+            let d = devices[m.device];
+            let Some(sm) = input.fabric.switch_model(d) else { continue };
+            let part = &input.catalog.modules[&m.part];
+            if sm.vendor.as_str() == "Arista" && part.vendor.as_str() != "Arista" {
+                seen.entry(d.model.clone()).or_insert((m.device, 0)).1 += 1;
+            }
+        }
+        for (model, (device, n)) in seen {
+            let i = input
+                .ends
+                .iter()
+                .position(|(a, b)| a.device == device || b.device == device)
+                .unwrap_or(0);
+            self.warnings.push((
+                i,
+                format!(
+                    "{n} non-Arista modules planned in `{model}` cages: EOS keeps unsupported \
+                     transceivers down unless told otherwise"
+                ),
+            ));
+        }
+    }
+
     pub fn report(self, input: &Inputs<'_>, diags: &mut Diagnostics) {
+        for (i, message) in &self.warnings {
+            let (span, label) = span_for(input, *i);
+            diags.push(
+                Diagnostic::warning(codes::THIRD_PARTY_OPTICS, message.clone())
+                    .at(span, label)
+                    .help("order Arista optics of the same standard (catalog `modules`, `optics_vendor: Arista`), or plan `service unsupported-transceiver`"),
+            );
+        }
         for f in self.found.into_values() {
             let more = match f.count {
                 1 => String::new(),
