@@ -89,6 +89,25 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "intent",
         ],
     ),
+    // Topology exports for the tools a data center runs (Air, containerlab, PTM, UFM CVT,
+    // NetBox): the lab plan and the compiled stages as other tools' files; the NetBox cables
+    // are the cabling artifact's own.
+    (
+        "export",
+        &[
+            "diag",
+            "model",
+            "catalog",
+            "spec",
+            "topology",
+            "addressing",
+            "tenancy",
+            "intent",
+            "labplan",
+            "artifacts",
+            "output",
+        ],
+    ),
     (
         "capture",
         &["diag", "model", "topology", "intent", "output"],
