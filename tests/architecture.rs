@@ -91,7 +91,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     // Topology exports for the tools a data center runs (Air, containerlab, PTM, UFM CVT,
     // NetBox): the lab plan and the compiled stages as other tools' files; the NetBox cables
-    // are the cabling artifact's own.
+    // are the cabling artifact's own, the FRR daemons file renders in render's environment.
     (
         "export",
         &[
@@ -103,6 +103,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "addressing",
             "tenancy",
             "intent",
+            "render",
             "labplan",
             "artifacts",
             "output",

@@ -105,7 +105,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     ) else {
         return Ok(ExitCode::from(1));
     };
-    let inputs = export::Inputs {
+    let inputs = railyard::labplan::Inputs {
         spec,
         fabric,
         alloc,

@@ -120,12 +120,8 @@ pub(super) fn plan(
     })
 }
 
-pub(super) fn file(
-    lab: &LabPlan,
-    fabric: &Fabric,
-    images: &Images,
-) -> Result<OutputFile, ExportError> {
-    let p = plan(lab, fabric, images, PATH)?;
+/// The JSON form of `p`.
+pub(super) fn file(p: &Plan) -> Result<OutputFile, ExportError> {
     let t = Topology {
         format: "JSON",
         title: &p.title,

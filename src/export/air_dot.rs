@@ -4,22 +4,14 @@
 //! cable. The same plan as the JSON form (`air.rs`), which Air recommends; this one is for Air
 //! installations and tools that read DOT. Comments say what `--scale-down` sampled.
 
-use super::ExportError;
-use super::air::plan;
+use super::air::Plan;
 use super::dot::Graph;
-use super::images::Images;
-use crate::labplan::LabPlan;
 use crate::output::{OutputFile, OutputGroup};
-use crate::topology::Fabric;
 
-const PATH: &str = "air.dot";
+pub(super) const PATH: &str = "air.dot";
 
-pub(super) fn file(
-    lab: &LabPlan,
-    fabric: &Fabric,
-    images: &Images,
-) -> Result<OutputFile, ExportError> {
-    let p = plan(lab, fabric, images, PATH)?;
+/// The DOT form of `p`.
+pub(super) fn file(p: &Plan) -> OutputFile {
     let mut g = Graph::new(&p.title, &p.comments);
     for (name, n) in &p.nodes {
         g.node(
@@ -36,5 +28,5 @@ pub(super) fn file(
     for [a, b] in &p.links {
         g.edge((&a.node, &a.interface), (&b.node, &b.interface), &[]);
     }
-    Ok(OutputFile::new(OutputGroup::Plan, PATH, g.finish()))
+    OutputFile::new(OutputGroup::Plan, PATH, g.finish())
 }

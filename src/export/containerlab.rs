@@ -16,12 +16,12 @@
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr};
 
-use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
 use super::images::Images;
 use super::kinds::{self, Kind};
-use super::{Export, ExportError, Inputs};
+use super::{Export, ExportError};
+use crate::labplan::Inputs;
 use crate::labplan::{CableEnd, DAEMONS, LabPlan, Router};
 use crate::output::{OutputFile, OutputGroup, path};
 
@@ -215,12 +215,8 @@ fn daemons_file(r: &Router, path: &str) -> Result<OutputFile, ExportError> {
             },
         })
         .collect();
-    let mut env = Environment::new();
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.set_trim_blocks(true);
-    env.set_lstrip_blocks(true);
-    env.set_keep_trailing_newline(true);
-    env.set_formatter(crate::output::line::formatter);
+    // The switch-config environment: strict undefined, the line formatter, a fuel limit.
+    let env = crate::render::Templates::default().environment();
     let text = env
         .render_str(
             DAEMONS_TEMPLATE,

@@ -29,12 +29,8 @@ use std::fmt;
 
 pub use images::{IMAGE_KEYS, Images};
 
-use crate::addressing::Allocation;
-use crate::intent::Intents;
-use crate::labplan::{self, LabPlan};
+use crate::labplan::{self, Inputs, LabPlan};
 use crate::output::OutputFile;
-use crate::spec::ClusterSpec;
-use crate::topology::Fabric;
 
 /// One export target, as `railyard export` names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -88,15 +84,6 @@ impl std::str::FromStr for Target {
     }
 }
 
-/// The compiled stages an export reads.
-#[derive(Clone, Copy)]
-pub struct Inputs<'a> {
-    pub spec: &'a ClusterSpec,
-    pub fabric: &'a Fabric,
-    pub alloc: &'a Allocation,
-    pub intents: &'a Intents,
-}
-
 /// What an export produced: its files, and the rendered switch files they name (paths under
 /// `configs/`), which the caller renders and writes beside them.
 #[derive(Debug, Default)]
@@ -129,7 +116,7 @@ impl fmt::Display for ExportError {
 
 impl std::error::Error for ExportError {}
 
-/// The export `target` of a compiled spec. `scale_down` samples the lab plan of a simulation
+/// The export `target` of a compiled spec (the stages the lab plan reads: `labplan::Inputs`). `scale_down` samples the lab plan of a simulation
 /// (as `railyard lab up --scale-down` does); the other exports always cover the whole plan.
 pub fn export(
     target: Target,
@@ -144,8 +131,14 @@ pub fn export(
         })
     };
     match target {
-        Target::Air => only(vec![air::file(&lab(i, scale_down)?, i.fabric, images)?]),
-        Target::AirDot => only(vec![air_dot::file(&lab(i, scale_down)?, i.fabric, images)?]),
+        Target::Air => {
+            let plan = air::plan(&lab(i, scale_down)?, i.fabric, images, air::PATH)?;
+            only(vec![air::file(&plan)?])
+        }
+        Target::AirDot => {
+            let plan = air::plan(&lab(i, scale_down)?, i.fabric, images, air_dot::PATH)?;
+            only(vec![air_dot::file(&plan)])
+        }
         Target::Containerlab => containerlab::files(&lab(i, scale_down)?, i, images),
         Target::Ptm => only(ptm::files(i.fabric)?),
         Target::UfmCvt => only(vec![ufm_cvt::file(i.fabric)?]),
@@ -154,13 +147,7 @@ pub fn export(
 }
 
 fn lab(i: &Inputs<'_>, scale_down: bool) -> Result<LabPlan, ExportError> {
-    let inputs = labplan::Inputs {
-        spec: i.spec,
-        fabric: i.fabric,
-        alloc: i.alloc,
-        intents: i.intents,
-    };
-    labplan::build(&inputs, scale_down).map_err(|e| ExportError::new("the lab plan", e.to_string()))
+    labplan::build(i, scale_down).map_err(|e| ExportError::new("the lab plan", e.to_string()))
 }
 
 /// Text safe on one `#` comment line (control characters, line breaks included, as spaces).
