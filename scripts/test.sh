@@ -34,6 +34,9 @@ command -v chromium >/dev/null || need_apt+=(chromium chromium-driver)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 # zbarimg scans the QR codes of the label sheets as Chromium draws them (tests/report.rs).
 command -v zbarimg >/dev/null || need_apt+=(zbar-tools)
+# Graphviz's own reader (gvpr: cgraph, what Cumulus ptmd reads topology.dot with) parses every
+# exported DOT file (tests/exports.rs).
+command -v gvpr >/dev/null || need_apt+=(graphviz)
 [ -x /usr/bin/time ] || need_apt+=(time)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
@@ -48,7 +51,8 @@ if ! command -v cargo >/dev/null; then
   exit 2
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
-# pyavd (tests/eos_avd.rs) and the NVUE schema (tests/nvue_schema.rs), pinned, from PyPI.
+# pyavd (tests/eos_avd.rs), the NVUE schema (tests/nvue_schema.rs) and jsonschema
+# (containerlab's schema, tests/exports.rs), pinned, from PyPI.
 bash scripts/pyenv.sh >/dev/null
 
 # Tests that a developer opted out of (RAILYARD_SKIP, see tests/prereq/mod.rs) record themselves

@@ -16,6 +16,7 @@ pub mod cabling;
 pub mod capture;
 pub mod catalog;
 pub mod diag;
+pub mod export;
 pub mod intent;
 pub mod lab;
 pub mod labplan;

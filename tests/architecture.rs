@@ -92,6 +92,26 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "intent",
         ],
     ),
+    // Topology exports for the tools a data center runs (Air, containerlab, PTM, UFM CVT,
+    // NetBox): the lab plan and the compiled stages as other tools' files; the NetBox cables
+    // are the cabling artifact's own, the FRR daemons file renders in render's environment.
+    (
+        "export",
+        &[
+            "diag",
+            "model",
+            "catalog",
+            "spec",
+            "topology",
+            "addressing",
+            "tenancy",
+            "intent",
+            "render",
+            "labplan",
+            "artifacts",
+            "output",
+        ],
+    ),
     (
         "capture",
         &["diag", "model", "topology", "intent", "output"],

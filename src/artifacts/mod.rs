@@ -128,6 +128,11 @@ impl LinkNames {
     }
 }
 
+/// `netbox-cables.csv`, alone: the NetBox export (`export::netbox`) imports the same cables.
+pub fn netbox_cables(fabric: &Fabric) -> Result<OutputFile, ArtifactError> {
+    cabling::netbox_csv(fabric, &LinkNames::new(fabric))
+}
+
 /// Every artifact of a fabric plus the already rendered `configs` (switch configs, intent dumps),
 /// sorted by path, with `manifest.json` last. The result does not depend on which thread
 /// finishes first.

@@ -4,6 +4,7 @@
 mod cabling;
 mod commit;
 mod destination;
+mod export;
 mod ib;
 mod input;
 mod lab;
@@ -135,6 +136,9 @@ enum Command {
     /// InfiniBand: import port GUIDs of the installed fabric.
     #[command(subcommand)]
     Ib(ib::IbCommand),
+    /// Write the plan as another tool's input: NVIDIA Air (air, air-dot), containerlab, Cumulus
+    /// PTM (ptm), UFM Cable Validation Tool (ufm-cvt), NetBox bulk import (netbox).
+    Export(export::ExportArgs),
 }
 
 pub fn run() -> ExitCode {
@@ -229,6 +233,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Lab(cmd) => lab::run(cmd),
         Command::Push(args) => push::run(args),
         Command::Ib(cmd) => ib::run(cmd),
+        Command::Export(args) => export::run(args),
         Command::Catalog => Ok(catalog()),
     }
 }
