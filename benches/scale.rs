@@ -27,9 +27,12 @@ use railyard::diag::SourceFile;
 
 /// Spectrum-X style compute: DGX H100-class nodes (8 × 400G compute, 2 storage and 2 in-band
 /// ports), SN5600 leaves with 2 rails each, SN5600 spines and cores; 3-tier with spine groups of
-/// 4 SUs beyond the 2-tier limit (32 SUs). Storage over RDMA at 200G and in-band at 100G (4:1)
+/// 4 SUs beyond the 2-tier limit (32 SUs). Storage over RDMA at 200G and in-band at 200G (4:1)
 /// are fabrics of their own at every size, SN5600 leaf pairs, spines and, when one spine tier
 /// no longer takes every leaf, spine groups and cores. Every OOB switch uplinks to one gateway.
+/// (In-band was 100G until the physical layer: an SN5600 cage split 4x100G runs 2 × 50G-PAM4
+/// per port, which NVIDIA's 100G-PAM4 twin-port optics do not; 4x200G runs 2 × 100G-PAM4 on two
+/// 1:2 splitters.)
 fn spec(sus: u32) -> String {
     let tiers = if sus > 32 {
         "  tiers: 3\n  core: {model: sn5600}\n"
@@ -46,7 +49,7 @@ fn spec(sus: u32) -> String {
         "name: bench-{sus}\nscalable_units: {{count: {sus}, nodes_per_su: 32, node_model: dgx-h100}}\n\
          compute:\n  leaf: {{model: sn5600, rails_per_leaf: 2}}\n  spine: {{model: sn5600, sus_per_group: 4}}\n{tiers}\
          storage:\n  rdma: true\n  port_speed: 200G\n  leaf: {{model: sn5600}}\n  spine: {{model: sn5600}}\n  core: {{model: sn5600}}\n\
-         inband:\n  port_speed: 100G\n  oversubscription: \"4:1\"\n  leaf: {{model: sn5600}}\n  spine: {{model: sn5600}}\n  core: {{model: sn5600}}\n\
+         inband:\n  port_speed: 200G\n  oversubscription: \"4:1\"\n  leaf: {{model: sn5600}}\n  spine: {{model: sn5600}}\n  core: {{model: sn5600}}\n\
          oob: {{gateway: {{model: oob-chassis}}}}\n{oob_pool}{OOB_CHASSIS}"
     )
 }

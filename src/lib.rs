@@ -119,16 +119,19 @@ fn compile_site(
     };
     adjust(&mut spec);
     let fabric = topology::build(&spec, catalog::builtin(), &mut diagnostics);
+    // The physical solution's findings are reported beside the later stages' (all problems at
+    // once); its errors withhold the outputs like any other.
+    let mut physical_findings = Diagnostics::default();
     let fabric = fabric.filter(|_| !diagnostics.has_errors());
     let physical = fabric
         .as_ref()
-        .map(|f| physical::solve(&spec, f, &mut diagnostics));
+        .map(|f| physical::solve(&spec, f, &mut physical_findings));
     if let Some(fabric) = fabric.filter(|_| !diagnostics.has_errors()) {
         let alloc = addressing::allocate(&spec, &fabric, &mut diagnostics);
         let plan = tenancy::plan(&spec, &fabric, &alloc, &mut diagnostics);
         if !diagnostics.has_errors() {
             let intents = intent::build(&spec, &fabric, &alloc, plan, guids, &mut diagnostics);
-            if !diagnostics.has_errors() {
+            if !diagnostics.has_errors() && !physical_findings.has_errors() {
                 out.intents = Some(intents);
                 out.physical = physical;
                 out.allocation = Some(alloc);
@@ -137,6 +140,9 @@ fn compile_site(
             }
         }
     }
+    physical_findings
+        .iter()
+        .for_each(|d| diagnostics.push(d.clone()));
     out.diagnostics = diagnostics;
     out
 }

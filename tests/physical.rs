@@ -268,7 +268,12 @@ fn every_bom_line_has_a_catalog_part() {
             assert!(known.contains(&c.part.to_string()), "{name}: {}", c.part);
         }
         assert_eq!(p.links.len(), f.link_count(), "{name}: every link solved");
-        let files = common::outputs(&text);
+        let c = railyard::compile(&SourceFile::new(name.as_str(), text.as_str()));
+        let only = railyard::output::Selection::of(&[railyard::output::OutputGroup::Cabling]);
+        let files = c
+            .outputs_only(&railyard::render::Templates::default(), &only)
+            .expect("compiled")
+            .expect("rendered");
         for row in common::file(&files, "bom.csv").lines().skip(1) {
             let part = row.split(',').nth(1).unwrap_or("");
             if !row.starts_with("switch,") && !row.starts_with("node,") {

@@ -128,9 +128,12 @@ impl LinkNames {
     }
 }
 
-/// `netbox-cables.csv`, alone: the NetBox export (`export::netbox`) imports the same cables.
-pub fn netbox_cables(fabric: &Fabric) -> Result<OutputFile, ArtifactError> {
-    cabling::netbox_csv(fabric, &LinkNames::new(fabric))
+/// `netbox-cables.csv`, alone: the NetBox export (`export::netbox`) imports the same cables,
+/// with the media and lengths of the physical solution (solved again here: the export's inputs
+/// are the lab plan's, which carry no physical plan; a spec that compiled solves without error).
+pub fn netbox_cables(spec: &ClusterSpec, fabric: &Fabric) -> Result<OutputFile, ArtifactError> {
+    let plan = crate::physical::solve(spec, fabric, &mut Diagnostics::default());
+    cabling::netbox_csv(fabric, &LinkNames::new(fabric, &plan))
 }
 
 /// Every artifact of a fabric plus the already rendered `configs` (switch configs, intent dumps),

@@ -143,7 +143,7 @@ pub(super) fn files(i: &Inputs<'_>) -> Result<Vec<OutputFile>, ExportError> {
         &IP_ADDRESSES,
         &addresses(i),
     )?);
-    let cables = crate::artifacts::netbox_cables(f)
+    let cables = crate::artifacts::netbox_cables(i.spec, f)
         .map_err(|e| ExportError::new("netbox/9-cables.csv", e.to_string()))?;
     out.push(OutputFile::new(
         OutputGroup::Plan,

@@ -215,5 +215,12 @@ fn span_for(input: &Inputs<'_>, i: usize) -> (Option<Span>, &'static str) {
             .as_ref()
             .and_then(|s| s.leaf.as_ref().map(|l| l.model.span)),
     };
-    (span.flatten(), "this model's cables")
+    match span.flatten() {
+        Some(s) => (Some(s), "this model's cables"),
+        // The OOB model left at its default is written nowhere: point at the fabric's leaves.
+        None => (
+            spec.compute.leaf.model.span,
+            "cables of this fabric (the OOB switches are the default model)",
+        ),
+    }
 }
