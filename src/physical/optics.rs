@@ -73,9 +73,16 @@ fn choose<'c>(input: &'c Inputs<'_>, need: Need) -> Option<(&'c Name, &'c Module
                     m.reach() + 1e-9 < need.route,
                 )
             };
+            // Among modules that reach, the shortest reach; when none reaches, the longest
+            // (the error then names the best the catalog has).
+            let by_reach = if key(a).2 && key(b).2 {
+                b.reach().total_cmp(&a.reach())
+            } else {
+                a.reach().total_cmp(&b.reach())
+            };
             key(a)
                 .cmp(&key(b))
-                .then(a.reach().total_cmp(&b.reach()))
+                .then(by_reach)
                 .then(a.power_w.unwrap_or(0.0).total_cmp(&b.power_w.unwrap_or(0.0)))
                 .then(na.cmp(nb))
         })
