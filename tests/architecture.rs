@@ -33,7 +33,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("spec", &["diag", "model", "catalog"]),
     ("topology", &["diag", "model", "catalog", "spec"]),
     // The physical layer: every cable of the topology solved into parts from the catalog.
-    ("physical", &["diag", "model", "catalog", "spec", "topology"]),
+    (
+        "physical",
+        &["diag", "model", "catalog", "spec", "topology"],
+    ),
     (
         "addressing",
         &["diag", "model", "catalog", "spec", "topology"],

@@ -408,7 +408,13 @@ fn only_writes_the_selected_groups() {
         ("configs", &["configs", "intent", "tenants"]),
         (
             "cabling",
-            &["cabling.csv", "netbox-cables.csv", "portmaps", "bom.csv", "optics-power.csv"],
+            &[
+                "cabling.csv",
+                "netbox-cables.csv",
+                "portmaps",
+                "bom.csv",
+                "optics-power.csv",
+            ],
         ),
         ("addresses", &["addresses.csv"]),
         ("hosts", &["hosts", "scheduler"]),

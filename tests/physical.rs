@@ -49,7 +49,11 @@ fn errors(text: &str) -> Vec<(String, String, bool)> {
         .filter(|d| d.severity == railyard::diag::Severity::Error)
         .map(|d| {
             let help = d.help.clone().unwrap_or_default();
-            (d.code.id.to_string(), format!("{} {help}", d.message), d.span.is_some())
+            (
+                d.code.id.to_string(),
+                format!("{} {help}", d.message),
+                d.span.is_some(),
+            )
         })
         .collect()
 }
@@ -59,7 +63,10 @@ fn modules_by_role(f: &Fabric, p: &PhysicalPlan) -> BTreeMap<Role, BTreeMap<Stri
     let mut out: BTreeMap<Role, BTreeMap<String, usize>> = BTreeMap::new();
     for m in &p.modules {
         let role = f.devices().nth(m.device).expect("device").role;
-        *out.entry(role).or_default().entry(m.part.to_string()).or_default() += 1;
+        *out.entry(role)
+            .or_default()
+            .entry(m.part.to_string())
+            .or_default() += 1;
     }
     out
 }
@@ -74,7 +81,10 @@ fn both_ends_must_run_one_lane_rate() {
         "QSFP112 cages in ConnectX-7 adapters and BlueField-3 DPUs are backwards compatible and support QSFP56 200G with 4x50G-PAM4 and QSFP28 100G with 4x 25G-NRZ.",
     );
     let fixed = common::inventory("mdx-research-cloud.yaml");
-    let split = fixed.replace("breakouts: [1x200G, 1x100G, 2x100G", "breakouts: [1x200G, 2x100G");
+    let split = fixed.replace(
+        "breakouts: [1x200G, 1x100G, 2x100G",
+        "breakouts: [1x200G, 2x100G",
+    );
     assert_ne!(fixed, split, "the example lists 1x100G first");
     let e = errors(&split);
     assert!(
@@ -110,17 +120,32 @@ fn modules_fit_their_cages_form_and_top() {
             for part in parts.keys() {
                 let m = &cat[part.as_str()];
                 if *role == Role::Node && m.form == railyard::model::Form::Osfp {
-                    assert_eq!(m.top, railyard::model::Top::Flat, "{example}: {part} in a DGX cage");
+                    assert_eq!(
+                        m.top,
+                        railyard::model::Top::Flat,
+                        "{example}: {part} in a DGX cage"
+                    );
                 }
                 if role.is_switch() && m.form == railyard::model::Form::Osfp {
-                    assert_eq!(m.top, railyard::model::Top::Finned, "{example}: {part} in a switch");
+                    assert_eq!(
+                        m.top,
+                        railyard::model::Top::Finned,
+                        "{example}: {part} in a switch"
+                    );
                 }
                 if role.is_switch() {
-                    assert_ne!(m.fits, railyard::model::Fits::Nic, "{example}: {part} in a switch");
+                    assert_ne!(
+                        m.fits,
+                        railyard::model::Fits::Nic,
+                        "{example}: {part} in a switch"
+                    );
                 }
             }
         }
-        assert!(by_role[&Role::Node].contains_key("MMA4Z00-NS-FLT"), "{by_role:?}");
+        assert!(
+            by_role[&Role::Node].contains_key("MMA4Z00-NS-FLT"),
+            "{by_role:?}"
+        );
     }
 }
 
@@ -136,12 +161,16 @@ fn a_4x200g_twin_port_takes_two_splitters() {
         "nvidia-mma1z00-ns400-t.txt",
         "200Gb/s mode: Using 2-channels and 1:2 splitter 50-meter crossover fiber cables (MFP7E20), the transceiver operates at 200Gb/E rate and draws 5 Watts maximum.",
     );
-    let (f, p) = solve("spectrum-x-cloud", &common::inventory("spectrum-x-cloud.yaml"));
+    let (f, p) = solve(
+        "spectrum-x-cloud",
+        &common::inventory("spectrum-x-cloud.yaml"),
+    );
     let links: Vec<_> = f.links().collect();
     // Per storage-leaf module: the splitter cords of its links, and the leg of each.
     let mut per_module: BTreeMap<u32, Vec<(u32, Option<u32>)>> = BTreeMap::new();
     for (i, b) in p.links.iter().enumerate() {
-        if links[i].speed.as_gbps() != 200 || links[i].network != railyard::model::Network::Storage {
+        if links[i].speed.as_gbps() != 200 || links[i].network != railyard::model::Network::Storage
+        {
             continue;
         }
         assert_eq!(b.signal.lanes, 2, "a 200G split port runs 2 lanes");
@@ -149,13 +178,22 @@ fn a_4x200g_twin_port_takes_two_splitters() {
         assert_eq!(cord.family.as_str(), "MFP7E20");
         assert_eq!(cord.legs, 2);
         let (ma, mb) = (b.a_module.expect("optics"), b.b_module.expect("optics"));
-        let leaf_end = if f.devices().nth(p.modules[ma as usize].device).expect("d").role.is_switch() {
+        let leaf_end = if f
+            .devices()
+            .nth(p.modules[ma as usize].device)
+            .expect("d")
+            .role
+            .is_switch()
+        {
             ma
         } else {
             mb
         };
         assert_eq!(p.modules[leaf_end as usize].part.as_str(), "MMA4Z00-NS");
-        per_module.entry(leaf_end).or_default().push((b.cord, b.leg));
+        per_module
+            .entry(leaf_end)
+            .or_default()
+            .push((b.cord, b.leg));
     }
     assert!(!per_module.is_empty());
     for (m, legs) in per_module {
@@ -186,13 +224,21 @@ fn reach_decides_the_media_and_too_long_is_refused() {
         let part = |m: Option<u32>| m.map(|m| p.modules[m as usize].part.to_string());
         if let Some(a) = part(b.a_module) {
             let m = &f.catalog.modules[a.as_str()];
-            let want = if l.route_m > 50.0 { FibreMedia::Smf } else { FibreMedia::Mmf };
+            let want = if l.route_m > 50.0 {
+                FibreMedia::Smf
+            } else {
+                FibreMedia::Mmf
+            };
             assert_eq!(m.media, want, "{} at {} m: {a}", l.cable_id, l.route_m);
         }
     }
     // Rows 3 km apart: nothing reaches.
     let e = errors(&text.replace("racks: {", "racks: {row_pitch_m: 3000, "));
-    assert!(e.iter().any(|(c, m, located)| c == "RY1003" && *located && m.contains("reach")), "{e:?}");
+    assert!(
+        e.iter()
+            .any(|(c, m, located)| c == "RY1003" && *located && m.contains("reach")),
+        "{e:?}"
+    );
 }
 
 /// APC never meets UPC: 100G-PAM4 optics are MPO-12/APC, NRZ SR4 optics MPO-12/UPC; every
@@ -206,19 +252,33 @@ fn apc_never_meets_upc() {
     let (f, p) = solve("h100", &common::inventory("dgx-superpod-h100.yaml"));
     let mut checked = 0;
     for b in &p.links {
-        let (Some(ma), Some(mb)) = (b.a_module, b.b_module) else { continue };
+        let (Some(ma), Some(mb)) = (b.a_module, b.b_module) else {
+            continue;
+        };
         let cord = &p.cords[b.cord as usize];
         let fibre = &f.catalog.fibres[cord.family.as_str()];
         for m in [ma, mb] {
             let module = &f.catalog.modules[p.modules[m as usize].part.as_str()];
-            let ends = [fibre.connector, fibre.leg_connector.unwrap_or(fibre.connector)];
-            assert!(ends.contains(&module.connector), "{} on {}", module.description, cord.family);
+            let ends = [
+                fibre.connector,
+                fibre.leg_connector.unwrap_or(fibre.connector),
+            ];
+            assert!(
+                ends.contains(&module.connector),
+                "{} on {}",
+                module.description,
+                cord.family
+            );
         }
         checked += 1;
     }
     assert!(checked > 1000);
     assert!(p.cords.iter().any(|c| c.family.as_str() == "MFP7E10"));
-    assert!(p.cords.iter().any(|c| c.family.as_str() == "GEN-MPO12-UPC-OM4"));
+    assert!(
+        p.cords
+            .iter()
+            .any(|c| c.family.as_str() == "GEN-MPO12-UPC-OM4")
+    );
 }
 
 /// Lengths offered: the twin-port 800G DAC is sold 0.5–2 m, so a 2 m in-rack peer link takes
@@ -228,12 +288,22 @@ fn parts_are_ordered_in_the_lengths_they_are_sold() {
     quote("nvidia-mcp4y10.txt", "0.5, 1, 1.5, and 2-meter lengths");
     let text = common::inventory("spectrum-x-cloud.yaml");
     let (_, p) = solve("sx", &text);
-    let dac: Vec<_> = p.cords.iter().filter(|c| c.family.as_str() == "MCP4Y10").collect();
+    let dac: Vec<_> = p
+        .cords
+        .iter()
+        .filter(|c| c.family.as_str() == "MCP4Y10")
+        .collect();
     assert!(!dac.is_empty());
-    assert!(dac.iter().all(|c| c.part.as_str() == "MCP4Y10-N002" && c.length_m == 2.0));
+    assert!(
+        dac.iter()
+            .all(|c| c.part.as_str() == "MCP4Y10-N002" && c.length_m == 2.0)
+    );
     let long = text.replace("racks: {", "racks: {in_rack_m: 3, ");
     let (_, p) = solve("sx-3m", &long);
-    assert!(p.cords.iter().all(|c| c.family.as_str() != "MCP4Y10"), "no 3 m MCP4Y10");
+    assert!(
+        p.cords.iter().all(|c| c.family.as_str() != "MCP4Y10"),
+        "no 3 m MCP4Y10"
+    );
     assert!(p.cords.iter().all(|c| c.length_m >= 1.0));
 }
 

@@ -34,7 +34,9 @@ fn catalog() -> Value {
                     .entry(section)
                     .or_insert_with(|| serde_json::json!({}));
                 for (k, e) in map {
-                    into.as_object_mut().expect("object").insert(k.clone(), e.clone());
+                    into.as_object_mut()
+                        .expect("object")
+                        .insert(k.clone(), e.clone());
                 }
             }
         }
@@ -53,10 +55,16 @@ fn generic_parts_are_marked_and_name_their_standard() {
     let mut problems = Vec::new();
     let mut n = 0;
     for section in SECTIONS {
-        for (k, e) in v.get(section).and_then(Value::as_object).into_iter().flatten() {
+        for (k, e) in v
+            .get(section)
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
             n += 1;
             let source = e.get("source").and_then(Value::as_str).unwrap_or("");
-            if e.get("vendor").and_then(Value::as_str) != Some("generic") || !k.starts_with("GEN-") {
+            if e.get("vendor").and_then(Value::as_str) != Some("generic") || !k.starts_with("GEN-")
+            {
                 problems.push(format!("{k}: not marked generic"));
             }
             if !(source.contains("TIA") || source.contains("IEEE") || source.contains("IEC")) {

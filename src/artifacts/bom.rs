@@ -57,7 +57,8 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError
             .or_default() += 1;
     }
     if p.adapters > 0 {
-        let desc = "QSFP-to-SFP adapter (QSA): one SFP module in a QSFP cage, order by specification";
+        let desc =
+            "QSFP-to-SFP adapter (QSA): one SFP module in a QSFP cage, order by specification";
         items.insert(("adapter", "GEN-QSA".into(), desc.into()), p.adapters);
     }
     let mut w = Writer::new(&COLUMNS);

@@ -18,8 +18,8 @@ pub fn builtin() -> &'static Catalog {
         let nodes: Catalog = serde_saphyr::from_str(NODES).expect("catalog/nodes.yaml is valid");
         let physical: Catalog =
             serde_saphyr::from_str(PHYSICAL).expect("catalog/physical.yaml is valid");
-        let access: Catalog = serde_saphyr::from_str(PHYSICAL_ACCESS)
-            .expect("catalog/physical-access.yaml is valid");
+        let access: Catalog =
+            serde_saphyr::from_str(PHYSICAL_ACCESS).expect("catalog/physical-access.yaml is valid");
         let generic: Catalog = serde_saphyr::from_str(PHYSICAL_GENERIC)
             .expect("catalog/physical-generic.yaml is valid");
         switches

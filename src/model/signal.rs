@@ -84,7 +84,9 @@ impl FromStr for LaneRate {
             .into_iter()
             .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
-                format!("`{s}` is not a lane rate; one of 100G-PAM4, 50G-PAM4, 25G-NRZ, 10G-NRZ, 1G")
+                format!(
+                    "`{s}` is not a lane rate; one of 100G-PAM4, 50G-PAM4, 25G-NRZ, 10G-NRZ, 1G"
+                )
             })
     }
 }

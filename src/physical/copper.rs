@@ -70,14 +70,12 @@ pub(crate) fn solve(
             .collect();
         let straight = fars.iter().all(|f| *f == (far.device, far.cage_key))
             && by_cage[&(far.device, far.cage_key)].len() == members.len();
-        let split = !straight
-            && fars.iter().all(|f| by_cage[f].len() == 1)
-            && {
-                let mut u = fars.clone();
-                u.sort_unstable();
-                u.dedup();
-                u.len() == fars.len()
-            };
+        let split = !straight && fars.iter().all(|f| by_cage[f].len() == 1) && {
+            let mut u = fars.clone();
+            u.sort_unstable();
+            u.dedup();
+            u.len() == fars.len()
+        };
         if !(straight || split) {
             if twisted {
                 problems.no_part(i, "an RJ45 port shared by several cables", input);
@@ -162,5 +160,7 @@ fn pick<'c>(
         })
         .collect();
     fits.sort_by_key(|(name, a, _)| (a.kind, vendor.is_none_or(|v| *v != a.vendor), *name));
-    fits.into_iter().next().map(|(name, a, (part, m))| (name, a, part, m))
+    fits.into_iter()
+        .next()
+        .map(|(name, a, (part, m))| (name, a, part, m))
 }

@@ -65,8 +65,7 @@ impl Cages {
             c.form,
             Form::Qsfp28 | Form::Qsfp56 | Form::Qsfp112 | Form::QsfpDd
         );
-        if !(qsfp && c.host == Fits::Switch && used == 1 && e.ports > 1 && e.lanes(self) == 1)
-        {
+        if !(qsfp && c.host == Fits::Switch && used == 1 && e.ports > 1 && e.lanes(self) == 1) {
             return None;
         }
         let rates: Vec<LaneRate> = c
@@ -143,8 +142,9 @@ impl Cages {
                 .iter()
                 .position(|g| u32::from(n) >= g.first && u32::from(n) < g.first + g.count)
         });
-        let cage = self.intern(format!("{}/{}", d.model, group.unwrap_or(usize::MAX)), || {
-            match (model, group) {
+        let cage = self.intern(
+            format!("{}/{}", d.model, group.unwrap_or(usize::MAX)),
+            || match (model, group) {
                 (Some(m), Some(g)) => {
                     let pg = &m.port_groups[g];
                     let mut c = pg.cage();
@@ -155,8 +155,8 @@ impl Cages {
                     Cage::new(Form::Osfp, None, None, &[], Fits::Switch),
                     format!("cage of {}", d.model),
                 ),
-            }
-        });
+            },
+        );
         let ports = d
             .cage_lanes
             .get(usize::from(n).saturating_sub(1))
@@ -196,7 +196,12 @@ impl Cages {
     /// Per flat port of a node model (compute, storage, in-band order, as `PortId::Nic` counts):
     /// (cage kind, cage ordinal, ports sharing the cage, index among them).
     fn node_table(&mut self, model: &str, m: &NodeModel) -> Vec<(usize, u32, u32, u32)> {
-        let entries: Vec<_> = m.compute.iter().chain(&m.storage).chain(&m.inband).collect();
+        let entries: Vec<_> = m
+            .compute
+            .iter()
+            .chain(&m.storage)
+            .chain(&m.inband)
+            .collect();
         // A cage is named by `cage`, or is the entry itself when it names none.
         let cage_name = |k: usize| {
             entries[k]

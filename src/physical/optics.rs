@@ -25,7 +25,7 @@ struct Layout {
 fn layout(m: &Module, ports: u32, lanes: u32) -> Option<Layout> {
     if lanes > m.lanes {
         let span = lanes / m.lanes;
-        (lanes % m.lanes == 0 && ports * span <= m.ports).then_some(Layout { per: 1, span })
+        (lanes.is_multiple_of(m.lanes) && ports * span <= m.ports).then_some(Layout { per: 1, span })
     } else if ports <= m.ports {
         (lanes >= m.min_lanes()).then_some(Layout { per: 1, span: 1 })
     } else {
@@ -83,12 +83,19 @@ fn choose<'c>(input: &'c Inputs<'_>, need: Need) -> Option<(&'c Name, &'c Module
             key(a)
                 .cmp(&key(b))
                 .then(by_reach)
-                .then(a.power_w.unwrap_or(0.0).total_cmp(&b.power_w.unwrap_or(0.0)))
+                .then(
+                    a.power_w
+                        .unwrap_or(0.0)
+                        .total_cmp(&b.power_w.unwrap_or(0.0)),
+                )
                 .then(na.cmp(nb))
         })
 }
 
 type CageKey = (usize, u32);
+
+/// One connector of one module: (device, cage, connector index).
+type ConnectorAt = (usize, u32, u32);
 
 fn key(e: &EndCage) -> CageKey {
     (e.device, e.cage_key)
@@ -140,7 +147,12 @@ pub(crate) fn solve(
         let (a, b) = &input.ends[i];
         let (ma, mb) = (module_at(a, plan), module_at(b, plan));
         let (Some(ma), Some(mb)) = (ma, mb) else {
-            problems.no_module(i, ma.is_none(), needs[&key(if ma.is_none() { a } else { b })].media, input);
+            problems.no_module(
+                i,
+                ma.is_none(),
+                needs[&key(if ma.is_none() { a } else { b })].media,
+                input,
+            );
             continue;
         };
         let pa = &input.catalog.modules[&plan.modules[ma as usize].part];
@@ -244,7 +256,7 @@ struct Fibres {
     splitters: BTreeMap<(usize, u32, u32), u32>,
     /// A trunk between two split connectors (4x10G on both ends): the lower end → (cord, the
     /// other end).
-    trunks: BTreeMap<(usize, u32, u32), (u32, (usize, u32, u32))>,
+    trunks: BTreeMap<ConnectorAt, (u32, ConnectorAt)>,
 }
 
 impl Fibres {
@@ -288,14 +300,30 @@ impl Fibres {
                 return Ok((c, 1, Some(leg)));
             }
             let ends = (hub.1, far.1);
-            let c = push_cord(input, plan, ends, FibreKind::Splitter, lh.per, signal.lanes, route)?;
+            let c = push_cord(
+                input,
+                plan,
+                ends,
+                FibreKind::Splitter,
+                lh.per,
+                signal.lanes,
+                route,
+            )?;
             self.splitters.insert(k, c);
             return Ok((c, 1, Some(leg)));
         }
         let first = plan.cords.len() as u32;
         for _ in 0..la.span {
             let lanes = a.1.lanes.min(b.1.lanes);
-            push_cord(input, plan, (a.1, b.1), FibreKind::Straight, 1, lanes, route)?;
+            push_cord(
+                input,
+                plan,
+                (a.1, b.1),
+                FibreKind::Straight,
+                1,
+                lanes,
+                route,
+            )?;
         }
         Ok((first, la.span, None))
     }
@@ -321,9 +349,11 @@ impl Fibres {
         let (lo, hi) = if ea <= eb { (ea, eb) } else { (eb, ea) };
         if let Some((c, far)) = self.trunks.get(&lo) {
             if *far != hi {
-                return Err("the ports of one split connector go to different far connectors; \
+                return Err(
+                    "the ports of one split connector go to different far connectors; \
                             a breakout cable or panel is needed"
-                    .into());
+                        .into(),
+                );
             }
             let c = *c;
             if plan.cords[c as usize].length_m + 1e-9 < route {
@@ -333,7 +363,15 @@ impl Fibres {
         }
         mate(a.0.1, b.0.1)?;
         let lanes = a.0.1.lanes.min(b.0.1.lanes);
-        let c = push_cord(input, plan, (a.0.1, b.0.1), FibreKind::Straight, 1, lanes, route)?;
+        let c = push_cord(
+            input,
+            plan,
+            (a.0.1, b.0.1),
+            FibreKind::Straight,
+            1,
+            lanes,
+            route,
+        )?;
         self.trunks.insert(lo, (c, hi));
         Ok((c, 1, None))
     }
@@ -367,24 +405,25 @@ fn push_cord(
     lanes: u32,
     route: f64,
 ) -> Result<u32, String> {
-    let (name, f, l) = pick_fibre(input, (module, far), kind, legs, lanes, route).ok_or_else(|| {
-        let legs_to = if far.connector == module.connector {
-            String::new()
-        } else {
-            format!(" to {}", far.connector)
-        };
-        format!(
-            "no {} {} fibre ({}{legs_to}{}) in the catalog reaches {route} m",
-            module.media,
-            kind,
-            module.connector,
-            if legs > 1 {
-                format!(", 1:{legs}")
-            } else {
+    let (name, f, l) =
+        pick_fibre(input, (module, far), kind, legs, lanes, route).ok_or_else(|| {
+            let legs_to = if far.connector == module.connector {
                 String::new()
-            }
-        )
-    })?;
+            } else {
+                format!(" to {}", far.connector)
+            };
+            format!(
+                "no {} {} fibre ({}{legs_to}{}) in the catalog reaches {route} m",
+                module.media,
+                kind,
+                module.connector,
+                if legs > 1 {
+                    format!(", 1:{legs}")
+                } else {
+                    String::new()
+                }
+            )
+        })?;
     plan.cords.push(Cord {
         part: l.0,
         family: name.clone(),

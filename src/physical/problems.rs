@@ -78,7 +78,11 @@ impl Problems {
         let mut fixes = Vec::new();
         for (e, c) in [(a, ca), (b, cb)] {
             if e.ports > 1 {
-                let other = if std::ptr::eq(c, ca) { (cb, b) } else { (ca, a) };
+                let other = if std::ptr::eq(c, ca) {
+                    (cb, b)
+                } else {
+                    (ca, a)
+                };
                 if let Some(s) =
                     signal::agree(l.speed, (c, c.lanes), (other.0, other.1.lanes(cages)))
                 {
@@ -118,14 +122,18 @@ impl Problems {
             signal::describe(c, e.lanes(&input.cages)),
             l.speed
         );
-        let help = "add the module under `catalog: {modules: …}` with its source, or change `physical:`".into();
+        let help =
+            "add the module under `catalog: {modules: …}` with its source, or change `physical:`"
+                .into();
         self.add(codes::LINK_NO_PART, i, input, why, help);
     }
 
     pub fn too_long(&mut self, i: usize, reach: f64, input: &Inputs<'_>) {
         let route = input.fabric.links().nth(i).map_or(0.0, |l| l.route_m);
         let why = format!("the run is {route} m, the modules that fit reach {reach} m");
-        let help = "place the devices closer (`racks:`), or add a longer-reach module to `catalog:`".into();
+        let help =
+            "place the devices closer (`racks:`), or add a longer-reach module to `catalog:`"
+                .into();
         self.add(codes::LINK_TOO_LONG, i, input, why, help);
     }
 
@@ -136,7 +144,9 @@ impl Problems {
         let devices: Vec<_> = input.fabric.devices().collect();
         for m in &plan.modules {
             let d = devices[m.device];
-            let Some(sm) = input.fabric.switch_model(d) else { continue };
+            let Some(sm) = input.fabric.switch_model(d) else {
+                continue;
+            };
             let part = &input.catalog.modules[&m.part];
             if sm.vendor.as_str() == "Arista" && part.vendor.as_str() != "Arista" {
                 seen.entry(d.model.clone()).or_insert((m.device, 0)).1 += 1;

@@ -11,7 +11,7 @@ use crate::model::{LaneRate, Signal, Speed};
 pub fn agree(speed: Speed, a: (&Cage, u32), b: (&Cage, u32)) -> Option<Signal> {
     LaneRate::ALL.into_iter().find_map(|rate| {
         let g = speed.as_gbps();
-        if !(a.0.runs(rate) && b.0.runs(rate)) || g % rate.gbps() != 0 {
+        if !(a.0.runs(rate) && b.0.runs(rate) && g.is_multiple_of(rate.gbps())) {
             return None;
         }
         let lanes = g / rate.gbps();

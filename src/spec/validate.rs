@@ -111,7 +111,12 @@ pub fn physical(spec: &ClusterSpec, diags: &mut Diagnostics) {
     let p = &spec.physical;
     let checks = [
         ("copper_max_m", &p.copper_max_m, 0.0, 10_000.0),
-        ("singlemode_beyond_m", &p.singlemode_beyond_m, 0.0, 100_000.0),
+        (
+            "singlemode_beyond_m",
+            &p.singlemode_beyond_m,
+            0.0,
+            100_000.0,
+        ),
         ("spares_percent", &p.spares_percent, 0.0, 100.0),
     ];
     for (key, v, lo, hi) in checks {
