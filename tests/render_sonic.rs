@@ -1650,3 +1650,110 @@ fn a_tenant_name_too_long_for_a_sonic_vrf_falls_back_to_its_id() {
     }
     assert!(seen >= 2, "{seen} switches carry the renamed tenant");
 }
+
+/// The bgp container's process list as its start-up renders it: sonic-buildimage
+/// `dockers/docker-fpm-frr/frr/supervisord/supervisord.conf.j2` (and the `critical_processes.j2`
+/// beside it), vendored in `tests/fixtures/sonic-frr/`, rendered by Python's jinja2 with CONFIG_DB
+/// as the variables, as `docker_init.sh` does with `sonic-cfggen -d -t`. One process renders every
+/// switch's pair. Returns, per switch, (supervisord.conf, critical_processes).
+fn bgp_container_programs(dbs: &[(String, Map<String, Value>)]) -> Vec<(String, String)> {
+    const HARNESS: &str = r#"
+import json, sys, jinja2
+a = json.load(sys.stdin)
+# sonic-cfggen: a FileSystemLoader over the template's directory, trim_blocks.
+env = jinja2.Environment(loader=jinja2.FileSystemLoader(a["dir"]), trim_blocks=True)
+out = []
+for db in a["dbs"]:
+    out.append([env.get_template(t).render(**db)
+                for t in ("supervisord.conf.j2", "critical_processes.j2")])
+print(json.dumps(out))
+"#;
+    let dir = format!("{}/tests/fixtures/sonic-frr", env!("CARGO_MANIFEST_DIR"));
+    let list: Vec<&Map<String, Value>> = dbs.iter().map(|(_, db)| db).collect();
+    let input = serde_json::json!({"dir": dir, "dbs": list});
+    let mut child = Command::new("python3")
+        .args(["-c", HARNESS])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run python3");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.to_string().as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("python3");
+    assert!(
+        out.status.success(),
+        "jinja2: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("a JSON list")
+}
+
+/// `[program:NAME]` sections of a supervisord.conf: name → its `key=value` lines.
+fn programs(conf: &str) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut all: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut current = None;
+    for line in conf.lines().map(str::trim) {
+        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = section.strip_prefix("program:").map(str::to_string);
+            if let Some(name) = &current {
+                all.entry(name.clone()).or_default();
+            }
+        } else if let (Some(name), Some((k, v))) = (&current, line.split_once('=')) {
+            all.get_mut(name)
+                .expect("section")
+                .insert(k.to_string(), v.to_string());
+        }
+    }
+    all
+}
+
+/// Issue 27: `frr.conf` carries `bfd` and `neighbor fabric bfd`, and the switch's own start-up
+/// must run bfdd for them. In `split-unified` the `vtysh_b` program loads `frr.conf` once bgpd
+/// runs; bfdd must be a program that starts (supervisord's dependent-startup plugin starts
+/// `dependent_startup=true` programs once what they wait for runs) and a critical process. A
+/// switch without BFD keeps SONiC's default process set (bgpcfgd).
+#[test]
+fn the_bgp_container_starts_bfdd_when_frr_conf_has_bfd() {
+    if !has_jinja2("the_bgp_container_starts_bfdd_when_frr_conf_has_bfd") {
+        return;
+    }
+    let no_bfd = outputs(&(lab_text() + "bgp: {bfd: false}\n"));
+    let mut dbs = Vec::new();
+    let mut wants = Vec::new();
+    for files in [lab(), spx(), &no_bfd[..]] {
+        for dev in switches(files) {
+            let conf = frr(files, &dev);
+            let bfd = conf.lines().any(|l| l == "bfd")
+                && conf.lines().any(|l| l == " neighbor fabric bfd");
+            wants.push((dev.clone(), bfd));
+            dbs.push((dev.clone(), config_db(files, &dev)));
+        }
+    }
+    assert!(wants.iter().any(|w| w.1) && wants.iter().any(|w| !w.1));
+    let rendered = bgp_container_programs(&dbs);
+    for ((dev, bfd), (sup, critical)) in wants.iter().zip(&rendered) {
+        let p = programs(sup);
+        let vtysh = p
+            .get("vtysh_b")
+            .unwrap_or_else(|| panic!("{dev}: no vtysh -b"));
+        assert_eq!(vtysh["command"], "/usr/bin/vtysh -b", "{dev}");
+        let critical: Vec<&str> = critical.lines().map(str::trim).collect();
+        if *bfd {
+            let b = p
+                .get("bfdd")
+                .unwrap_or_else(|| panic!("{dev}: frr.conf has bfd, supervisord runs no bfdd"));
+            assert!(b["command"].starts_with("/usr/lib/frr/bfdd "), "{dev}");
+            assert_eq!(b["dependent_startup"], "true", "{dev}: bfdd never started");
+            assert_eq!(b["dependent_startup_wait_for"], "zebra:running", "{dev}");
+            assert!(critical.contains(&"program:bfdd"), "{dev}");
+        } else {
+            assert!(!p.contains_key("bfdd"), "{dev}");
+            assert!(p.contains_key("bgpcfgd"), "{dev}: SONiC's default set");
+        }
+    }
+}
