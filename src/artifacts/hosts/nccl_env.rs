@@ -79,10 +79,12 @@ fn hca_entry(h: &Hca) -> String {
     }
 }
 
+/// `inband`: the node ports of the in-band network, when the spec has one.
 pub(super) fn build(
     cluster: &str,
     h: &HostIntents,
     model: &NodeModel,
+    inband: &[String],
     topo_written: bool,
     tenants: bool,
 ) -> NcclEnv {
@@ -126,7 +128,10 @@ pub(super) fn build(
             h.node_model
         )),
     }
-    env.insert("NCCL_SOCKET_IFNAME".into(), h.socket_ifname.clone());
+    env.insert(
+        "NCCL_SOCKET_IFNAME".into(),
+        super::bootstrap::socket_ifname(h, inband, &mut notes),
+    );
     // 0 on rail-optimized fabrics: rings and trees leave and enter every node on the same rail,
     // the one-hop leaf path; elsewhere NCCL's default (2) lets it cross NICs where faster.
     env.insert(
@@ -242,12 +247,13 @@ pub fn files(
     cluster: &str,
     h: &HostIntents,
     model: &NodeModel,
+    inband: &[String],
     topo_written: bool,
     tenants: bool,
 ) -> Result<Vec<OutputFile>, ArtifactError> {
     const ENV: &str = "hosts/nccl.env";
     const JSON: &str = "hosts/nccl.json";
-    let e = build(cluster, h, model, topo_written, tenants);
+    let e = build(cluster, h, model, inband, topo_written, tenants);
     let title = format!(
         "NCCL environment of cluster {} ({} nodes)",
         e.cluster, e.node_model
