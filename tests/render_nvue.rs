@@ -534,6 +534,7 @@ fn management_and_services_live_in_the_management_vrf() {
     // No secret in the spec or the outputs: the community comes from the environment.
     let trap = s
         .lines()
+        .filter(|l| l.starts_with("nv set "))
         .find(|l| l.contains("trap-destination 192.0.2.162 vrf mgmt community-password"))
         .expect("trap line");
     assert!(trap.contains("\"${SNMP_TRAP_COMMUNITY}\""), "{trap}");
@@ -1268,6 +1269,7 @@ fn session_password_is_a_placeholder_the_script_expands_and_gtsm_is_one_hop() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nv-set.sh");
     std::fs::write(&path, &s).unwrap();
+    std::fs::write(dir.path().join("startup.yaml"), &y).unwrap();
     let run = |password: Option<&str>| {
         let mut cmd = std::process::Command::new("bash");
         cmd.arg("-c")
@@ -1354,4 +1356,108 @@ fn tenant_vrfs_aggregate_and_filter_their_own_prefixes() {
         }
     }
     assert!(seen >= 4, "tenant VRFs checked: {seen}");
+}
+
+/// Issue 27: `nv-set.sh` applies the whole tree as one revision, `nv config replace
+/// <startup.yaml>` + `nv config apply` (Cumulus Linux NVUE-CLI page: "Replaces the pending
+/// configuration with the specified YAML configuration file"), instead of one NVUE request per
+/// `nv set` line; the secrets, placeholders in `startup.yaml`, are filled into the pending
+/// revision in between; `--nv-set` still runs the readable lines. Run under bash with `nv`
+/// replaced by a function that records its words.
+#[test]
+fn nv_set_sh_applies_startup_yaml_in_one_replace_and_fills_the_secrets() {
+    let test = "nv_set_sh_applies_startup_yaml_in_one_replace_and_fills_the_secrets";
+    if prereq::program(test, "bash", "bash").is_none() {
+        return;
+    }
+    let spec = with(
+        &lab(),
+        "bgp: {auth_env: BGP_FABRIC_PASSWORD}\nservices: {snmp_traps: [192.0.2.162]}",
+    );
+    let files = outputs(&spec);
+    let dev = "leaf-su01-01";
+    let (s, y) = (script(&files, dev), startup(&files, dev));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("nv-set.sh"), &s).unwrap();
+    std::fs::write(dir.path().join("startup.yaml"), &y).unwrap();
+    let run = |args: &[&str]| -> Vec<Vec<String>> {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(r#"nv() { local IFS=$'\x1f'; printf '%s\n' "$*"; }; export -f nv; bash "$@""#)
+            .arg("run")
+            .arg(dir.path().join("nv-set.sh"))
+            .args(args)
+            .current_dir("/")
+            .env("BGP_FABRIC_PASSWORD", "pw with 'quote'")
+            .env("SNMP_TRAP_COMMUNITY", "comm $x")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\x1f').map(str::to_string).collect())
+            .collect()
+    };
+    let calls = run(&[]);
+    let file = dir.path().join("startup.yaml");
+    assert_eq!(
+        calls[0],
+        ["config", "replace", file.to_str().unwrap()],
+        "{calls:?}"
+    );
+    assert_eq!(calls.last().unwrap(), &["config", "apply", "--assume-yes"]);
+    let lines = nv_set(&s);
+    assert!(
+        lines.len() > 100 && calls.len() <= 6,
+        "{} calls",
+        calls.len()
+    );
+    // Between them, only the secrets: each set path is a startup.yaml path with the value for
+    // the placeholder, and an unset removes a placeholder identifier startup.yaml has.
+    let paths = startup_paths(&y);
+    let mut filled = BTreeSet::new();
+    for c in &calls[1..calls.len() - 1] {
+        let (verb, path) = c.split_first().unwrap();
+        let secret = |w: &String| w == "pw with 'quote'" || w == "comm $x";
+        let as_written: Vec<String> = path
+            .iter()
+            .map(|w| match w.as_str() {
+                "pw with 'quote'" => "${BGP_FABRIC_PASSWORD}".to_string(),
+                "comm $x" => "${SNMP_TRAP_COMMUNITY}".to_string(),
+                _ => w.clone(),
+            })
+            .collect();
+        match verb.as_str() {
+            "set" => {
+                assert!(path.iter().any(secret), "{c:?}");
+                assert!(paths.contains(&as_written), "{c:?} is no startup.yaml path");
+                filled.extend(path.iter().filter(|w| secret(w)).cloned());
+            }
+            "unset" => {
+                assert!(path.last().unwrap().starts_with("${"), "{c:?}");
+                assert!(paths.iter().any(|p| p.starts_with(path)), "{c:?}");
+            }
+            _ => panic!("unexpected {c:?}"),
+        }
+    }
+    assert_eq!(filled.len(), 2, "both secrets: {calls:?}");
+    // The readable form runs every line, then applies.
+    let slow = run(&["--nv-set"]);
+    assert_eq!(slow.len(), lines.len() + 1);
+    assert!(slow[..lines.len()].iter().all(|c| c[0] == "set"));
+    // Without startup.yaml beside it, the script stops before touching NVUE.
+    std::fs::remove_file(&file).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(dir.path().join("nv-set.sh"))
+        .env("BGP_FABRIC_PASSWORD", "x")
+        .env("SNMP_TRAP_COMMUNITY", "x")
+        .output();
+    let out = out.unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no startup.yaml"));
 }
