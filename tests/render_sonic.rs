@@ -1757,3 +1757,42 @@ fn the_bgp_container_starts_bfdd_when_frr_conf_has_bfd() {
         }
     }
 }
+
+/// Issue 27: Cumulus Linux 5.15, Switch Port Attributes ("Auto-negotiation with the Spectrum-4
+/// Switch"): a Spectrum-4 switch connected to another with PAM4 modulation must auto-negotiate.
+/// A lane carries PAM4 from 50G up (IEEE 802.3cd/ck); the lanes are the platform's
+/// (`platform.json`, in the PORT row). Every cabled switch-to-switch port with PAM4 lanes
+/// negotiates, advertising only its planned speed (both ends are railyard's); host ports and NRZ
+/// ports keep the SAI's default (no `autoneg`).
+#[test]
+fn switch_to_switch_pam4_ports_auto_negotiate_their_planned_speed() {
+    let mut on = 0;
+    for files in [lab(), spx()] {
+        let switches: BTreeSet<String> = switches(files).into_iter().collect();
+        for dev in &switches {
+            let db = config_db(files, dev);
+            let peers = rows(&db, "DEVICE_NEIGHBOR");
+            for (name, p) in table(&db, "PORT") {
+                let lanes = field(p, "lanes").split(',').count() as u32;
+                let speed: u32 = field(p, "speed").parse().expect("speed");
+                let to_switch = peers
+                    .get(name)
+                    .is_some_and(|n| switches.contains(field(n, "name")));
+                let pam4 = speed / lanes >= 50_000;
+                if to_switch && pam4 {
+                    assert_eq!(
+                        p.get("autoneg").and_then(Value::as_str),
+                        Some("on"),
+                        "{dev} {name}"
+                    );
+                    assert_eq!(field(p, "adv_speeds"), field(p, "speed"), "{dev} {name}");
+                    on += 1;
+                } else {
+                    assert!(p.get("autoneg").is_none(), "{dev} {name}");
+                    assert!(p.get("adv_speeds").is_none(), "{dev} {name}");
+                }
+            }
+        }
+    }
+    assert!(on > 100, "{on} PAM4 fabric ports");
+}

@@ -152,8 +152,13 @@ pub struct DeviceMetadata {
 /// own breakout writes for the port (`portconfig.py` `BreakoutCfg.get_config`).
 #[derive(Debug, Serialize)]
 pub struct Port {
+    /// Advertised speeds (Mb/s), with `autoneg` on (`link::autoneg`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adv_speeds: Option<String>,
     pub admin_status: &'static str,
     pub alias: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autoneg: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
