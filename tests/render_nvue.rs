@@ -1461,3 +1461,50 @@ fn nv_set_sh_applies_startup_yaml_in_one_replace_and_fills_the_secrets() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no startup.yaml"));
 }
+
+/// Issue 27, `ipv6-nexthop-prefer-global` (Cumulus Linux adaptive-routing page, "IPv6 Next Hop
+/// Preference": for parallel peerings to one router with adaptive routing on). A Spectrum-X leaf
+/// has parallel sessions to each spine on one cage's split ports, all unnumbered, over interfaces
+/// with no global IPv6 address: FRR then sends its link-local address as both the global and the
+/// link-local next hop (FRRouting/frr bgpd/bgp_zebra.c `bgp_nexthop_set`), so preferring the
+/// global one selects the same address on the same interface, and railyard writes no such route
+/// map (`docs/platforms.md`). This pins the premise: should an AR fabric ever peer numbered or
+/// carry global IPv6 on its links, this fails and the decision must be revisited.
+#[test]
+fn parallel_ar_sessions_are_unnumbered_so_prefer_global_has_nothing_to_select() {
+    let spec = spx();
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    let mut parallel = 0;
+    for d in i.devices.values().filter(|d| d.role == Role::Leaf) {
+        let s = script(&files, &d.hostname);
+        assert!(has(&s, "nv set router adaptive-routing state enabled"));
+        let b = d.bgp.as_ref().expect("bgp");
+        assert!(b.unnumbered, "{}", d.hostname);
+        let mut per_peer: BTreeMap<&str, usize> = BTreeMap::new();
+        for n in &b.neighbors {
+            *per_peer.entry(n.peer_device.as_str()).or_default() += 1;
+            assert!(
+                has(
+                    &s,
+                    &format!("nv set {PG_NEIGHBOR} {} type unnumbered", n.interface)
+                ),
+                "{} {}",
+                d.hostname,
+                n.interface
+            );
+        }
+        parallel += per_peer.values().filter(|&&c| c > 1).count();
+        for x in d
+            .interfaces
+            .iter()
+            .filter(|x| x.kind == InterfaceKind::Fabric)
+        {
+            assert!(x.ipv6.is_none(), "{} {}: a global IPv6", d.hostname, x.name);
+        }
+        assert!(!startup(&files, &d.hostname).contains("ipv6-nexthop-prefer-global"));
+    }
+    assert!(parallel > 0, "the premise: parallel sessions to one spine");
+}
+
+const PG_NEIGHBOR: &str = "vrf default router bgp neighbor";
