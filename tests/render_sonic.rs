@@ -893,8 +893,13 @@ print(t.render(active=",".join(a["active"]), inactive=",".join(a["inactive"])))
 "#;
     let input =
         serde_json::json!({"dir": hwsku_dir, "topo": topo, "active": active, "inactive": inactive});
+    jinja2_json(HARNESS, &input)
+}
+
+/// Runs a Python jinja2 harness with `input` as JSON on stdin; its stdout, read as JSON.
+fn jinja2_json<T: serde::de::DeserializeOwned>(harness: &str, input: &Value) -> T {
     let mut child = Command::new("python3")
-        .args(["-c", HARNESS])
+        .args(["-c", harness])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -1671,26 +1676,7 @@ print(json.dumps(out))
     let dir = format!("{}/tests/fixtures/sonic-frr", env!("CARGO_MANIFEST_DIR"));
     let list: Vec<&Map<String, Value>> = dbs.iter().map(|(_, db)| db).collect();
     let input = serde_json::json!({"dir": dir, "dbs": list});
-    let mut child = Command::new("python3")
-        .args(["-c", HARNESS])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run python3");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.to_string().as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("python3");
-    assert!(
-        out.status.success(),
-        "jinja2: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("a JSON list")
+    jinja2_json(HARNESS, &input)
 }
 
 /// `[program:NAME]` sections of a supervisord.conf: name → its `key=value` lines.
