@@ -1508,3 +1508,57 @@ fn parallel_ar_sessions_are_unnumbered_so_prefer_global_has_nothing_to_select() 
 }
 
 const PG_NEIGHBOR: &str = "vrf default router bgp neighbor";
+
+/// Issue 27: the case the Cumulus Linux advice is for. With global IPv6 addresses on the fabric
+/// links (`addressing.fabric_links_v6`), FRR sends the link's global address beside the
+/// link-local one (FRRouting/frr bgpd/bgp_zebra.c `bgp_nexthop_set`) and installs the
+/// link-local one unless told otherwise; every switch running adaptive routing with parallel
+/// sessions to one neighbour then prefers the global next hop on everything it learns from the
+/// fabric (route map `set ipv6-nexthop-prefer-global enabled`, applied inbound on the unicast
+/// families; NVUE reference, route-map `set ipv6-nexthop-prefer-global`). Without adaptive
+/// routing (lab-small) nothing changes.
+#[test]
+fn global_ipv6_links_under_adaptive_routing_prefer_the_global_next_hop() {
+    const V6: &str = "addressing: {fabric_links_v6: 'fd00:f::/48'}";
+    let spec = with(&spx(), V6);
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    let map = "router policy route-map FABRIC-IN-PREFER-GLOBAL rule 10";
+    let mut checked = 0;
+    for d in i
+        .devices
+        .values()
+        .filter(|d| matches!(d.role, Role::Leaf | Role::Spine))
+    {
+        let s = script(&files, &d.hostname);
+        assert!(has(&s, "nv set router adaptive-routing state enabled"));
+        assert!(
+            has(&s, &format!("nv set {map} action permit")),
+            "{}",
+            d.hostname
+        );
+        assert!(has(
+            &s,
+            &format!("nv set {map} set ipv6-nexthop-prefer-global enabled")
+        ));
+        let inbound = values(
+            &s,
+            &format!("{PG} address-family ipv4-unicast policy inbound route-map"),
+        );
+        assert_eq!(inbound, ["FABRIC-IN-PREFER-GLOBAL"], "{}", d.hostname);
+        // Not on EVPN, whose next hops are VTEP addresses.
+        assert!(
+            values(
+                &s,
+                &format!("{PG} address-family l2vpn-evpn policy inbound route-map")
+            )
+            .is_empty()
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 12 + 8);
+    let lab_files = outputs(&with(&lab(), V6));
+    for d in ["leaf-su01-01", "spine01"] {
+        assert!(!script(&lab_files, d).contains("prefer-global"), "{d}");
+    }
+}
