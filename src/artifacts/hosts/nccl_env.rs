@@ -156,20 +156,7 @@ pub(super) fn build(
         ),
         _ => {}
     }
-    if topo_written && h.pcie_verified {
-        env.insert("NCCL_TOPO_FILE".into(), h.nccl_topo_file.clone());
-    } else if topo_written {
-        notes.push(format!(
-            "NCCL_TOPO_FILE left out: the PCIe layout of node model `{}` is not verified; \
-             nccl-topo.xml is written for review only (railyard hosts import makes a verified one)",
-            h.node_model
-        ));
-    } else {
-        notes.push(format!(
-            "NCCL_TOPO_FILE left out: node model `{}` has no usable `pcie` layout",
-            h.node_model
-        ));
-    }
+    topo_file(h, topo_written, &mut env, &mut notes);
     if h.nccl_rails && h.rail_optimized {
         notes.push(
             "rail ids are explicit and equal in NCCL_IB_HCA (name:port:rail[:plane]) and \
@@ -201,6 +188,29 @@ pub(super) fn build(
         env,
         hcas: hca_list,
         notes,
+    }
+}
+
+/// `NCCL_TOPO_FILE` when the written `nccl-topo.xml` is verified, else why not.
+fn topo_file(
+    h: &HostIntents,
+    topo_written: bool,
+    env: &mut BTreeMap<String, String>,
+    notes: &mut Vec<String>,
+) {
+    if topo_written && h.pcie_verified {
+        env.insert("NCCL_TOPO_FILE".into(), h.nccl_topo_file.clone());
+    } else if topo_written {
+        notes.push(format!(
+            "NCCL_TOPO_FILE left out: the PCIe layout of node model `{}` is not verified; \
+             nccl-topo.xml is written for review only (railyard hosts import makes a verified one)",
+            h.node_model
+        ));
+    } else {
+        notes.push(format!(
+            "NCCL_TOPO_FILE left out: node model `{}` has no usable `pcie` layout",
+            h.node_model
+        ));
     }
 }
 
