@@ -13,6 +13,8 @@ command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 command -v slurmctld >/dev/null || need_apt+=(slurmctld slurm-client)
 # The virtual lab pings between namespaces; cabling verification runs real lldpd.
 command -v ping >/dev/null || need_apt+=(iputils-ping)
+# Namespaces, veths, per-rail tables and rules (the lab; NCCL's bootstrap in tests/nccl_bootstrap.rs).
+command -v ip >/dev/null || need_apt+=(iproute2)
 command -v lldpd >/dev/null || need_apt+=(lldpd)
 # Push is tested against yuma123 netconfd behind OpenSSH, and FRR's frr-reload.py.
 command -v netconfd >/dev/null || need_apt+=(netconfd)
@@ -20,7 +22,8 @@ command -v netconfd >/dev/null || need_apt+=(netconfd)
 [ -x /usr/lib/frr/frr-reload.py ] || need_apt+=(frr-pythontools)
 # yanglint validates every rendered OpenConfig payload and every SONiC config_db.json offline.
 command -v yanglint >/dev/null || need_apt+=(libyang2-tools)
-# SONiC's own buffer templates (Jinja2) render the reference the SONiC buffers are compared with.
+# SONiC's own buffer templates (Jinja2) render the reference the SONiC buffers are compared with,
+# and the bgp container's supervisord templates the FRR daemons it starts.
 python3 -c 'import jinja2' 2>/dev/null || need_apt+=(python3 python3-jinja2)
 # InfiniBand partitions are loaded by real OpenSM on a fabric simulated by ibsim, captured and
 # queried with infiniband-diags (ibnetdiscover, smpquery); no IB hardware needed.

@@ -90,6 +90,14 @@ fn specs() -> Vec<(String, String)> {
             inventory("spectrum-x-cloud-tenants.yaml")
         ),
     ));
+    // Global IPv6 on the links under adaptive routing: the inbound prefer-global route map.
+    out.push((
+        "spx-ar-fabric-v6".into(),
+        format!(
+            "{}\naddressing: {{fabric_links_v6: 'fd00:f::/48'}}\n",
+            inventory("spectrum-x-cloud.yaml")
+        ),
+    ));
     out.push((
         "spx-tenants-asn-reuse".into(),
         format!(

@@ -534,6 +534,7 @@ fn management_and_services_live_in_the_management_vrf() {
     // No secret in the spec or the outputs: the community comes from the environment.
     let trap = s
         .lines()
+        .filter(|l| l.starts_with("nv set "))
         .find(|l| l.contains("trap-destination 192.0.2.162 vrf mgmt community-password"))
         .expect("trap line");
     assert!(trap.contains("\"${SNMP_TRAP_COMMUNITY}\""), "{trap}");
@@ -1268,6 +1269,7 @@ fn session_password_is_a_placeholder_the_script_expands_and_gtsm_is_one_hop() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nv-set.sh");
     std::fs::write(&path, &s).unwrap();
+    std::fs::write(dir.path().join("startup.yaml"), &y).unwrap();
     let run = |password: Option<&str>| {
         let mut cmd = std::process::Command::new("bash");
         cmd.arg("-c")
@@ -1354,4 +1356,209 @@ fn tenant_vrfs_aggregate_and_filter_their_own_prefixes() {
         }
     }
     assert!(seen >= 4, "tenant VRFs checked: {seen}");
+}
+
+/// Issue 27: `nv-set.sh` applies the whole tree as one revision, `nv config replace
+/// <startup.yaml>` + `nv config apply` (Cumulus Linux NVUE-CLI page: "Replaces the pending
+/// configuration with the specified YAML configuration file"), instead of one NVUE request per
+/// `nv set` line; the secrets, placeholders in `startup.yaml`, are filled into the pending
+/// revision in between; `--nv-set` still runs the readable lines. Run under bash with `nv`
+/// replaced by a function that records its words.
+#[test]
+fn nv_set_sh_applies_startup_yaml_in_one_replace_and_fills_the_secrets() {
+    let test = "nv_set_sh_applies_startup_yaml_in_one_replace_and_fills_the_secrets";
+    if prereq::program(test, "bash", "bash").is_none() {
+        return;
+    }
+    let spec = with(
+        &lab(),
+        "bgp: {auth_env: BGP_FABRIC_PASSWORD}\nservices: {snmp_traps: [192.0.2.162]}",
+    );
+    let files = outputs(&spec);
+    let dev = "leaf-su01-01";
+    let (s, y) = (script(&files, dev), startup(&files, dev));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("nv-set.sh"), &s).unwrap();
+    std::fs::write(dir.path().join("startup.yaml"), &y).unwrap();
+    let run = |args: &[&str]| -> Vec<Vec<String>> {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(r#"nv() { local IFS=$'\x1f'; printf '%s\n' "$*"; }; export -f nv; bash "$@""#)
+            .arg("run")
+            .arg(dir.path().join("nv-set.sh"))
+            .args(args)
+            .current_dir("/")
+            .env("BGP_FABRIC_PASSWORD", "pw with 'quote'")
+            .env("SNMP_TRAP_COMMUNITY", "comm $x")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\x1f').map(str::to_string).collect())
+            .collect()
+    };
+    let calls = run(&[]);
+    let file = dir.path().join("startup.yaml");
+    assert_eq!(
+        calls[0],
+        ["config", "replace", file.to_str().unwrap()],
+        "{calls:?}"
+    );
+    assert_eq!(calls.last().unwrap(), &["config", "apply", "--assume-yes"]);
+    let lines = nv_set(&s);
+    assert!(
+        lines.len() > 100 && calls.len() <= 6,
+        "{} calls",
+        calls.len()
+    );
+    // Between them, only the secrets: each set path is a startup.yaml path with the value for
+    // the placeholder, and an unset removes a placeholder identifier startup.yaml has.
+    let paths = startup_paths(&y);
+    let mut filled = BTreeSet::new();
+    for c in &calls[1..calls.len() - 1] {
+        let (verb, path) = c.split_first().unwrap();
+        let secret = |w: &String| w == "pw with 'quote'" || w == "comm $x";
+        let as_written: Vec<String> = path
+            .iter()
+            .map(|w| match w.as_str() {
+                "pw with 'quote'" => "${BGP_FABRIC_PASSWORD}".to_string(),
+                "comm $x" => "${SNMP_TRAP_COMMUNITY}".to_string(),
+                _ => w.clone(),
+            })
+            .collect();
+        match verb.as_str() {
+            "set" => {
+                assert!(path.iter().any(secret), "{c:?}");
+                assert!(paths.contains(&as_written), "{c:?} is no startup.yaml path");
+                filled.extend(path.iter().filter(|w| secret(w)).cloned());
+            }
+            "unset" => {
+                assert!(path.last().unwrap().starts_with("${"), "{c:?}");
+                assert!(paths.iter().any(|p| p.starts_with(path)), "{c:?}");
+            }
+            _ => panic!("unexpected {c:?}"),
+        }
+    }
+    assert_eq!(filled.len(), 2, "both secrets: {calls:?}");
+    // The readable form runs every line, then applies.
+    let slow = run(&["--nv-set"]);
+    assert_eq!(slow.len(), lines.len() + 1);
+    assert!(slow[..lines.len()].iter().all(|c| c[0] == "set"));
+    // Without startup.yaml beside it, the script stops before touching NVUE.
+    std::fs::remove_file(&file).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg(dir.path().join("nv-set.sh"))
+        .env("BGP_FABRIC_PASSWORD", "x")
+        .env("SNMP_TRAP_COMMUNITY", "x")
+        .output();
+    let out = out.unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no startup.yaml"));
+}
+
+/// Issue 27, `ipv6-nexthop-prefer-global` (Cumulus Linux adaptive-routing page, "IPv6 Next Hop
+/// Preference": for parallel peerings to one router with adaptive routing on). A Spectrum-X leaf
+/// has parallel sessions to each spine on one cage's split ports, all unnumbered, over interfaces
+/// with no global IPv6 address: FRR then sends its link-local address as both the global and the
+/// link-local next hop (FRRouting/frr bgpd/bgp_zebra.c `bgp_nexthop_set`), so preferring the
+/// global one selects the same address on the same interface, and railyard writes no such route
+/// map (`docs/platforms.md`). This pins the premise: should an AR fabric ever peer numbered or
+/// carry global IPv6 on its links, this fails and the decision must be revisited.
+#[test]
+fn parallel_ar_sessions_are_unnumbered_so_prefer_global_has_nothing_to_select() {
+    let spec = spx();
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    let mut parallel = 0;
+    for d in i.devices.values().filter(|d| d.role == Role::Leaf) {
+        let s = script(&files, &d.hostname);
+        assert!(has(&s, "nv set router adaptive-routing state enabled"));
+        let b = d.bgp.as_ref().expect("bgp");
+        assert!(b.unnumbered, "{}", d.hostname);
+        let mut per_peer: BTreeMap<&str, usize> = BTreeMap::new();
+        for n in &b.neighbors {
+            *per_peer.entry(n.peer_device.as_str()).or_default() += 1;
+            assert!(
+                has(
+                    &s,
+                    &format!("nv set {PG_NEIGHBOR} {} type unnumbered", n.interface)
+                ),
+                "{} {}",
+                d.hostname,
+                n.interface
+            );
+        }
+        parallel += per_peer.values().filter(|&&c| c > 1).count();
+        for x in d
+            .interfaces
+            .iter()
+            .filter(|x| x.kind == InterfaceKind::Fabric)
+        {
+            assert!(x.ipv6.is_none(), "{} {}: a global IPv6", d.hostname, x.name);
+        }
+        assert!(!startup(&files, &d.hostname).contains("ipv6-nexthop-prefer-global"));
+    }
+    assert!(parallel > 0, "the premise: parallel sessions to one spine");
+}
+
+const PG_NEIGHBOR: &str = "vrf default router bgp neighbor";
+
+/// Issue 27: the case the Cumulus Linux advice is for. With global IPv6 addresses on the fabric
+/// links (`addressing.fabric_links_v6`), FRR sends the link's global address beside the
+/// link-local one (FRRouting/frr bgpd/bgp_zebra.c `bgp_nexthop_set`) and installs the
+/// link-local one unless told otherwise; every switch running adaptive routing with parallel
+/// sessions to one neighbour then prefers the global next hop on everything it learns from the
+/// fabric (route map `set ipv6-nexthop-prefer-global enabled`, applied inbound on the unicast
+/// families; NVUE reference, route-map `set ipv6-nexthop-prefer-global`). Without adaptive
+/// routing (lab-small) nothing changes.
+#[test]
+fn global_ipv6_links_under_adaptive_routing_prefer_the_global_next_hop() {
+    const V6: &str = "addressing: {fabric_links_v6: 'fd00:f::/48'}";
+    let spec = with(&spx(), V6);
+    let files = outputs(&spec);
+    let i = intents(&spec);
+    let map = "router policy route-map FABRIC-IN-PREFER-GLOBAL rule 10";
+    let mut checked = 0;
+    for d in i
+        .devices
+        .values()
+        .filter(|d| matches!(d.role, Role::Leaf | Role::Spine))
+    {
+        let s = script(&files, &d.hostname);
+        assert!(has(&s, "nv set router adaptive-routing state enabled"));
+        assert!(
+            has(&s, &format!("nv set {map} action permit")),
+            "{}",
+            d.hostname
+        );
+        assert!(has(
+            &s,
+            &format!("nv set {map} set ipv6-nexthop-prefer-global enabled")
+        ));
+        let inbound = values(
+            &s,
+            &format!("{PG} address-family ipv4-unicast policy inbound route-map"),
+        );
+        assert_eq!(inbound, ["FABRIC-IN-PREFER-GLOBAL"], "{}", d.hostname);
+        // Not on EVPN, whose next hops are VTEP addresses.
+        assert!(
+            values(
+                &s,
+                &format!("{PG} address-family l2vpn-evpn policy inbound route-map")
+            )
+            .is_empty()
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 12 + 8);
+    let lab_files = outputs(&with(&lab(), V6));
+    for d in ["leaf-su01-01", "spine01"] {
+        assert!(!script(&lab_files, d).contains("prefer-global"), "{d}");
+    }
 }

@@ -893,8 +893,13 @@ print(t.render(active=",".join(a["active"]), inactive=",".join(a["inactive"])))
 "#;
     let input =
         serde_json::json!({"dir": hwsku_dir, "topo": topo, "active": active, "inactive": inactive});
+    jinja2_json(HARNESS, &input)
+}
+
+/// Runs a Python jinja2 harness with `input` as JSON on stdin; its stdout, read as JSON.
+fn jinja2_json<T: serde::de::DeserializeOwned>(harness: &str, input: &Value) -> T {
     let mut child = Command::new("python3")
-        .args(["-c", HARNESS])
+        .args(["-c", harness])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -1649,4 +1654,131 @@ fn a_tenant_name_too_long_for_a_sonic_vrf_falls_back_to_its_id() {
         assert!(conf.lines().any(|l| l == format!("vrf {name}")), "{dev}");
     }
     assert!(seen >= 2, "{seen} switches carry the renamed tenant");
+}
+
+/// The bgp container's process list as its start-up renders it: sonic-buildimage
+/// `dockers/docker-fpm-frr/frr/supervisord/supervisord.conf.j2` (and the `critical_processes.j2`
+/// beside it), vendored in `tests/fixtures/sonic-frr/`, rendered by Python's jinja2 with CONFIG_DB
+/// as the variables, as `docker_init.sh` does with `sonic-cfggen -d -t`. One process renders every
+/// switch's pair. Returns, per switch, (supervisord.conf, critical_processes).
+fn bgp_container_programs(dbs: &[(String, Map<String, Value>)]) -> Vec<(String, String)> {
+    const HARNESS: &str = r#"
+import json, sys, jinja2
+a = json.load(sys.stdin)
+# sonic-cfggen: a FileSystemLoader over the template's directory, trim_blocks.
+env = jinja2.Environment(loader=jinja2.FileSystemLoader(a["dir"]), trim_blocks=True)
+out = []
+for db in a["dbs"]:
+    out.append([env.get_template(t).render(**db)
+                for t in ("supervisord.conf.j2", "critical_processes.j2")])
+print(json.dumps(out))
+"#;
+    let dir = format!("{}/tests/fixtures/sonic-frr", env!("CARGO_MANIFEST_DIR"));
+    let list: Vec<&Map<String, Value>> = dbs.iter().map(|(_, db)| db).collect();
+    let input = serde_json::json!({"dir": dir, "dbs": list});
+    jinja2_json(HARNESS, &input)
+}
+
+/// `[program:NAME]` sections of a supervisord.conf: name → its `key=value` lines.
+fn programs(conf: &str) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut all: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut current = None;
+    for line in conf.lines().map(str::trim) {
+        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = section.strip_prefix("program:").map(str::to_string);
+            if let Some(name) = &current {
+                all.entry(name.clone()).or_default();
+            }
+        } else if let (Some(name), Some((k, v))) = (&current, line.split_once('=')) {
+            all.get_mut(name)
+                .expect("section")
+                .insert(k.to_string(), v.to_string());
+        }
+    }
+    all
+}
+
+/// Issue 27: `frr.conf` carries `bfd` and `neighbor fabric bfd`, and the switch's own start-up
+/// must run bfdd for them. In `split-unified` the `vtysh_b` program loads `frr.conf` once bgpd
+/// runs; bfdd must be a program that starts (supervisord's dependent-startup plugin starts
+/// `dependent_startup=true` programs once what they wait for runs) and a critical process. A
+/// switch without BFD keeps SONiC's default process set (bgpcfgd).
+#[test]
+fn the_bgp_container_starts_bfdd_when_frr_conf_has_bfd() {
+    if !has_jinja2("the_bgp_container_starts_bfdd_when_frr_conf_has_bfd") {
+        return;
+    }
+    let no_bfd = outputs(&(lab_text() + "bgp: {bfd: false}\n"));
+    let mut dbs = Vec::new();
+    let mut wants = Vec::new();
+    for files in [lab(), spx(), &no_bfd[..]] {
+        for dev in switches(files) {
+            let conf = frr(files, &dev);
+            let bfd = conf.lines().any(|l| l == "bfd")
+                && conf.lines().any(|l| l == " neighbor fabric bfd");
+            wants.push((dev.clone(), bfd));
+            dbs.push((dev.clone(), config_db(files, &dev)));
+        }
+    }
+    assert!(wants.iter().any(|w| w.1) && wants.iter().any(|w| !w.1));
+    let rendered = bgp_container_programs(&dbs);
+    for ((dev, bfd), (sup, critical)) in wants.iter().zip(&rendered) {
+        let p = programs(sup);
+        let vtysh = p
+            .get("vtysh_b")
+            .unwrap_or_else(|| panic!("{dev}: no vtysh -b"));
+        assert_eq!(vtysh["command"], "/usr/bin/vtysh -b", "{dev}");
+        let critical: Vec<&str> = critical.lines().map(str::trim).collect();
+        if *bfd {
+            let b = p
+                .get("bfdd")
+                .unwrap_or_else(|| panic!("{dev}: frr.conf has bfd, supervisord runs no bfdd"));
+            assert!(b["command"].starts_with("/usr/lib/frr/bfdd "), "{dev}");
+            assert_eq!(b["dependent_startup"], "true", "{dev}: bfdd never started");
+            assert_eq!(b["dependent_startup_wait_for"], "zebra:running", "{dev}");
+            assert!(critical.contains(&"program:bfdd"), "{dev}");
+        } else {
+            assert!(!p.contains_key("bfdd"), "{dev}");
+            assert!(p.contains_key("bgpcfgd"), "{dev}: SONiC's default set");
+        }
+    }
+}
+
+/// Issue 27: Cumulus Linux 5.15, Switch Port Attributes ("Auto-negotiation with the Spectrum-4
+/// Switch"): a Spectrum-4 switch connected to another with PAM4 modulation must auto-negotiate.
+/// A lane carries PAM4 from 50G up (IEEE 802.3cd/ck); the lanes are the platform's
+/// (`platform.json`, in the PORT row). Every cabled switch-to-switch port with PAM4 lanes
+/// negotiates, advertising only its planned speed (both ends are railyard's); host ports and NRZ
+/// ports keep the SAI's default (no `autoneg`).
+#[test]
+fn switch_to_switch_pam4_ports_auto_negotiate_their_planned_speed() {
+    let mut on = 0;
+    for files in [lab(), spx()] {
+        let switches: BTreeSet<String> = switches(files).into_iter().collect();
+        for dev in &switches {
+            let db = config_db(files, dev);
+            let peers = rows(&db, "DEVICE_NEIGHBOR");
+            for (name, p) in table(&db, "PORT") {
+                let lanes = field(p, "lanes").split(',').count() as u32;
+                let speed: u32 = field(p, "speed").parse().expect("speed");
+                let to_switch = peers
+                    .get(name)
+                    .is_some_and(|n| switches.contains(field(n, "name")));
+                let pam4 = speed / lanes >= 50_000;
+                if to_switch && pam4 {
+                    assert_eq!(
+                        p.get("autoneg").and_then(Value::as_str),
+                        Some("on"),
+                        "{dev} {name}"
+                    );
+                    assert_eq!(field(p, "adv_speeds"), field(p, "speed"), "{dev} {name}");
+                    on += 1;
+                } else {
+                    assert!(p.get("autoneg").is_none(), "{dev} {name}");
+                    assert!(p.get("adv_speeds").is_none(), "{dev} {name}");
+                }
+            }
+        }
+    }
+    assert!(on > 100, "{on} PAM4 fabric ports");
 }

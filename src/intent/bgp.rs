@@ -228,6 +228,7 @@ pub fn build(
         return None;
     }
     let widest = bundle.values().copied().max().unwrap_or(1);
+    let ipv6_prefer_global = prefer_global(ifs, widest);
     let hosts = policy.hosts;
     let mut redistribute: Vec<PrefixRule> = own.loopback.iter().map(exact).collect();
     redistribute.extend(own.vtep.iter().map(exact));
@@ -271,7 +272,22 @@ pub fn build(
         export_v6,
         password: b.auth_env.as_ref().map(|e| format!("${{{}}}", e.value)),
         gtsm: b.gtsm.value,
+        ipv6_prefer_global,
     })
+}
+
+/// Cumulus Linux, Equal Cost Multipath Load Sharing / adaptive routing, "IPv6 Next Hop
+/// Preference": with several BGP peerings to the same router and adaptive routing on, an
+/// inbound route map should prefer the global IPv6 next hop, which FRR otherwise passes over for
+/// the link-local one. It selects something only when the links carry a global IPv6 address
+/// (`addressing.fabric_links_v6`): without one FRR sends its link-local address in both fields
+/// (FRRouting/frr bgpd/bgp_zebra.c `bgp_nexthop_set`). So: a fabric port with adaptive routing
+/// and a global IPv6 address, and more than one session to some neighbour.
+fn prefer_global(ifs: &[Interface], widest: u32) -> bool {
+    widest > 1
+        && ifs
+            .iter()
+            .any(|i| i.kind == InterfaceKind::Fabric && i.adaptive_routing && i.ipv6.is_some())
 }
 
 fn graceful_restart(mode: crate::spec::GracefulRestart) -> GracefulRestart {

@@ -243,6 +243,11 @@ pub struct Bgp {
     /// GTSM (RFC 5082): sessions only from peers one hop away (TTL 255).
     #[serde(default)]
     pub gtsm: bool,
+    /// Install the peers' global IPv6 next hops rather than their link-local ones (an inbound
+    /// route map with `ipv6-nexthop-prefer-global`): parallel sessions to one router under
+    /// adaptive routing on links with global IPv6 addresses (`intent::bgp::prefer_global`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ipv6_prefer_global: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

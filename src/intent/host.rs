@@ -46,7 +46,9 @@ pub struct HostIntents {
     pub gid_index: i32,
     /// Explicit rail/plane ids for NCCL (`hosts.nccl_rails`).
     pub nccl_rails: bool,
-    pub socket_ifname: String,
+    /// `hosts.socket_ifname` when the spec sets it; `None`: railyard derives the value
+    /// (`artifacts::hosts::bootstrap`).
+    pub socket_ifname: Option<String>,
     pub nccl_topo_file: String,
     /// The model's PCIe layout passed its checks, so an NCCL topology file can be written.
     pub pcie_ok: bool,
@@ -434,7 +436,11 @@ pub fn build(
             .and_then(|v| v.value.trim().parse().ok()),
         gid_index: *spec.hosts.gid_index,
         nccl_rails: spec.hosts.nccl_rails,
-        socket_ifname: spec.hosts.socket_ifname.value.to_string(),
+        socket_ifname: spec
+            .hosts
+            .socket_ifname
+            .span
+            .map(|_| spec.hosts.socket_ifname.value.to_string()),
         nccl_topo_file: spec.hosts.nccl_topo_file.value.to_string(),
         pcie_ok,
         pcie_verified: pcie_ok && model.pcie.as_ref().is_some_and(|p| p.verified),

@@ -201,7 +201,8 @@ pub fn gid_index() -> Sp<i32> {
     Sp::new(3)
 }
 /// `NCCL_SOCKET_IFNAME`: NCCL's own exclusions made explicit; the operator names the in-band
-/// interface where it is known.
+/// interface where it is known. Left unset, `nccl.env` also excludes the rail NICs that
+/// `netplan.yaml` routes per rail (`artifacts::hosts::bootstrap`).
 pub fn socket_ifname() -> Sp<IfnameList> {
     Sp::new(IfnameList::known("^lo,docker"))
 }

@@ -11,6 +11,7 @@
 //! A file is written for the model when all its nodes would get the same text, so a cluster of
 //! identical nodes ships one file per model; only the odd nodes get a file of their own.
 
+mod bootstrap;
 mod nccl_env;
 mod nccl_topo;
 mod netplan;
@@ -107,15 +108,17 @@ pub fn files(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
         topo_written = !texts.is_empty();
     }
     let partitions = inputs.intents.partitions.as_ref();
+    let inband = inband_ports(inputs, model);
     out.extend(nccl_env::files(
         &inputs.fabric.name,
         h,
         model,
+        &inband,
         topo_written,
         partitions.is_some(),
     )?);
     if let Some(p) = partitions {
-        let env = nccl_env::build(&inputs.fabric.name, h, model, topo_written, true);
+        let env = nccl_env::build(&inputs.fabric.name, h, model, &inband, topo_written, true);
         out.extend(tenants::files(inputs, p, &env)?);
     }
     if transport == Transport::Ethernet {
@@ -124,6 +127,23 @@ pub fn files(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
         out.extend(grouped(&h.node_model, "roce.sh", &texts));
     }
     Ok(out)
+}
+
+/// The node ports that carry the in-band network: its own ports, or the storage ports when the
+/// two networks are converged; none without an in-band network.
+fn inband_ports(inputs: &Inputs<'_>, model: &crate::catalog::NodeModel) -> Vec<String> {
+    let s = &inputs.fabric.sizing;
+    let ports = if s.inband_converged {
+        &model.storage
+    } else if s.inband.is_some() {
+        &model.inband
+    } else {
+        return Vec::new();
+    };
+    ports
+        .iter()
+        .flat_map(|p| p.ports.iter().map(|n| n.to_string()))
+        .collect()
 }
 
 #[cfg(test)]

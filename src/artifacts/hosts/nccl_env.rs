@@ -79,10 +79,12 @@ fn hca_entry(h: &Hca) -> String {
     }
 }
 
+/// `inband`: the node ports of the in-band network, when the spec has one.
 pub(super) fn build(
     cluster: &str,
     h: &HostIntents,
     model: &NodeModel,
+    inband: &[String],
     topo_written: bool,
     tenants: bool,
 ) -> NcclEnv {
@@ -126,7 +128,10 @@ pub(super) fn build(
             h.node_model
         )),
     }
-    env.insert("NCCL_SOCKET_IFNAME".into(), h.socket_ifname.clone());
+    env.insert(
+        "NCCL_SOCKET_IFNAME".into(),
+        super::bootstrap::socket_ifname(h, inband, &mut notes),
+    );
     // 0 on rail-optimized fabrics: rings and trees leave and enter every node on the same rail,
     // the one-hop leaf path; elsewhere NCCL's default (2) lets it cross NICs where faster.
     env.insert(
@@ -151,20 +156,7 @@ pub(super) fn build(
         ),
         _ => {}
     }
-    if topo_written && h.pcie_verified {
-        env.insert("NCCL_TOPO_FILE".into(), h.nccl_topo_file.clone());
-    } else if topo_written {
-        notes.push(format!(
-            "NCCL_TOPO_FILE left out: the PCIe layout of node model `{}` is not verified; \
-             nccl-topo.xml is written for review only (railyard hosts import makes a verified one)",
-            h.node_model
-        ));
-    } else {
-        notes.push(format!(
-            "NCCL_TOPO_FILE left out: node model `{}` has no usable `pcie` layout",
-            h.node_model
-        ));
-    }
+    topo_file(h, topo_written, &mut env, &mut notes);
     if h.nccl_rails && h.rail_optimized {
         notes.push(
             "rail ids are explicit and equal in NCCL_IB_HCA (name:port:rail[:plane]) and \
@@ -196,6 +188,29 @@ pub(super) fn build(
         env,
         hcas: hca_list,
         notes,
+    }
+}
+
+/// `NCCL_TOPO_FILE` when the written `nccl-topo.xml` is verified, else why not.
+fn topo_file(
+    h: &HostIntents,
+    topo_written: bool,
+    env: &mut BTreeMap<String, String>,
+    notes: &mut Vec<String>,
+) {
+    if topo_written && h.pcie_verified {
+        env.insert("NCCL_TOPO_FILE".into(), h.nccl_topo_file.clone());
+    } else if topo_written {
+        notes.push(format!(
+            "NCCL_TOPO_FILE left out: the PCIe layout of node model `{}` is not verified; \
+             nccl-topo.xml is written for review only (railyard hosts import makes a verified one)",
+            h.node_model
+        ));
+    } else {
+        notes.push(format!(
+            "NCCL_TOPO_FILE left out: node model `{}` has no usable `pcie` layout",
+            h.node_model
+        ));
     }
 }
 
@@ -242,12 +257,13 @@ pub fn files(
     cluster: &str,
     h: &HostIntents,
     model: &NodeModel,
+    inband: &[String],
     topo_written: bool,
     tenants: bool,
 ) -> Result<Vec<OutputFile>, ArtifactError> {
     const ENV: &str = "hosts/nccl.env";
     const JSON: &str = "hosts/nccl.json";
-    let e = build(cluster, h, model, topo_written, tenants);
+    let e = build(cluster, h, model, inband, topo_written, tenants);
     let title = format!(
         "NCCL environment of cluster {} ({} nodes)",
         e.cluster, e.node_model

@@ -23,6 +23,8 @@ const REDIST_V6: &str = "CONNECTED-TO-BGP-V6";
 /// Route maps (and their prefix lists) of a leaf's outbound policy; the FRR names.
 const EXPORT_V4: &str = "FABRIC-OUT";
 const EXPORT_V6: &str = "FABRIC-OUT-V6";
+/// The inbound route map that prefers global IPv6 next hops (`Bgp::ipv6_prefer_global`).
+const PREFER_GLOBAL: &str = "FABRIC-IN-PREFER-GLOBAL";
 /// The QoS profile NVUE applies to every port unless told otherwise.
 const PROFILE: &str = "default-global";
 
@@ -390,7 +392,11 @@ fn peer_group(b: &Bgp, v6: bool, evpn: bool) -> PeerGroup {
                     (!b.export_v6.is_empty()).then_some(EXPORT_V6),
                 )
             }),
-            l2vpn_evpn: evpn.then(|| peer_family(b, None, None)),
+            // EVPN routes' next hops are VTEP addresses: no route map.
+            l2vpn_evpn: evpn.then(|| PeerGroupFamily {
+                policy: None,
+                ..peer_family(b, None, None)
+            }),
         },
         bfd: b.bfd.as_ref().map(|f| PeerGroupBfd {
             profile: f.profile.clone(),
@@ -401,6 +407,17 @@ fn peer_group(b: &Bgp, v6: bool, evpn: bool) -> PeerGroup {
             state: state(true),
         }),
     }
+}
+
+/// A unicast family's route maps: the leaf's outbound export, and inbound the global IPv6 next
+/// hop preference.
+fn peer_policy(b: &Bgp, export: Option<&str>) -> Option<PeerPolicy> {
+    let map = |m: &str| Outbound {
+        route_map: m.to_string(),
+    };
+    let inbound = b.ipv6_prefer_global.then(|| map(PREFER_GLOBAL));
+    let outbound = export.map(map);
+    (inbound.is_some() || outbound.is_some()).then_some(PeerPolicy { inbound, outbound })
 }
 
 /// A family of the peer group. `allowas-in 1`: with leaf ASN reuse a leaf accepts routes
@@ -414,11 +431,7 @@ fn peer_family(b: &Bgp, limit: Option<u32>, export: Option<&str>) -> PeerGroupFa
                 state: state(true),
             },
         }),
-        policy: export.map(|route_map| PeerPolicy {
-            outbound: Outbound {
-                route_map: route_map.to_string(),
-            },
-        }),
+        policy: peer_policy(b, export),
         prefix_limits: b
             .max_prefix
             .as_ref()
@@ -517,10 +530,11 @@ fn policy(t: &mut Tree, b: &Bgp, vrfs: &[intent::Vrf]) {
             .insert(name.to_string(), PrefixList { rule, kind: family });
         let rule = RouteMapRule {
             action: keys(["permit"]),
-            matches: RouteMapMatch {
+            matches: Some(RouteMapMatch {
                 ip_prefix_list: name.to_string(),
                 kind: family,
-            },
+            }),
+            set: None,
         };
         p.route_map.insert(
             name.to_string(),
@@ -529,7 +543,22 @@ fn policy(t: &mut Tree, b: &Bgp, vrfs: &[intent::Vrf]) {
             },
         );
     }
-    if !p.prefix_list.is_empty() {
+    if b.ipv6_prefer_global {
+        let rule = RouteMapRule {
+            action: keys(["permit"]),
+            matches: None,
+            set: Some(RouteMapSet {
+                ipv6_nexthop_prefer_global: "enabled",
+            }),
+        };
+        p.route_map.insert(
+            PREFER_GLOBAL.to_string(),
+            RouteMap {
+                rule: BTreeMap::from([(10, rule)]),
+            },
+        );
+    }
+    if !p.prefix_list.is_empty() || !p.route_map.is_empty() {
         t.router.policy = Some(p);
     }
 }

@@ -6,8 +6,11 @@
 //! [`tree`]; the tree becomes one JSON value, and both files are written from that value:
 //! - `startup.yaml`: NVUE's own file format (`/etc/nvue.d/startup.yaml`, `nv config show -o
 //!   yaml`): a `- header:` entry, then `- set:` with the whole tree;
-//! - `nv-set.sh`: the same value flattened into `nv set <path…> <value>` lines (a path ends at a
-//!   leaf value or at an identifier that carries nothing, `{}`), framed by `templates/nvue/main.j2`.
+//! - `nv-set.sh`: applies `startup.yaml` as one revision (`nv config replace`, the secrets filled
+//!   in with `nv set`, `nv config apply`), and carries the same value flattened into
+//!   `nv set <path…> <value>` lines (a path ends at a leaf value or at an identifier that carries
+//!   nothing, `{}`), the readable form, which `--nv-set` runs instead; framed by
+//!   `templates/nvue/main.j2`. Why both: `docs/nvue.md`.
 //!
 //! No setting can be in one file and not the other; `tests/render_nvue.rs` checks it for every
 //! NVUE switch of every example anyway, and `tests/nvue_schema.rs` validates `startup.yaml`
@@ -70,10 +73,11 @@ pub fn render(
             SetDoc { set: &set },
         ),
     )?;
-    let sections = sections(&set, &notes).map_err(|m| fail("nvue/main.j2", m))?;
+    let (sections, secret_fill) = sections(&set, &notes).map_err(|m| fail("nvue/main.j2", m))?;
     let script = ScriptView {
         release: RELEASE,
         sections,
+        secret_fill,
         notes,
     };
     let ctx = minijinja::context! {
@@ -112,6 +116,9 @@ struct SetDoc<'a> {
 struct ScriptView {
     release: &'static str,
     sections: Vec<Section>,
+    /// The `nv unset`/`nv set` commands (without `nv `) that put the secrets into the pending
+    /// revision after `nv config replace` loaded `startup.yaml` with their placeholders.
+    secret_fill: Vec<String>,
     notes: build::Notes,
 }
 
@@ -124,7 +131,8 @@ struct Section {
     lines: Vec<String>,
 }
 
-fn sections(set: &Json, notes: &build::Notes) -> Result<Vec<Section>, String> {
+/// The `nv set` lines per top-level object, and the commands that fill the secrets in.
+fn sections(set: &Json, notes: &build::Notes) -> Result<(Vec<Section>, Vec<String>), String> {
     let Json::Object(top) = set else {
         return Err("the NVUE tree is not an object".into());
     };
@@ -136,22 +144,59 @@ fn sections(set: &Json, notes: &build::Notes) -> Result<Vec<Section>, String> {
             .unwrap_or(SECTION_ORDER.len());
         (rank, k.as_str())
     });
-    keys.into_iter()
+    let mut fill = Vec::new();
+    let sections = keys
+        .into_iter()
         .map(|k| {
             let mut paths = Vec::new();
             flatten(&top[k], &mut vec![k.clone()], &mut paths)?;
+            let lines = paths
+                .iter()
+                .map(|p| {
+                    let words: Vec<String> = p.iter().map(|w| shell_word(w, notes)).collect();
+                    let line = words.join(" ");
+                    fill.extend(secret_fill(p, &line, notes));
+                    line
+                })
+                .collect();
             Ok(Section {
                 key: k.clone(),
-                lines: paths
-                    .iter()
-                    .map(|p| {
-                        let words: Vec<String> = p.iter().map(|w| shell_word(w, notes)).collect();
-                        words.join(" ")
-                    })
-                    .collect(),
+                lines,
             })
         })
-        .collect()
+        .collect::<Result<_, String>>()?;
+    Ok((sections, fill))
+}
+
+/// After `nv config replace`, a secret's placeholder is in the pending revision as written in
+/// `startup.yaml`. A placeholder that is the setting's value is overwritten by the expanded
+/// `nv set` line; one that is an identifier (the SNMP community is a key) is a setting of its
+/// own, so it is unset first, by its literal name. `line` is `path` as shell words.
+fn secret_fill(path: &[String], line: &str, notes: &build::Notes) -> Vec<String> {
+    let Some(at) = path
+        .iter()
+        .position(|w| build::placeholder(w).is_some_and(|v| notes.secrets.contains_key(v)))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if at + 1 < path.len() {
+        // A placeholder is `${` + a variable name + `}`: nothing in it needs more than '…'.
+        let literal: Vec<String> = path[..=at]
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                if i == at {
+                    format!("'{w}'")
+                } else {
+                    shell_word(w, notes)
+                }
+            })
+            .collect();
+        out.push(format!("unset {}", literal.join(" ")));
+    }
+    out.push(format!("set {line}"));
+    out
 }
 
 /// Every setting of the tree as an `nv set` path: keys down to a leaf value, or down to an

@@ -265,8 +265,19 @@ pub(super) struct RouteMap {
 #[derive(Debug, Serialize)]
 pub(super) struct RouteMapRule {
     pub action: Keys,
-    #[serde(rename = "match")]
-    pub matches: RouteMapMatch,
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub matches: Option<RouteMapMatch>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set: Option<RouteMapSet>,
+}
+
+/// `... rule <id> set ipv6-nexthop-prefer-global enabled` (REF `Set-and-Unset-Commands/Router/`;
+/// introduced in Cumulus Linux 5.1 as `on|off`, `enabled|disabled` in the 5.15 and 5.16 object
+/// models, which `tests/nvue_schema.rs` checks).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct RouteMapSet {
+    pub ipv6_nexthop_prefer_global: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -586,10 +597,14 @@ pub(super) struct PeerGroupFamily {
     pub state: &'static str,
 }
 
-/// `... address-family ipv4-unicast policy outbound route-map` (Route-Filtering-and-Redistribution/).
+/// `... address-family ipv4-unicast policy inbound|outbound route-map`
+/// (Route-Filtering-and-Redistribution/).
 #[derive(Debug, Serialize)]
 pub(super) struct PeerPolicy {
-    pub outbound: Outbound,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inbound: Option<Outbound>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outbound: Option<Outbound>,
 }
 
 #[derive(Debug, Serialize)]

@@ -11,6 +11,7 @@
 //!
 //! - `ports.rs`: every cage of the platform with its vendor lanes, alias, index and breakout
 //!   (`catalog/sonic/<platform>/platform.json`), the cabling plan's peers, routed interfaces;
+//!   `link.rs` the auto-negotiation of switch-to-switch PAM4 links;
 //! - `buffers.rs`: the buffer pools, profiles, PGs and queues the HWSKU's templates and
 //!   buffermgrd would generate, with CABLE_LENGTH from the cabling plan;
 //! - `qos.rs`: the RoCE class; `tenancy.rs`: VRFs and EVPN-VXLAN; `system.rs`: metadata,
@@ -23,6 +24,7 @@
 //! reads it as is in `split-unified` routing-config mode (`system::ROUTING_CONFIG_MODE`).
 
 mod buffers;
+mod link;
 mod ports;
 mod qos;
 mod system;

@@ -1,6 +1,7 @@
 //! The port table of the whole switch: every front-panel cage of the platform, in the breakout
 //! the cabling plan uses or, for a cage nothing is cabled to, the HWSKU's default; the cabling
-//! peers (DEVICE_NEIGHBOR); routed interfaces and loopback.
+//! peers (DEVICE_NEIGHBOR); routed interfaces and loopback. Auto-negotiation of switch-to-switch
+//! PAM4 links: `link.rs`.
 //!
 //! Every cage is written, cabled or not, because `config reload` flushes CONFIG_DB: a port the
 //! file does not name does not exist afterwards. Uncabled ports are administratively down.
@@ -132,11 +133,14 @@ pub fn ports(
         .unwrap_or(DEFAULT_MTU);
     for p in ports {
         let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        let an = super::link::autoneg(p.cabled, p.speed_mbps, p.sub.lanes.len());
         db.port.insert(
             Key(p.sub.name.clone()),
             Port {
+                adv_speeds: an.as_ref().map(|a| a.1.clone()),
                 admin_status: if p.cabled.is_some() { "up" } else { "down" },
                 alias: p.sub.alias.clone(),
+                autoneg: an.map(|a| a.0),
                 description: p.cabled.map(|i| format!("{} [{}]", i.description, i.cable)),
                 fec: p.sub.fec_rs.then_some("rs"),
                 index: p.sub.index.to_string(),

@@ -17,6 +17,25 @@ use crate::model::Role;
 /// configuration out of CONFIG_DB, and railyard writes one file.
 pub const ROUTING_CONFIG_MODE: &str = "split-unified";
 
+/// Whether the bgp container starts `bfdd`. sonic-buildimage
+/// `dockers/docker-fpm-frr/frr/supervisord/supervisord.conf.common.j2`, rendered from CONFIG_DB
+/// when the container starts (`docker_init.sh`), lists `[program:bfdd]` only when
+/// `DEVICE_METADATA|localhost|frr_mgmt_framework_config` is `"true"`; without it `vtysh -b`
+/// (the `vtysh_b` program that loads `frr.conf` in `split-unified`) fails on the `bfd` block and
+/// the sessions run without BFD. The flag also swaps bgpcfgd (with staticroutebfd and bgpmon) for
+/// frrcfgd and starts ospfd, pimd and pathd idle. It keeps this `frr.conf` in charge:
+/// `docker_init.sh`'s `split-unified` branch generates nothing whatever the flag, and frrcfgd
+/// replays CONFIG_DB into FRR at start only in `unified` mode (`frrcfgd.py`,
+/// `BGPConfigDaemon.__init__`); afterwards it reacts to changes of its tables (BGP_*, VRF, ...),
+/// of which railyard writes only VRF, whose `vni` it writes as `frr.conf` already has it.
+/// So the flag is set exactly when `frr.conf` carries BFD (`templates/frr/bfd.j2`).
+fn frr_mgmt_framework(d: &DeviceIntent) -> Option<&'static str> {
+    d.bgp
+        .as_ref()
+        .is_some_and(|b| b.bfd.is_some())
+        .then_some("true")
+}
+
 /// The placeholder the push stage fills from the environment; the community never enters the
 /// spec or the build output.
 const TRAP_COMMUNITY: &str = "${SNMP_TRAP_COMMUNITY}";
@@ -53,6 +72,7 @@ pub fn metadata(d: &DeviceIntent, target: &SonicTarget, hwsku: &Hwsku, db: &mut 
                 None => "disable",
             }),
             docker_routing_config_mode: ROUTING_CONFIG_MODE,
+            frr_mgmt_framework_config: frr_mgmt_framework(d),
             hostname: d.hostname.clone(),
             hwsku: target.hwsku.clone(),
             platform: target.platform.clone(),

@@ -137,6 +137,10 @@ pub struct DeviceMetadata {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_pfcwd_status: Option<&'static str>,
     pub docker_routing_config_mode: &'static str,
+    /// `"true"` when `frr.conf` has a `bfd` block: the bgp container's supervisord starts
+    /// `bfdd` only then (`system::FRR_MGMT_FRAMEWORK`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frr_mgmt_framework_config: Option<&'static str>,
     pub hostname: String,
     pub hwsku: String,
     pub platform: String,
@@ -148,8 +152,13 @@ pub struct DeviceMetadata {
 /// own breakout writes for the port (`portconfig.py` `BreakoutCfg.get_config`).
 #[derive(Debug, Serialize)]
 pub struct Port {
+    /// Advertised speeds (Mb/s), with `autoneg` on (`link::autoneg`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adv_speeds: Option<String>,
     pub admin_status: &'static str,
     pub alias: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autoneg: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
