@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use railyard::diag::SourceFile;
 use railyard::model::{Network, Role, Tier};
@@ -25,8 +26,19 @@ pub fn compile_text(name: &str, text: &str) -> Fabric {
 
 /// Every output file of a spec (configs, intent, artifacts, manifest).
 pub fn outputs(text: &str) -> Vec<railyard::output::OutputFile> {
+    outputs_of(text, &[])
+}
+
+/// The output files of the given groups only, plus the manifest (every group when `groups` is
+/// empty). A test that reads the switch configs or the scheduler files alone skips rendering the
+/// report, workbook and label sheets, the costliest outputs of the large examples.
+pub fn outputs_of(
+    text: &str,
+    groups: &[railyard::output::OutputGroup],
+) -> Vec<railyard::output::OutputFile> {
     let c = railyard::compile(&SourceFile::new("spec.yaml", text));
-    match c.outputs(&railyard::render::Templates::default()) {
+    let only = railyard::output::Selection::of(groups);
+    match c.outputs_only(&railyard::render::Templates::default(), &only) {
         Some(Ok(files)) => files,
         Some(Err(e)) => panic!("render failed: {e}"),
         None => panic!(
@@ -62,6 +74,20 @@ pub fn csv_rows(files: &[railyard::output::OutputFile], path: &str) -> Vec<Vec<S
 pub fn inventory(file: &str) -> String {
     std::fs::read_to_string(format!("{}/inventories/{file}", env!("CARGO_MANIFEST_DIR")))
         .expect("inventory exists")
+}
+
+/// Every output of an example inventory (`inventories/<file>`), rendered once per test binary
+/// and shared by the tests that read the same example (a second render of the same spec would
+/// only repeat the work: outputs are byte-identical, tests/report.rs checks that).
+pub fn example_outputs(file: &'static str) -> &'static [railyard::output::OutputFile] {
+    type Cell = OnceLock<Vec<railyard::output::OutputFile>>;
+    static MEMO: Mutex<BTreeMap<&'static str, &'static Cell>> = Mutex::new(BTreeMap::new());
+    let cell: &'static Cell = MEMO
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(file)
+        .or_insert_with(|| Box::leak(Box::default()));
+    cell.get_or_init(|| outputs(&inventory(file)))
 }
 
 pub fn compile_inventory(file: &str) -> Fabric {

@@ -11,7 +11,8 @@
 //!   until the page's script says it is ready, with the cables and devices the cabling plan and
 //!   `plan.json` have; `labels/*.html`: the first sheet of each inventory loaded in Chromium
 //!   (no console error, no request leaving the file), every sheet parsed by Chromium's HTML
-//!   parser (`DOMParser`, no layout: loading 600 sheets took a minute), two labels per cable of
+//!   parser (`DOMParser`, no layout: loading 600 sheets took a minute; the sheets go over in
+//!   batches of a few megabytes, one DevTools call each), two labels per cable of
 //!   `cabling.csv` over all sheets, each label with its QR code;
 //! - formats without a parser on this machine, read line by line against the grammar their
 //!   consumer accepts (the consumers themselves run in the tests named beside each): EOS CLI
@@ -20,8 +21,10 @@
 //!
 //! A file of a kind not named here fails the test until someone names its reader.
 //!
-//! One Chromium serves every page; the inventories are built side by side while earlier ones
-//! are read (about 90 s in all with a debug build on two shared cores).
+//! One Chromium serves every page. The inventories are built side by side; each build's thread
+//! then reads its files with every reader but the browser (in-process readers, Python, vtysh)
+//! while other inventories still build, and the browser takes the inventories in the order
+//! their builds finish.
 
 mod browser;
 mod prereq;
@@ -84,11 +87,18 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The readers that run outside this process, started or found once.
-struct Consumers {
-    browser: browser::Browser,
+/// The readers outside this process that every build thread may run at once.
+struct Readers {
     python: PathBuf,
     vtysh: PathBuf,
+}
+
+/// An inventory's files as read before the browser: how many, every failure, and the files
+/// the browser reads.
+struct Read {
+    files: usize,
+    failures: Vec<String>,
+    later: Vec<(Kind, String)>,
 }
 
 #[test]
@@ -100,11 +110,8 @@ fn every_deliverable_of_every_inventory_is_non_empty_and_parses() {
     ) else {
         return;
     };
-    let mut consumers = Consumers {
-        browser: browser::Browser::launch(&chromium),
-        python,
-        vtysh,
-    };
+    let mut browser = browser::Browser::launch(&chromium);
+    let readers = Readers { python, vtysh };
     let mut inventories: Vec<PathBuf> = std::fs::read_dir(root().join("inventories"))
         .expect("inventories/")
         .map(|e| e.expect("entry").path())
@@ -113,34 +120,55 @@ fn every_deliverable_of_every_inventory_is_non_empty_and_parses() {
     inventories.sort();
     assert!(inventories.len() >= 11, "{inventories:?}");
     let tmp = tempfile::tempdir().expect("tmp");
-    let mut failures = Vec::new();
+    let mut by_inventory: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut files = 0;
     std::thread::scope(|scope| {
-        // Every build starts now; each inventory is read once its build is done.
-        let builds: Vec<_> = inventories
-            .iter()
-            .map(|spec| {
-                let name = spec.file_stem().expect("stem").to_string_lossy();
-                let out = tmp.path().join(name.as_ref());
-                let build = scope.spawn({
-                    let out = out.clone();
-                    move || build(spec, &out)
-                });
-                (name, out, build)
-            })
-            .collect();
-        for (name, out, build) in builds {
-            let found = match build.join().expect("build thread") {
-                Ok(()) => {
-                    let (n, found) = check_inventory(&out, &mut consumers);
-                    files += n;
+        // Every build starts now; its thread reads what needs no browser as soon as it is done.
+        let (done, finished) = std::sync::mpsc::channel();
+        for spec in &inventories {
+            let name = spec
+                .file_stem()
+                .expect("stem")
+                .to_string_lossy()
+                .into_owned();
+            let out = tmp.path().join(&name);
+            let (done, readers) = (done.clone(), &readers);
+            scope.spawn(move || {
+                let read = build(spec, &out).map(|()| read_without_browser(&out, readers));
+                let _ = done.send((name, out, read));
+            });
+        }
+        drop(done);
+        // The browser reads the inventories in the order their builds finish.
+        for (name, out, read) in finished {
+            let found = match read {
+                Ok(r) => {
+                    files += r.files;
+                    let mut found = r.failures;
+                    found.extend(read_in_chromium(&mut browser, &out, &r.later));
                     found
                 }
                 Err(e) => vec![e],
             };
-            failures.extend(found.into_iter().map(|f| format!("{name}: {f}")));
+            by_inventory.insert(name, found);
         }
     });
+    assert_eq!(
+        by_inventory.len(),
+        inventories.len(),
+        "every build reported"
+    );
+    // The batched label count can fail: a label without its QR code is reported.
+    let broken = tmp.path().join("broken-labels.html");
+    let sheet = "<!DOCTYPE html><div class=\"label\"><svg class=\"qr\"><path d=\"M0 0\"/></svg></div>\
+                 <div class=\"label\"><svg class=\"qr\"></svg></div>";
+    std::fs::write(&broken, sheet).expect("write");
+    let (_, bad) = parse_label_sheets(&mut browser, &[("broken-labels.html", broken)]);
+    assert_eq!(bad.len(), 1, "a label without a QR code is seen: {bad:?}");
+    let failures: Vec<String> = by_inventory
+        .into_iter()
+        .flat_map(|(name, found)| found.into_iter().map(move |f| format!("{name}: {f}")))
+        .collect();
     assert!(
         failures.is_empty(),
         "{} of {files} deliverables do not read:\n{}",
@@ -165,9 +193,9 @@ fn build(spec: &Path, out: &Path) -> Result<(), String> {
     }
 }
 
-/// Read every file of the manifest of the build in `out`: the number of files and every
-/// failure.
-fn check_inventory(out: &Path, consumers: &mut Consumers) -> (usize, Vec<String>) {
+/// Read every file of the manifest of the build in `out` with every reader but the browser;
+/// the report and label sheets are left for [`read_in_chromium`].
+fn read_without_browser(out: &Path, readers: &Readers) -> Read {
     let manifest = std::fs::read(out.join("manifest.json")).expect("manifest.json");
     let manifest = Manifest::parse(&manifest).expect("manifest parses");
     let mut failures = Vec::new();
@@ -188,10 +216,13 @@ fn check_inventory(out: &Path, consumers: &mut Consumers) -> (usize, Vec<String>
             Err(why) => failures.push(format!("{}: {why}", entry.path)),
         }
     }
-    failures.extend(read_with_python(&consumers.python, out, &later));
-    failures.extend(read_with_vtysh(&consumers.vtysh, out, &later));
-    failures.extend(read_in_chromium(&mut consumers.browser, out, &later));
-    (manifest.files.len(), failures)
+    failures.extend(read_with_python(&readers.python, out, &later));
+    failures.extend(read_with_vtysh(&readers.vtysh, out, &later));
+    Read {
+        files: manifest.files.len(),
+        failures,
+        later,
+    }
 }
 
 /// Read a file in this process; `Ok(Some(kind))` when an outside reader reads it later.
@@ -464,7 +495,7 @@ fn read_with_vtysh(vtysh: &Path, out: &Path, files: &[(Kind, String)]) -> Vec<St
 fn read_in_chromium(b: &mut browser::Browser, out: &Path, files: &[(Kind, String)]) -> Vec<String> {
     let cables = csv_rows(&out.join("cabling.csv"));
     let mut failures = Vec::new();
-    let mut labels = 0;
+    let mut sheets = Vec::new();
     let mut loaded_a_sheet = false;
     for (k, p) in files {
         let path = out.join(p);
@@ -489,16 +520,15 @@ fn read_in_chromium(b: &mut browser::Browser, out: &Path, files: &[(Kind, String
                     failures.extend(page_failures(b, p));
                     loaded_a_sheet = true;
                 }
-                match parse_labels(b, &path) {
-                    Ok(n) => labels += n,
-                    Err(why) => failures.push(format!("{p}: {why}")),
-                }
+                sheets.push((p.as_str(), path));
                 continue;
             }
             _ => continue,
         }
         failures.extend(page_failures(b, p));
     }
+    let (labels, bad_sheets) = parse_label_sheets(b, &sheets);
+    failures.extend(bad_sheets);
     if labels != 2 * cables as u64 {
         failures.push(format!("labels/: {labels} labels for {cables} cables"));
     }
@@ -523,22 +553,48 @@ fn page_failures(b: &browser::Browser, p: &str) -> Vec<String> {
     failures
 }
 
-/// The labels of a label sheet as Chromium's HTML parser reads it, each with its QR code (the
-/// symbol drawn once, then used again for the B end).
-fn parse_labels(b: &mut browser::Browser, path: &Path) -> Result<u64, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let literal = serde_json::to_string(&text).expect("json");
-    let counts = b.eval(&format!(
-        "(() => {{ const d = new DOMParser().parseFromString({literal}, 'text/html'); \
-         return [d.querySelectorAll('.label').length, \
-         d.querySelectorAll('.label svg.qr > path, .label svg.qr > use').length]; }})()"
-    ));
-    let (labels, codes) = (counts[0].as_u64(), counts[1].as_u64());
-    match (labels, codes) {
-        (Some(l), Some(c)) if l > 0 && l == c => Ok(l),
-        _ => Err(format!("{labels:?} labels with {codes:?} QR codes")),
+/// Label sheets per DevTools call: the text of the sheets crosses the socket as JSON, a few
+/// megabytes a message.
+const BATCH_BYTES: usize = 4 << 20;
+
+/// The labels of every label sheet as Chromium's HTML parser reads it, each with its QR code (the
+/// symbol drawn once, then used again for the B end): the total, and every sheet that fails.
+fn parse_label_sheets(b: &mut browser::Browser, sheets: &[(&str, PathBuf)]) -> (u64, Vec<String>) {
+    let (mut labels, mut failures) = (0, Vec::new());
+    let mut batches: Vec<Vec<(&str, String)>> = vec![Vec::new()];
+    let mut size = 0;
+    for (p, path) in sheets {
+        match std::fs::read_to_string(path) {
+            Ok(text) if size + text.len() > BATCH_BYTES && size > 0 => {
+                size = text.len();
+                batches.push(vec![(*p, text)]);
+            }
+            Ok(text) => {
+                size += text.len();
+                batches.last_mut().expect("a batch").push((*p, text));
+            }
+            Err(e) => failures.push(format!("{p}: {e}")),
+        }
     }
+    for batch in batches.iter().filter(|b| !b.is_empty()) {
+        let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
+        let counts = b.call_with(COUNT_LABELS, json!(texts));
+        for (i, (p, _)) in batch.iter().enumerate() {
+            let (l, c) = (counts[i][0].as_u64(), counts[i][1].as_u64());
+            match (l, c) {
+                (Some(l), Some(c)) if l > 0 && l == c => labels += l,
+                _ => failures.push(format!("{p}: {l:?} labels with {c:?} QR codes")),
+            }
+        }
+    }
+    (labels, failures)
 }
+
+/// Per sheet text: its labels and its labels' QR symbols, as Chromium's HTML parser reads them.
+const COUNT_LABELS: &str = "function (texts) { return texts.map(t => { \
+    const d = new DOMParser().parseFromString(t, 'text/html'); \
+    return [d.querySelectorAll('.label').length, \
+    d.querySelectorAll('.label svg.qr > path, .label svg.qr > use').length]; }); }";
 
 /// The data rows of a CSV file (0 when it cannot be read: its own check says why).
 fn csv_rows(path: &Path) -> usize {

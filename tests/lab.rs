@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use railyard::diag::SourceFile;
 use railyard::lab::{self, Report, Status, UpOptions, UpSummary};
 use railyard::model::Platform;
+use railyard::output::{OutputGroup, Selection};
 
 mod prereq;
 
@@ -212,7 +213,9 @@ fn boot(
     stall: Option<Duration>,
 ) -> (Running, UpSummary, Duration) {
     let c = railyard::compile_for_platform(&SourceFile::new(name, text), Platform::Frr);
-    let files = match c.outputs(&railyard::render::Templates::default()) {
+    // The lab reads the rendered switch configs only: the report is not rendered.
+    let configs_only = Selection::of(&[OutputGroup::Configs]);
+    let files = match c.outputs_only(&railyard::render::Templates::default(), &configs_only) {
         Some(Ok(f)) => f,
         Some(Err(e)) => panic!("{name}: render failed: {e}"),
         None => panic!("{name}: did not compile"),

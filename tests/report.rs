@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use browser::{Browser, chromium};
 use calamine::{Data, Reader, Xlsx};
+use railyard::output::OutputFile;
 use serde_json::{Value, json};
 
 fn artifacts_dir() -> PathBuf {
@@ -29,12 +30,13 @@ fn artifacts_dir() -> PathBuf {
     d
 }
 
-/// Build a spec and write every output under `target/report-artifacts/<name>/`.
-fn build(name: &str, spec: &str) -> (PathBuf, Vec<railyard::output::OutputFile>) {
-    let files = common::outputs(spec);
+/// Build an example inventory (once per test binary, see `common::example_outputs`) and write
+/// every output under `target/report-artifacts/<name>/`.
+fn build(name: &str, inventory: &'static str) -> (PathBuf, &'static [OutputFile]) {
+    let files = common::example_outputs(inventory);
     let dir = artifacts_dir().join(name);
     let _ = std::fs::remove_dir_all(&dir);
-    for f in &files {
+    for f in files {
         let p = dir.join(&f.path);
         std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
         std::fs::write(&p, &f.bytes).expect("write");
@@ -141,17 +143,17 @@ fn expected_bundles(
 }
 
 /// Open `report.html` of `inventory` in Chromium and check it; returns the browser for more.
-fn check_report(inventory: &str, mode: &str) {
+fn check_report(inventory: &'static str, mode: &str) {
     let test = format!("report_in_chromium[{inventory}]");
     let Some(bin) = chromium(&test) else { return };
     let name = inventory.trim_end_matches(".yaml");
-    let (dir, files) = build(name, &common::inventory(inventory));
+    let (dir, files) = build(name, inventory);
     let mut browser = Browser::launch(&bin);
     browser.open(&dir.join("report.html"));
 
     let page = page_facts(&mut browser);
     assert_eq!(page["mode"], mode, "{inventory}: diagram mode");
-    let plan: Value = serde_json::from_str(&common::file(&files, "plan.json")).expect("plan");
+    let plan: Value = serde_json::from_str(&common::file(files, "plan.json")).expect("plan");
     let plan_devices = plan["devices"].as_array().expect("devices").clone();
     let switches: Vec<&str> = plan_devices
         .iter()
@@ -159,7 +161,7 @@ fn check_report(inventory: &str, mode: &str) {
         .filter_map(|d| d["name"].as_str())
         .collect();
     check_switch_boxes(inventory, mode, &page, &switches);
-    let (_, cables) = csv_rows(&files, "cabling.csv");
+    let (_, cables) = csv_rows(files, "cabling.csv");
     check_bundles(inventory, &page, &cables);
     check_bundle_detail(inventory, &mut browser);
     save_diagram_screenshot(inventory, name, &mut browser);
@@ -440,7 +442,7 @@ fn csv_table(files: &[railyard::output::OutputFile], path: &str) -> Vec<Vec<Stri
 
 #[test]
 fn workbook_rows_equal_the_csv_files() {
-    let files = common::outputs(&common::inventory("spectrum-x-cloud.yaml"));
+    let files = common::example_outputs("spectrum-x-cloud.yaml");
     let bytes = files
         .iter()
         .find(|f| f.path == "cabling.xlsx")
@@ -459,7 +461,7 @@ fn workbook_rows_equal_the_csv_files() {
     ] {
         assert!(names.iter().any(|n| n == want), "sheet {want} in {names:?}");
     }
-    let csv = csv_table(&files, "cabling.csv");
+    let csv = csv_table(files, "cabling.csv");
     let xl = sheet(&mut wb, "Cabling");
     assert_eq!(xl.len(), csv.len(), "one row per cable plus the header");
     for (i, (x, c)) in xl.iter().zip(&csv).enumerate() {
@@ -496,7 +498,7 @@ fn workbook_rows_equal_the_csv_files() {
     ] {
         assert_eq!(
             sheet(&mut wb, sheet_name),
-            csv_table(&files, path),
+            csv_table(files, path),
             "{sheet_name}"
         );
     }
@@ -514,12 +516,12 @@ fn workbook_rows_equal_the_csv_files() {
     maps.sort_by_key(|f| f.path.clone());
     let total: usize = maps
         .iter()
-        .map(|f| csv_table(&files, &f.path).len() - 1)
+        .map(|f| csv_table(files, &f.path).len() - 1)
         .sum();
     assert_eq!(ports.len() - 1, total, "every port of every switch");
     for row in &ports[1..] {
         let switch = &row[0];
-        let map = csv_table(&files, &format!("portmaps/{switch}.csv"));
+        let map = csv_table(files, &format!("portmaps/{switch}.csv"));
         assert!(
             map[1..].contains(&row[1..].to_vec()),
             "port row {row:?} is in portmaps/{switch}.csv"
@@ -554,8 +556,8 @@ fn workbook_formatting_as_openpyxl_reads_it() {
     let Some(python) = pyenv::python("workbook_formatting_as_openpyxl_reads_it") else {
         return;
     };
-    let files = common::outputs(&common::inventory("spectrum-x-cloud.yaml"));
-    let wb = openpyxl_read(&python, &files);
+    let files = common::example_outputs("spectrum-x-cloud.yaml");
+    let wb = openpyxl_read(&python, files);
     assert_eq!(wb["title"], "railyard cabling workbook");
     let sheets = wb["sheets"].as_array().unwrap();
     let by_name = |n: &str| {
@@ -565,8 +567,8 @@ fn workbook_formatting_as_openpyxl_reads_it() {
             .unwrap_or_else(|| panic!("sheet {n}"))
     };
     assert_eq!(sheets[0]["name"], "Summary", "Summary first");
-    check_summary_sheet(&sheets[0], &files);
-    let csv = csv_table(&files, "cabling.csv");
+    check_summary_sheet(&sheets[0], files);
+    let csv = csv_table(files, "cabling.csv");
     for s in sheets.iter().skip(1) {
         check_table_sheet(s);
     }
@@ -749,8 +751,8 @@ fn label_lines(label: &str) -> Vec<String> {
 #[test]
 fn two_labels_per_cable_with_the_csv_label_text() {
     for inventory in ["spectrum-x-cloud.yaml", "lab-small.yaml"] {
-        let files = common::outputs(&common::inventory(inventory));
-        let (_, cables) = csv_rows(&files, "cabling.csv");
+        let files = common::example_outputs(inventory);
+        let (_, cables) = csv_rows(files, "cabling.csv");
         let by_id: BTreeMap<&str, &str> = cables
             .iter()
             .map(|c| (c["cable_id"].as_str(), c["label"].as_str()))
@@ -801,7 +803,7 @@ fn label_sheet_prints_one_label_per_page_in_chromium() {
     let Some(bin) = chromium("label_sheet_prints_one_label_per_page_in_chromium") else {
         return;
     };
-    let (dir, files) = build("labels-lab-small", &common::inventory("lab-small.yaml"));
+    let (dir, files) = build("labels-lab-small", "lab-small.yaml");
     let file = files
         .iter()
         .find(|f| f.path.starts_with("labels/leaf"))
@@ -835,7 +837,7 @@ fn label_qr_codes_scan_to_the_cable_id() {
     let Some(zbar) = prereq::program(test, "zbarimg", "zbar-tools") else {
         return;
     };
-    let (dir, files) = build("labels-qr", &common::inventory("spectrum-x-cloud.yaml"));
+    let (dir, files) = build("labels-qr", "spectrum-x-cloud.yaml");
     let file = files
         .iter()
         .find(|f| f.path.starts_with("labels/"))

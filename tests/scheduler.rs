@@ -11,10 +11,12 @@ mod prereq;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use common::*;
 use railyard::model::{Network, Role, Tier};
+use railyard::output::OutputGroup;
 use railyard::topology::Fabric;
 use serde::Deserialize;
 
@@ -198,13 +200,39 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
     v
 }
 
-/// Every scheduler output of a spec text, keyed by path.
+/// Every scheduler output of a spec text, keyed by path. Only the host-side group is rendered
+/// (the scheduler files are in it): the switch configs and the report are not read here.
 fn scheduler_files(text: &str) -> BTreeMap<String, String> {
-    let files = outputs(text);
+    let files = outputs_of(text, &[OutputGroup::Hosts]);
     [CONF, SLURM_YAML, KUEUE_YAML, NODE_LABELS, LABEL_SCRIPT]
         .iter()
         .map(|p| (p.to_string(), file(&files, p)))
         .collect()
+}
+
+/// A spec's fabric and scheduler files, built once.
+struct Built {
+    fabric: Fabric,
+    files: BTreeMap<String, String>,
+}
+
+fn build_text(name: &str, text: &str) -> Built {
+    Built {
+        fabric: compile_text(name, text),
+        files: scheduler_files(text),
+    }
+}
+
+/// An example inventory built once per test binary: every test reads the same fabric and files
+/// instead of compiling and rendering the example again.
+fn built(inv: &str) -> &'static Built {
+    static BUILT: [OnceLock<Built>; INVENTORIES.len()] =
+        [const { OnceLock::new() }; INVENTORIES.len()];
+    let i = INVENTORIES
+        .iter()
+        .position(|n| *n == inv)
+        .unwrap_or_else(|| panic!("{inv} is not one of INVENTORIES"));
+    BUILT[i].get_or_init(|| build_text(inv, &inventory(inv)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -268,10 +296,10 @@ fn is_label_value(v: &str) -> bool {
 #[test]
 fn every_node_appears_exactly_once_in_every_topology() {
     for inv in INVENTORIES {
-        let f = compile_inventory(inv);
-        let want = fabric_nodes(&f);
+        let f = &built(inv).fabric;
+        let want = fabric_nodes(f);
         assert!(!want.is_empty(), "{inv}: no nodes");
-        let files = scheduler_files(&inventory(inv));
+        let files = &built(inv).files;
 
         let tree = TreeView::new(&parse_conf(&files[CONF]));
         let conf_nodes: Vec<String> = tree.leaves.values().flatten().cloned().collect();
@@ -321,8 +349,8 @@ fn every_node_appears_exactly_once_in_every_topology() {
 #[test]
 fn topology_conf_is_one_tree_of_the_right_depth() {
     for inv in INVENTORIES {
-        let f = compile_inventory(inv);
-        let text = &scheduler_files(&inventory(inv))[CONF];
+        let f = &built(inv).fabric;
+        let text = &built(inv).files[CONF];
         assert!(text.starts_with("# "), "{inv}: header comment first");
         let tree = TreeView::new(&parse_conf(text));
         assert_eq!(tree.roots.len(), 1, "{inv}: one root, got {:?}", tree.roots);
@@ -349,8 +377,8 @@ fn rail_optimized_sus_hold_their_nodes() {
         "dgx-superpod-h100.yaml",
         "dgx-b200-16su.yaml",
     ] {
-        let f = compile_inventory(inv);
-        let tree = TreeView::new(&parse_conf(&scheduler_files(&inventory(inv))[CONF]));
+        let f = &built(inv).fabric;
+        let tree = TreeView::new(&parse_conf(&built(inv).files[CONF]));
         let mut want: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for d in f.devices().filter(|d| d.role == Role::Node) {
             let su = d.su.expect("node has an SU");
@@ -367,7 +395,7 @@ fn rail_optimized_sus_hold_their_nodes() {
             want.into_iter().map(|(k, v)| (k, sorted(v))).collect();
         assert_eq!(got, want, "{inv}");
     }
-    let conf = &scheduler_files(&inventory("spectrum-x-cloud.yaml"))[CONF];
+    let conf = &built("spectrum-x-cloud.yaml").files[CONF];
     assert!(
         conf.contains("\nSwitchName=su01 Nodes=gpu[001-032]\n"),
         "{conf}"
@@ -377,7 +405,7 @@ fn rail_optimized_sus_hold_their_nodes() {
         "{conf}"
     );
     // One position of SU 1 is the UFM appliances' (NVIDIA DGX SuperPOD H100 RA (RA-11333-001), Network Fabrics): 31 nodes there.
-    let conf = &scheduler_files(&inventory("dgx-superpod-h100.yaml"))[CONF];
+    let conf = &built("dgx-superpod-h100.yaml").files[CONF];
     assert!(
         conf.contains("\nSwitchName=su01 Nodes=gpu[001-031]\n"),
         "{conf}"
@@ -405,14 +433,13 @@ fn su_groups_from_cables(f: &Fabric) -> BTreeMap<u32, u32> {
         .collect()
 }
 
-fn check_spine_groups(name: &str, text: &str) {
-    let f = compile_text(name, text);
+fn check_spine_groups(name: &str, b: &Built) {
+    let (f, files) = (&b.fabric, &b.files);
     let c = &f.sizing.compute;
     assert_eq!(c.tiers, 3, "{name} is 3-tier");
     let per_group = c.sus_per_group;
-    let files = scheduler_files(text);
     let tree = TreeView::new(&parse_conf(&files[CONF]));
-    let cables = su_groups_from_cables(&f);
+    let cables = su_groups_from_cables(f);
     assert_eq!(
         cables.len() as u32,
         f.sizing.sus,
@@ -451,8 +478,9 @@ fn b200_sus_sit_under_their_declared_spine_groups() {
     // As the inventory declares (sus_per_group: 1): 16 groups of one SU each.
     let text = inventory("dgx-b200-16su.yaml");
     assert!(text.contains("sus_per_group: 1"), "inventory changed");
-    check_spine_groups("b200-16su", &text);
-    let conf = &scheduler_files(&text)[CONF];
+    let b200 = built("dgx-b200-16su.yaml");
+    check_spine_groups("b200-16su", b200);
+    let conf = &b200.files[CONF];
     assert!(
         conf.contains("\nSwitchName=group16 Switches=su16\n"),
         "{conf}"
@@ -463,8 +491,9 @@ fn b200_sus_sit_under_their_declared_spine_groups() {
     );
     // The same cluster with two SUs per spine group: SUs pair up under 8 groups.
     let two = text.replace("sus_per_group: 1", "sus_per_group: 2");
+    let two = build_text("b200-16su-2-per-group", &two);
     check_spine_groups("b200-16su-2-per-group", &two);
-    let conf = &scheduler_files(&two)[CONF];
+    let conf = &two.files[CONF];
     assert!(
         conf.contains("\nSwitchName=group01 Switches=su[01-02]\n"),
         "{conf}"
@@ -478,7 +507,7 @@ fn b200_sus_sit_under_their_declared_spine_groups() {
 #[test]
 fn twin_planar_lists_each_node_once() {
     let inv = "spectrum-x-twin-planar.yaml";
-    let f = compile_inventory(inv);
+    let f = &built(inv).fabric;
     assert_eq!(f.sizing.compute.planes, 2);
     // Every node is cabled into both planes...
     let mut planes: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
@@ -493,7 +522,7 @@ fn twin_planar_lists_each_node_once() {
     }
     assert!(planes.values().all(|p| p.len() == 2));
     // ...and still listed once, under one SU switch.
-    let files = scheduler_files(&inventory(inv));
+    let files = &built(inv).files;
     let tree = TreeView::new(&parse_conf(&files[CONF]));
     assert_eq!(tree.node_leaf().len(), 64);
     assert_eq!(tree.leaves.keys().collect::<Vec<_>>(), ["su01"]);
@@ -509,7 +538,7 @@ fn top_of_rack_leaves_are_the_leaf_level() {
     // Not rail-optimized (a ToR-based hyperscaler training cluster): a node's NICs all land on its rack's leaf, so that leaf
     // (not the SU) is the leaf switch.
     let inv = "tor-cluster.yaml";
-    let f = compile_inventory(inv);
+    let f = &built(inv).fabric;
     let mut want: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for l in f
         .links()
@@ -519,7 +548,7 @@ fn top_of_rack_leaves_are_the_leaf_level() {
         let key = format!("su{:02}-leaf{:02}", leaf.su.expect("su"), leaf.index);
         want.entry(key).or_default().insert(node.name.clone());
     }
-    let files = scheduler_files(&inventory(inv));
+    let files = &built(inv).files;
     let tree = TreeView::new(&parse_conf(&files[CONF]));
     let got: BTreeMap<String, BTreeSet<String>> = tree
         .leaves
@@ -577,7 +606,7 @@ type ExpandedSwitch = (String, Option<Vec<String>>, Option<Vec<String>>);
 #[test]
 fn topology_yaml_tree_equals_topology_conf() {
     for inv in INVENTORIES {
-        let files = scheduler_files(&inventory(inv));
+        let files = &built(inv).files;
         let topos = slurm_yaml(&files[SLURM_YAML]);
         assert_eq!(topos.len(), 2, "{inv}");
         assert_eq!(topos[0].topology, "fabric-tree");
@@ -638,13 +667,13 @@ fn block_sizes_are_valid() {
         ("spectrum-x-twin-planar.yaml", &[64]),
     ];
     for (inv, sizes) in expected {
-        let topos = slurm_yaml(&scheduler_files(&inventory(inv))[SLURM_YAML]);
+        let topos = slurm_yaml(&built(inv).files[SLURM_YAML]);
         let block = topos[1].block.as_ref().expect("block topology");
         assert_eq!(block.block_sizes, sizes, "{inv}");
     }
     for inv in INVENTORIES {
-        let f = compile_inventory(inv);
-        let topos = slurm_yaml(&scheduler_files(&inventory(inv))[SLURM_YAML]);
+        let f = &built(inv).fabric;
+        let topos = slurm_yaml(&built(inv).files[SLURM_YAML]);
         let block = topos[1].block.as_ref().expect("block topology");
         let sizes = &block.block_sizes;
         let base = sizes[0];
@@ -674,7 +703,7 @@ fn block_sizes_are_valid() {
             );
         }
         assert!(
-            *sizes.last().unwrap_or(&0) <= fabric_nodes(&f).len(),
+            *sizes.last().unwrap_or(&0) <= fabric_nodes(f).len(),
             "{inv}"
         );
         let names: BTreeSet<&str> = block.blocks.iter().map(|b| b.block.as_str()).collect();
@@ -689,7 +718,7 @@ fn block_sizes_are_valid() {
 #[test]
 fn kueue_topology_and_flavor() {
     let docs: Vec<serde_json::Value> =
-        serde_saphyr::from_multiple(&scheduler_files(&inventory("dgx-b200-16su.yaml"))[KUEUE_YAML])
+        serde_saphyr::from_multiple(&built("dgx-b200-16su.yaml").files[KUEUE_YAML])
             .expect("kueue topology.yaml parses");
     assert_eq!(docs.len(), 2);
     let (topo, flavor) = (&docs[0], &docs[1]);
@@ -722,10 +751,9 @@ fn kueue_topology_and_flavor() {
     );
 
     // 2-tier: no spine-group level.
-    let docs: Vec<serde_json::Value> = serde_saphyr::from_multiple(
-        &scheduler_files(&inventory("spectrum-x-cloud.yaml"))[KUEUE_YAML],
-    )
-    .expect("parses");
+    let docs: Vec<serde_json::Value> =
+        serde_saphyr::from_multiple(&built("spectrum-x-cloud.yaml").files[KUEUE_YAML])
+            .expect("parses");
     let levels: Vec<&str> = docs[0]["spec"]["levels"]
         .as_array()
         .expect("levels")
@@ -738,8 +766,8 @@ fn kueue_topology_and_flavor() {
 #[test]
 fn kueue_labels_agree_with_topology_conf() {
     for inv in INVENTORIES {
-        let f = compile_inventory(inv);
-        let files = scheduler_files(&inventory(inv));
+        let f = &built(inv).fabric;
+        let files = &built(inv).files;
         let tree = TreeView::new(&parse_conf(&files[CONF]));
         let node_leaf = tree.node_leaf();
         let three = f.sizing.compute.tiers == 3;
@@ -1089,10 +1117,8 @@ fn check_with_slurmctld(inv: &str) {
     let Some(tools) = slurm_tools(inv) else {
         return;
     };
-    let nodes = fabric_nodes(&compile_inventory(inv));
-    let topology = scheduler_files(&inventory(inv))
-        .remove(CONF)
-        .expect("topology.conf");
+    let nodes = fabric_nodes(&built(inv).fabric);
+    let topology = built(inv).files[CONF].clone();
     let expected = TreeView::new(&parse_conf(&topology));
     let run = run_slurmctld(&tools, &nodes, &topology);
     assert!(

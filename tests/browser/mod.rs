@@ -166,6 +166,24 @@ impl Browser {
         r["result"]["value"].clone()
     }
 
+    /// Call `function` (JavaScript source of a function of one parameter) in the page with `arg`
+    /// as its argument, handed over as a JSON value rather than spliced into script text, and
+    /// return its result by value.
+    pub fn call_with(&mut self, function: &str, arg: Value) -> Value {
+        let global = self.call("Runtime.evaluate", json!({"expression": "globalThis"}));
+        let r = self.call(
+            "Runtime.callFunctionOn",
+            json!({"functionDeclaration": function, "objectId": global["result"]["objectId"],
+                   "arguments": [{"value": arg}], "returnByValue": true, "awaitPromise": true}),
+        );
+        assert!(
+            r.get("exceptionDetails").is_none(),
+            "{function} threw: {}",
+            r["exceptionDetails"]
+        );
+        r["result"]["value"].clone()
+    }
+
     /// Navigate to a local file and wait for its load event (a page without a script).
     pub fn load(&mut self, path: &Path) {
         let url = format!("file://{}", path.display());
