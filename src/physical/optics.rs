@@ -25,7 +25,8 @@ struct Layout {
 fn layout(m: &Module, ports: u32, lanes: u32) -> Option<Layout> {
     if lanes > m.lanes {
         let span = lanes / m.lanes;
-        (lanes.is_multiple_of(m.lanes) && ports * span <= m.ports).then_some(Layout { per: 1, span })
+        (lanes.is_multiple_of(m.lanes) && ports * span <= m.ports)
+            .then_some(Layout { per: 1, span })
     } else if ports <= m.ports {
         (lanes >= m.min_lanes()).then_some(Layout { per: 1, span: 1 })
     } else {
