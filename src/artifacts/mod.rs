@@ -84,15 +84,23 @@ pub(crate) struct BuildNames {
 }
 
 impl BuildNames {
-    fn new(p: &PhysicalPlan, i: usize) -> Self {
+    /// A splitter leg prints its own run (rounded up to a metre), not the cord's length: the
+    /// cord is ordered at its longest leg (the BOM), and a leg added when the cluster grows must
+    /// not change the rows of the legs already cabled.
+    fn new(p: &PhysicalPlan, i: usize, route_m: f64) -> Self {
         let (Some(l), Some(c)) = (p.link(i), p.cord_of(i)) else {
             return Self::default();
         };
         let module = |m| p.module(m).map_or_else(String::new, |m| m.part.to_string());
+        let length_m = if l.leg.is_some() {
+            route_m.ceil().max(1.0).min(c.length_m)
+        } else {
+            c.length_m
+        };
         Self {
             media: l.media.as_str(),
-            length_m: c.length_m,
-            length: metres(c.length_m),
+            length_m,
+            length: metres(length_m),
             a_module: module(l.a_module),
             b_module: module(l.b_module),
             part: c.part.to_string(),
@@ -117,7 +125,7 @@ impl LinkNames {
             label.push(crate::topology::label_of(a, &ap, b, &bp));
             a_port.push(ap);
             b_port.push(bp);
-            build.push(BuildNames::new(p, i));
+            build.push(BuildNames::new(p, i, l.route_m));
         }
         Self {
             a_port,
