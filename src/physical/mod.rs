@@ -99,6 +99,9 @@ impl PhysicalPlan {
 pub(crate) struct Inputs<'a> {
     pub spec: &'a ClusterSpec,
     pub fabric: &'a Fabric,
+    /// The fabric's links by index (the problems name links by index; `links().nth` would make
+    /// a spec whose every link fails quadratic).
+    pub links: Vec<&'a crate::topology::Link>,
     pub catalog: &'a Catalog,
     pub ends: Vec<(EndCage, EndCage)>,
     pub cages: Cages,
@@ -125,6 +128,7 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     let input = Inputs {
         spec,
         fabric,
+        links: fabric.links().collect(),
         catalog: &fabric.catalog,
         ends,
         cages,

@@ -29,7 +29,7 @@ impl Problems {
     /// `why` names no device (it is the same for every link of the kind); the first cable of
     /// the kind is named in front of it.
     fn add(&mut self, code: Code, i: usize, input: &Inputs<'_>, why: String, help: String) {
-        let l = input.fabric.links().nth(i);
+        let l = input.links.get(i).copied();
         let kind = l.map_or_else(String::new, |l| {
             let (a, b) = (input.fabric.device_of(&l.a), input.fabric.device_of(&l.b));
             format!("{}/{}/{}/{}", l.tier.as_str(), a.model, b.model, l.speed)
@@ -48,7 +48,7 @@ impl Problems {
     }
 
     pub fn no_signal(&mut self, i: usize, input: &Inputs<'_>) {
-        let Some(l) = input.fabric.links().nth(i) else {
+        let Some(l) = input.links.get(i).copied() else {
             return;
         };
         let (a, b) = &input.ends[i];
@@ -104,7 +104,7 @@ impl Problems {
     }
 
     pub fn no_module(&mut self, i: usize, a_side: bool, media: FibreMedia, input: &Inputs<'_>) {
-        let Some(l) = input.fabric.links().nth(i) else {
+        let Some(l) = input.links.get(i).copied() else {
             return;
         };
         let (a, b) = &input.ends[i];
@@ -129,7 +129,7 @@ impl Problems {
     }
 
     pub fn too_long(&mut self, i: usize, reach: f64, input: &Inputs<'_>) {
-        let route = input.fabric.links().nth(i).map_or(0.0, |l| l.route_m);
+        let route = input.links.get(i).copied().map_or(0.0, |l| l.route_m);
         let why = format!("the run is {route} m, the modules that fit reach {reach} m");
         let help =
             "place the devices closer (`racks:`), or add a longer-reach module to `catalog:`"
@@ -193,7 +193,7 @@ impl Problems {
 }
 
 fn cable(i: usize, input: &Inputs<'_>) -> String {
-    input.fabric.links().nth(i).map_or_else(String::new, |l| {
+    input.links.get(i).copied().map_or_else(String::new, |l| {
         let (a, b) = (input.fabric.named(&l.a), input.fabric.named(&l.b));
         format!(
             "cable `{}` ({}:{} – {}:{}, {}, {} m)",
@@ -205,7 +205,7 @@ fn cable(i: usize, input: &Inputs<'_>) -> String {
 /// The spec key that chose the link's upper switch model.
 fn span_for(input: &Inputs<'_>, i: usize) -> (Option<Span>, &'static str) {
     let spec = input.spec;
-    let Some(l) = input.fabric.links().nth(i) else {
+    let Some(l) = input.links.get(i).copied() else {
         return (None, "");
     };
     let access = |s: Option<&crate::spec::AccessSpec>| s.map(|s| s.leaf.model.span);
