@@ -65,7 +65,7 @@ fn modules_by_role(f: &Fabric, p: &PhysicalPlan) -> BTreeMap<Role, BTreeMap<Stri
         let role = f.devices().nth(m.device).expect("device").role;
         *out.entry(role)
             .or_default()
-            .entry(m.part.to_string())
+            .entry(p.part_of(m).expect("part").part.to_string())
             .or_default() += 1;
     }
     out
@@ -174,7 +174,7 @@ fn a_4x200g_twin_port_takes_two_splitters() {
             continue;
         }
         assert_eq!(b.signal.lanes, 2, "a 200G split port runs 2 lanes");
-        let cord = &p.cords[b.cord as usize];
+        let cord = p.cord(b.cord).expect("the link's cord");
         assert_eq!(cord.family.as_str(), "MFP7E20");
         assert_eq!(cord.legs, 2);
         let (ma, mb) = (b.a_module.expect("optics"), b.b_module.expect("optics"));
@@ -189,7 +189,10 @@ fn a_4x200g_twin_port_takes_two_splitters() {
         } else {
             mb
         };
-        assert_eq!(p.modules[leaf_end as usize].part.as_str(), "MMA4Z00-NS");
+        assert_eq!(
+            p.module(Some(leaf_end)).expect("module").part.as_str(),
+            "MMA4Z00-NS"
+        );
         per_module
             .entry(leaf_end)
             .or_default()
@@ -221,7 +224,7 @@ fn reach_decides_the_media_and_too_long_is_refused() {
     let (f, p) = solve("sx", &text);
     for (i, l) in f.links().enumerate() {
         let b = &p.links[i];
-        let part = |m: Option<u32>| m.map(|m| p.modules[m as usize].part.to_string());
+        let part = |m: Option<u32>| m.map(|m| p.module(Some(m)).expect("module").part.to_string());
         if let Some(a) = part(b.a_module) {
             let m = &f.catalog.modules[a.as_str()];
             let want = if l.route_m > 50.0 {
@@ -255,10 +258,10 @@ fn apc_never_meets_upc() {
         let (Some(ma), Some(mb)) = (b.a_module, b.b_module) else {
             continue;
         };
-        let cord = &p.cords[b.cord as usize];
+        let cord = p.cord(b.cord).expect("the link's cord");
         let fibre = &f.catalog.fibres[cord.family.as_str()];
         for m in [ma, mb] {
-            let module = &f.catalog.modules[p.modules[m as usize].part.as_str()];
+            let module = &f.catalog.modules[p.module(Some(m)).expect("module").part.as_str()];
             let ends = [
                 fibre.connector,
                 fibre.leg_connector.unwrap_or(fibre.connector),
@@ -273,10 +276,9 @@ fn apc_never_meets_upc() {
         checked += 1;
     }
     assert!(checked > 1000);
-    assert!(p.cords.iter().any(|c| c.family.as_str() == "MFP7E10"));
+    assert!(p.ordered_cords().any(|c| c.family.as_str() == "MFP7E10"));
     assert!(
-        p.cords
-            .iter()
+        p.ordered_cords()
             .any(|c| c.family.as_str() == "GEN-MPO12-UPC-OM4")
     );
 }
@@ -289,8 +291,7 @@ fn parts_are_ordered_in_the_lengths_they_are_sold() {
     let text = common::inventory("spectrum-x-cloud.yaml");
     let (_, p) = solve("sx", &text);
     let dac: Vec<_> = p
-        .cords
-        .iter()
+        .ordered_cords()
         .filter(|c| c.family.as_str() == "MCP4Y10")
         .collect();
     assert!(!dac.is_empty());
@@ -301,10 +302,10 @@ fn parts_are_ordered_in_the_lengths_they_are_sold() {
     let long = text.replace("racks: {", "racks: {in_rack_m: 3, ");
     let (_, p) = solve("sx-3m", &long);
     assert!(
-        p.cords.iter().all(|c| c.family.as_str() != "MCP4Y10"),
+        p.ordered_cords().all(|c| c.family.as_str() != "MCP4Y10"),
         "no 3 m MCP4Y10"
     );
-    assert!(p.cords.iter().all(|c| c.length_m >= 1.0));
+    assert!(p.ordered_cords().all(|c| c.length_m >= 1.0));
 }
 
 /// Every example's BOM: every transceiver, cable, patch-cord and fibre line carries a part of the
@@ -332,9 +333,10 @@ fn every_bom_line_has_a_catalog_part() {
             known.extend(fb.lengths.iter().map(|l| l.part.to_string()));
         }
         for m in &p.modules {
-            assert!(known.contains(&m.part.to_string()), "{name}: {}", m.part);
+            let part = &p.part_of(m).expect("part").part;
+            assert!(known.contains(&part.to_string()), "{name}: {part}");
         }
-        for c in &p.cords {
+        for c in p.ordered_cords() {
             assert!(known.contains(&c.part.to_string()), "{name}: {}", c.part);
         }
         assert_eq!(p.links.len(), f.link_count(), "{name}: every link solved");

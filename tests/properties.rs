@@ -204,13 +204,13 @@ proptest! {
         let (Some(f), Some(p)) = (c.fabric, c.physical) else { return Ok(()) };
         prop_assert_eq!(p.links.len(), f.link_count());
         for (l, b) in f.links().zip(&p.links) {
-            let cords = &p.cords[b.cord as usize..(b.cord + b.cord_count) as usize];
-            for cord in cords {
+            for c in b.cord..b.cord + b.cord_count {
+                let cord = p.cord(c).expect("every cord of a link is in the plan");
                 prop_assert!(cord.length_m + 1e-9 >= l.route_m, "{} shorter than its run", cord.part);
             }
             for (end, m) in [(&l.a, b.a_module), (&l.b, b.b_module)] {
                 let Some(m) = m else { continue };
-                let part = &f.catalog.modules[p.modules[m as usize].part.as_str()];
+                let part = &f.catalog.modules[p.module(Some(m)).expect("module").part.as_str()];
                 let d = f.device_of(end);
                 let (form, top) = match (f.switch_model(d), f.node_model(d), end.port.cage()) {
                     (Some(sm), _, Some(cage)) => {

@@ -46,15 +46,29 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError
         let cat = if d.role.is_switch() { "switch" } else { "node" };
         *items.entry((cat, d.model.clone(), desc)).or_default() += 1;
     }
+    // Counted by part index first: a 131k fabric has a million modules of a dozen parts.
+    let mut modules = vec![0u64; p.module_parts.len()];
     for m in &p.modules {
-        let key = ("transceiver", m.part.to_string(), m.description.to_string());
-        *items.entry(key).or_default() += 1;
+        modules[m.part as usize] += 1;
     }
+    for (part, n) in p.module_parts.iter().zip(modules).filter(|(_, n)| *n > 0) {
+        let key = (
+            "transceiver",
+            part.part.to_string(),
+            part.description.to_string(),
+        );
+        *items.entry(key).or_default() += n;
+    }
+    let mut cords = vec![0u64; p.cord_parts.len()];
     for c in &p.cords {
+        cords[*c as usize] += 1;
+    }
+    // A splitter lengthened after its first leg leaves its first part unused.
+    for (c, n) in p.cord_parts.iter().zip(cords).filter(|(_, n)| *n > 0) {
         let desc = format!("{}, {} m", c.description, super::metres(c.length_m));
         *items
             .entry((category(c.media), c.part.to_string(), desc))
-            .or_default() += 1;
+            .or_default() += n;
     }
     if p.adapters > 0 {
         let desc =
@@ -87,11 +101,13 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError
 /// Modules and their total power per device, devices in plan order.
 pub fn optics_power_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError> {
     const PATH: &str = "optics-power.csv";
-    let mut per: BTreeMap<usize, (u32, f64, u32)> = BTreeMap::new();
+    let mut per: Vec<(u32, f64, u32)> = vec![(0, 0.0, 0); f.devices().count()];
     for m in &p.modules {
-        let e = per.entry(m.device).or_default();
+        let Some(e) = per.get_mut(m.device) else {
+            continue;
+        };
         e.0 += 1;
-        match m.power_w {
+        match p.part_of(m).and_then(|p| p.power_w) {
             Some(w) => e.1 += w,
             None => e.2 += 1,
         }
@@ -104,7 +120,7 @@ pub fn optics_power_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, Arti
         Column::number("modules_without_power_figure"),
     ]);
     for (i, d) in f.devices().enumerate() {
-        if let Some((n, watts, unknown)) = per.get(&i) {
+        if let Some((n, watts, unknown)) = per.get(i).filter(|e| e.0 > 0) {
             w.row([
                 d.name.as_str(),
                 d.role.as_str(),

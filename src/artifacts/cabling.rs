@@ -71,11 +71,11 @@ pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactErro
             &opt(l.rail),
             a.rack.as_deref().unwrap_or(""),
             b.rack.as_deref().unwrap_or(""),
-            &p.a_module,
-            &p.part,
+            p.a_module,
+            p.part,
             &p.count.to_string(),
             &p.leg,
-            &p.b_module,
+            p.b_module,
         ]);
     }
     Ok(OutputFile::new(

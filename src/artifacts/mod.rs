@@ -61,37 +61,38 @@ pub(crate) fn yaml<T: serde::Serialize>(path: &str, value: &T) -> Result<String,
 
 /// Port names and labels of every cable, resolved once and shared by every artifact
 /// (index = position in `Fabric::links()`).
-pub(crate) struct LinkNames {
+pub(crate) struct LinkNames<'p> {
     pub a_port: Vec<String>,
     pub b_port: Vec<String>,
     pub label: Vec<String>,
     /// How each cable is built, as printed (from the physical plan).
-    pub build: Vec<BuildNames>,
+    pub build: Vec<BuildNames<'p>>,
 }
 
 /// A cable's parts as the sheets print them.
+/// Part numbers borrow the plan's (a part is stored once there, whatever it is plugged into).
 #[derive(Default)]
-pub(crate) struct BuildNames {
+pub(crate) struct BuildNames<'p> {
     pub media: &'static str,
     /// Length as ordered, in metres (and as printed).
     pub length_m: f64,
     pub length: String,
-    pub a_module: String,
-    pub b_module: String,
-    pub part: String,
+    pub a_module: &'p str,
+    pub b_module: &'p str,
+    pub part: &'p str,
     pub count: u32,
     pub leg: String,
 }
 
-impl BuildNames {
+impl<'p> BuildNames<'p> {
     /// A splitter leg prints its own run (rounded up to a metre), not the cord's length: the
     /// cord is ordered at its longest leg (the BOM), and a leg added when the cluster grows must
     /// not change the rows of the legs already cabled.
-    fn new(p: &PhysicalPlan, i: usize, route_m: f64) -> Self {
+    fn new(p: &'p PhysicalPlan, i: usize, route_m: f64) -> Self {
         let (Some(l), Some(c)) = (p.link(i), p.cord_of(i)) else {
             return Self::default();
         };
-        let module = |m| p.module(m).map_or_else(String::new, |m| m.part.to_string());
+        let module = |m| p.module(m).map_or("", |m| m.part.as_str());
         let length_m = if l.leg.is_some() {
             route_m.ceil().max(1.0).min(c.length_m)
         } else {
@@ -103,15 +104,15 @@ impl BuildNames {
             length: metres(length_m),
             a_module: module(l.a_module),
             b_module: module(l.b_module),
-            part: c.part.to_string(),
+            part: c.part.as_str(),
             count: l.cord_count,
             leg: l.leg.map_or_else(String::new, |g| g.to_string()),
         }
     }
 }
 
-impl LinkNames {
-    fn new(f: &Fabric, p: &PhysicalPlan) -> Self {
+impl<'p> LinkNames<'p> {
+    fn new(f: &Fabric, p: &'p PhysicalPlan) -> Self {
         let n = f.link_count();
         let (mut a_port, mut b_port, mut label, mut build) = (
             Vec::with_capacity(n),

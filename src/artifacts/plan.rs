@@ -67,9 +67,9 @@ pub fn plan_json(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError>
                 speed: l.speed.to_string(),
                 media: n.build[i].media,
                 length_m: n.build[i].length_m,
-                a_module: &n.build[i].a_module,
-                part: &n.build[i].part,
-                b_module: &n.build[i].b_module,
+                a_module: n.build[i].a_module,
+                part: n.build[i].part,
+                b_module: n.build[i].b_module,
             }
         })
         .collect();

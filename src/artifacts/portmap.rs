@@ -14,7 +14,7 @@ struct Row<'a> {
     cage: String,
     speed: String,
     /// The cable and its far end (device, port).
-    link: Option<(&'a Link, &'a str, &'a str, &'a BuildNames)>,
+    link: Option<(&'a Link, &'a str, &'a str, &'a BuildNames<'a>)>,
     /// The module in this end's cage (empty for built-in cable ends).
     module: &'a str,
 }
@@ -86,7 +86,7 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, ArtifactE
                             cage: String::new(),
                             speed: String::new(),
                             link: Some((links[*i], fd, fp, b)),
-                            module: if *is_a { &b.a_module } else { &b.b_module },
+                            module: if *is_a { b.a_module } else { b.b_module },
                         },
                     )
                 })
@@ -178,7 +178,7 @@ fn csv_map(d: &Device, rows: &[Row<'_>]) -> Result<OutputFile, ArtifactError> {
                 l.tier.as_str(),
                 b.media,
                 b.length.as_str(),
-                b.part.as_str(),
+                b.part,
             ),
             None => ("", "", "", "", "", "", "", ""),
         };

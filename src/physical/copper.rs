@@ -8,29 +8,54 @@ use std::collections::BTreeMap;
 
 use super::ends::EndCage;
 use super::problems::Problems;
-use super::{Cord, Inputs, LinkBuild, PhysicalPlan};
+use super::{CordPart, Inputs, LinkBuild, PhysicalPlan};
 use crate::catalog::{Assembly, AssemblyEnd, Cage, order};
 use crate::model::ident::Name;
 use crate::model::{AssemblyKind, Form, Media, Signal};
 
-/// Cables per (device, cage).
-pub(crate) fn cage_use(ends: &[(EndCage, EndCage)]) -> BTreeMap<(usize, u32), usize> {
-    let mut n: BTreeMap<(usize, u32), usize> = BTreeMap::new();
+/// Cables per (device, cage) slot.
+pub(crate) fn cage_use(ends: &[(EndCage, EndCage)], slots: usize) -> Vec<u32> {
+    let mut n = vec![0u32; slots];
     for (a, b) in ends {
-        *n.entry((a.device, a.cage_key)).or_default() += 1;
-        *n.entry((b.device, b.cage_key)).or_default() += 1;
+        n[a.slot as usize] += 1;
+        n[b.slot as usize] += 1;
     }
     n
 }
 
-/// Links per (device, cage), in link order.
-pub(crate) fn bundles(input: &Inputs<'_>) -> BTreeMap<(usize, u32), Vec<usize>> {
-    let mut by_cage: BTreeMap<(usize, u32), Vec<usize>> = BTreeMap::new();
-    for (i, (a, b)) in input.ends.iter().enumerate() {
-        by_cage.entry((a.device, a.cage_key)).or_default().push(i);
-        by_cage.entry((b.device, b.cage_key)).or_default().push(i);
+/// The links of every (device, cage) slot, in link order, as one flat table (a vector per
+/// slot would be a million small allocations at 131k GPUs).
+pub(crate) struct Bundles {
+    start: Vec<u32>,
+    links: Vec<u32>,
+}
+
+impl Bundles {
+    pub(crate) fn new(input: &Inputs<'_>) -> Self {
+        let mut start = vec![0u32; input.slots + 1];
+        for c in cage_use(&input.ends, input.slots).iter().enumerate() {
+            start[c.0 + 1] = start[c.0] + c.1;
+        }
+        let mut next = start.clone();
+        let mut links = vec![0u32; input.ends.len() * 2];
+        for (i, (a, b)) in input.ends.iter().enumerate() {
+            for s in [a.slot, b.slot] {
+                let at = &mut next[s as usize];
+                links[*at as usize] = i as u32;
+                *at += 1;
+            }
+        }
+        Bundles { start, links }
     }
-    by_cage
+
+    /// The links of `slot`, in link order.
+    pub(crate) fn of(&self, slot: u32) -> &[u32] {
+        let s = slot as usize;
+        match (self.start.get(s), self.start.get(s + 1)) {
+            (Some(&a), Some(&b)) => &self.links[a as usize..b as usize],
+            _ => &[],
+        }
+    }
 }
 
 pub(crate) fn solve(
@@ -40,9 +65,13 @@ pub(crate) fn solve(
     builds: &mut [Option<LinkBuild>],
     problems: &mut Problems,
 ) {
-    let by_cage = bundles(input);
+    let by_cage = Bundles::new(input);
     let copper_max = input.spec.physical.copper_max_m.value;
-    let links: Vec<_> = input.fabric.links().collect();
+    let links = &input.links;
+    // The choice depends only on the two cage kinds, the legs, the signal and the run: chosen
+    // once per such need (a 131k fabric has half a million bundles and a few hundred needs).
+    type Pick<'c> = Option<(&'c Name, &'c Assembly, Name, f64)>;
+    let mut picked: BTreeMap<(usize, usize, u32, Signal, u64), Pick<'_>> = BTreeMap::new();
     for i in 0..links.len() {
         let Some(signal) = signals[i] else { continue };
         if builds[i].is_some() {
@@ -55,22 +84,17 @@ pub(crate) fn solve(
         }
         // The bundle seen from the end whose cage has more ports (the splitter's single end).
         let (hub, far) = if a.ports >= b.ports { (a, b) } else { (b, a) };
-        let members = &by_cage[&(hub.device, hub.cage_key)];
-        let fars: Vec<(usize, u32)> = members
+        let members = by_cage.of(hub.slot);
+        let fars: Vec<u32> = members
             .iter()
             .map(|&j| {
-                let (x, y) = &input.ends[j];
-                let o = if (x.device, x.cage_key) == (hub.device, hub.cage_key) {
-                    y
-                } else {
-                    x
-                };
-                (o.device, o.cage_key)
+                let (x, y) = &input.ends[j as usize];
+                if x.slot == hub.slot { y.slot } else { x.slot }
             })
             .collect();
-        let straight = fars.iter().all(|f| *f == (far.device, far.cage_key))
-            && by_cage[&(far.device, far.cage_key)].len() == members.len();
-        let split = !straight && fars.iter().all(|f| by_cage[f].len() == 1) && {
+        let straight =
+            fars.iter().all(|f| *f == far.slot) && by_cage.of(far.slot).len() == members.len();
+        let split = !straight && fars.iter().all(|f| by_cage.of(*f).len() == 1) && {
             let mut u = fars.clone();
             u.sort_unstable();
             u.dedup();
@@ -85,14 +109,17 @@ pub(crate) fn solve(
         let legs = if straight { 1 } else { members.len() as u32 };
         let route = members
             .iter()
-            .map(|&j| links[j].route_m)
+            .map(|&j| links[j as usize].route_m)
             .fold(0.0_f64, f64::max);
         let hub_cage = &input.cages.all[hub.cage];
         let far_cage = &input.cages.all[far.cage];
-        match pick(input, hub_cage, far_cage, legs, signal, route) {
+        let need = (hub.cage, far.cage, legs, signal, route.to_bits());
+        let choice = picked
+            .entry(need)
+            .or_insert_with(|| pick(input, hub_cage, far_cage, legs, signal, route));
+        match choice.clone() {
             Some((family, asm, part, length)) => {
-                let cord = plan.cords.len() as u32;
-                plan.cords.push(Cord {
+                let cord = plan.push_cord(CordPart {
                     part,
                     family: family.clone(),
                     description: asm.description.clone(),
@@ -101,7 +128,7 @@ pub(crate) fn solve(
                     media: media_of(asm.kind),
                 });
                 for (k, &j) in members.iter().enumerate() {
-                    builds[j] = Some(LinkBuild {
+                    builds[j as usize] = Some(LinkBuild {
                         signal,
                         media: media_of(asm.kind),
                         a_module: None,

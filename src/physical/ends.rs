@@ -19,10 +19,36 @@ pub struct EndCage {
     pub cage_key: u32,
     /// Index into [`Cages::all`].
     pub cage: usize,
+    /// Dense number of (device, cage_key), in that order (`number_slots`): the solver's tables
+    /// are vectors indexed by it, not maps keyed by the pair.
+    pub slot: u32,
     /// Logical ports sharing the cage.
     pub ports: u32,
     /// This port's position among them (0-based).
     pub index: u32,
+}
+
+/// Number every (device, cage) the ends use densely, in (device, cage) order; returns how many.
+pub fn number_slots(ends: &mut [(EndCage, EndCage)]) -> usize {
+    let key = |e: &EndCage| (e.device as u64) << 32 | u64::from(e.cage_key);
+    let mut at: Vec<(u64, u32)> = Vec::with_capacity(ends.len() * 2);
+    for (i, (a, b)) in ends.iter().enumerate() {
+        at.push((key(a), 2 * i as u32));
+        at.push((key(b), 2 * i as u32 + 1));
+    }
+    at.sort_unstable();
+    let mut slots = 0;
+    let mut last = None;
+    for (k, end) in at {
+        if last != Some(k) {
+            slots += usize::from(last.is_some());
+            last = Some(k);
+        }
+        let (a, b) = &mut ends[end as usize / 2];
+        let e = if end % 2 == 0 { a } else { b };
+        e.slot = slots as u32;
+    }
+    slots + usize::from(last.is_some())
 }
 
 impl EndCage {
@@ -40,17 +66,19 @@ pub struct Cages {
     pub names: Vec<String>,
     by_key: BTreeMap<String, usize>,
     node_ports: BTreeMap<String, Vec<(usize, u32, u32, u32)>>,
+    /// Cage kind by switch model and port group: looked up without building the key.
+    switch_kinds: BTreeMap<String, BTreeMap<usize, usize>>,
 }
 
 impl Cages {
-    fn intern(&mut self, key: String, make: impl FnOnce() -> (Cage, String)) -> usize {
-        if let Some(i) = self.by_key.get(&key) {
+    fn intern(&mut self, key: &str, make: impl FnOnce() -> (Cage, String)) -> usize {
+        if let Some(i) = self.by_key.get(key) {
             return *i;
         }
         let (cage, name) = make();
         self.all.push(cage);
         self.names.push(name);
-        self.by_key.insert(key, self.all.len() - 1);
+        self.by_key.insert(key.to_string(), self.all.len() - 1);
         self.all.len() - 1
     }
 
@@ -76,7 +104,7 @@ impl Cages {
             .collect();
         let name = format!("{} through a QSA adapter", self.names[e.cage]);
         let vendor_lock = c.vendor_lock.clone();
-        let cage = self.intern(format!("qsa/{}", e.cage), || {
+        let cage = self.intern(&format!("qsa/{}", e.cage), || {
             let mut c = Cage::new(Form::Sfp28, None, Some(1), &rates, Fits::Switch);
             c.vendor_lock = vendor_lock;
             (c, name)
@@ -100,7 +128,11 @@ impl Cages {
                 } else {
                     Fits::Nic
                 };
-                let cage = self.intern(format!("rj45/{host}"), || {
+                let key = match host {
+                    Fits::Switch => "rj45/switch",
+                    _ => "rj45/nic",
+                };
+                let cage = self.intern(key, || {
                     let c = Cage::new(Form::Rj45, None, Some(1), &[LaneRate::G1], host);
                     (c, "RJ45 management port".into())
                 });
@@ -108,6 +140,7 @@ impl Cages {
                     device,
                     cage_key: u32::MAX,
                     cage,
+                    slot: 0,
                     ports: 1,
                     index: 0,
                 }
@@ -118,7 +151,7 @@ impl Cages {
                 // A fabric-manager appliance (UFM) has single-port ConnectX-7 NICs with flat
                 // OSFP cages (NVIDIA QM97x0 user manual, Interfaces: UFM side RHS modules).
                 _ => {
-                    let cage = self.intern("appliance".into(), || {
+                    let cage = self.intern("appliance", || {
                         let c = Cage::new(Form::Osfp, Some(Top::Flat), Some(4), &[], Fits::Nic);
                         (c, "fabric-manager OSFP NIC cage".into())
                     });
@@ -126,6 +159,7 @@ impl Cages {
                         device,
                         cage_key: u32::from(i) + (1 << 20),
                         cage,
+                        slot: 0,
                         ports: 1,
                         index: 0,
                     }
@@ -142,21 +176,31 @@ impl Cages {
                 .iter()
                 .position(|g| u32::from(n) >= g.first && u32::from(n) < g.first + g.count)
         });
-        let cage = self.intern(
-            format!("{}/{}", d.model, group.unwrap_or(usize::MAX)),
-            || match (model, group) {
-                (Some(m), Some(g)) => {
-                    let pg = &m.port_groups[g];
-                    let mut c = pg.cage();
-                    c.vendor_lock = m.optics_vendor.clone();
-                    (c, format!("{} cage of {}", pg.form.as_str(), d.model))
-                }
-                _ => (
-                    Cage::new(Form::Osfp, None, None, &[], Fits::Switch),
-                    format!("cage of {}", d.model),
-                ),
-            },
-        );
+        let g = group.unwrap_or(usize::MAX);
+        let cached = self
+            .switch_kinds
+            .get(d.model.as_str())
+            .and_then(|k| k.get(&g));
+        let cage = match cached {
+            Some(c) => *c,
+            None => {
+                let c = self.intern(&format!("{}/{g}", d.model), || match (model, group) {
+                    (Some(m), Some(g)) => {
+                        let pg = &m.port_groups[g];
+                        let mut c = pg.cage();
+                        c.vendor_lock = m.optics_vendor.clone();
+                        (c, format!("{} cage of {}", pg.form.as_str(), d.model))
+                    }
+                    _ => (
+                        Cage::new(Form::Osfp, None, None, &[], Fits::Switch),
+                        format!("cage of {}", d.model),
+                    ),
+                });
+                let kinds = self.switch_kinds.entry(d.model.to_string()).or_default();
+                kinds.insert(g, c);
+                c
+            }
+        };
         let ports = d
             .cage_lanes
             .get(usize::from(n).saturating_sub(1))
@@ -169,6 +213,7 @@ impl Cages {
             device,
             cage_key: u32::from(n),
             cage,
+            slot: 0,
             ports,
             index,
         }
@@ -188,6 +233,7 @@ impl Cages {
             device,
             cage_key: key + (1 << 20),
             cage,
+            slot: 0,
             ports,
             index,
         }
@@ -223,7 +269,7 @@ impl Cages {
         for (k, p) in entries.iter().enumerate() {
             let name = cage_name(k);
             let spec = p.cage_spec();
-            let kind = self.intern(format!("{model}/{name}"), || {
+            let kind = self.intern(&format!("{model}/{name}"), || {
                 (spec, format!("{} cage {name} of {model}", p.form.as_str()))
             });
             let ordinal = order.iter().position(|o| *o == name).unwrap_or(0) as u32;

@@ -27,12 +27,16 @@ use ends::{Cages, EndCage};
 use problems::Problems;
 
 /// The solution of every link (index = position in `Fabric::links()`), with the modules and
-/// cords it uses.
+/// cords it uses. A part is stored once (`module_parts`, `cord_parts`) and every module or cord
+/// names it by index: a 131k-GPU fabric plugs a million modules of a dozen parts.
 #[derive(Clone, Debug, Default)]
 pub struct PhysicalPlan {
     pub links: Vec<LinkBuild>,
     pub modules: Vec<ModuleUse>,
-    pub cords: Vec<Cord>,
+    /// Every cord ordered, as an index into `cord_parts`.
+    pub cords: Vec<u32>,
+    pub module_parts: Vec<ModulePart>,
+    pub cord_parts: Vec<CordPart>,
     /// Spares ordered on top of each part's count, in percent.
     pub spares_percent: f64,
     /// QSFP-to-SFP adapters (QSA) the plan uses.
@@ -57,18 +61,25 @@ pub struct LinkBuild {
 }
 
 /// One module plugged into one cage.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct ModuleUse {
     pub device: usize,
     pub cage: u32,
+    /// Index into [`PhysicalPlan::module_parts`].
+    pub part: u32,
+}
+
+/// A module part as ordered.
+#[derive(Clone, Debug)]
+pub struct ModulePart {
     pub part: Name,
     pub description: Text,
     pub power_w: Option<f64>,
 }
 
-/// One cable or fibre as ordered.
+/// A cable or fibre part as ordered.
 #[derive(Clone, Debug)]
-pub struct Cord {
+pub struct CordPart {
     /// The orderable part number (length included).
     pub part: Name,
     pub family: Name,
@@ -84,14 +95,54 @@ impl PhysicalPlan {
         self.links.get(i)
     }
 
-    /// The part numbers of a link's cords, the leg and the length as ordered, for printing.
-    pub fn cord_of(&self, i: usize) -> Option<&Cord> {
+    /// The part of a link's first cord (length as ordered), for printing.
+    pub fn cord_of(&self, i: usize) -> Option<&CordPart> {
         let l = self.links.get(i)?;
-        self.cords.get(l.cord as usize)
+        let k = self.cords.get(l.cord as usize)?;
+        self.cord_parts.get(*k as usize)
     }
 
-    pub fn module(&self, m: Option<u32>) -> Option<&ModuleUse> {
-        self.modules.get(m? as usize)
+    /// The part of module `m` (an index into `modules`).
+    pub fn module(&self, m: Option<u32>) -> Option<&ModulePart> {
+        let u = self.modules.get(m? as usize)?;
+        self.module_parts.get(u.part as usize)
+    }
+
+    /// The part of cord `c` (an index into `cords`).
+    pub fn cord(&self, c: u32) -> Option<&CordPart> {
+        let k = self.cords.get(c as usize)?;
+        self.cord_parts.get(*k as usize)
+    }
+
+    /// Every cord ordered, as its part.
+    pub fn ordered_cords(&self) -> impl Iterator<Item = &CordPart> {
+        self.cords
+            .iter()
+            .filter_map(|k| self.cord_parts.get(*k as usize))
+    }
+
+    /// The part a module use names.
+    pub fn part_of(&self, m: &ModuleUse) -> Option<&ModulePart> {
+        self.module_parts.get(m.part as usize)
+    }
+
+    /// The index of a cord part, added on first use (parts are few; a linear scan is cheaper
+    /// than a map of owned names).
+    fn cord_part(&mut self, part: CordPart) -> u32 {
+        let found = self.cord_parts.iter().position(|c| {
+            c.part == part.part && c.length_m == part.length_m && c.legs == part.legs
+        });
+        found.unwrap_or_else(|| {
+            self.cord_parts.push(part);
+            self.cord_parts.len() - 1
+        }) as u32
+    }
+
+    /// Order one cord of `part`; its index in `cords`.
+    fn push_cord(&mut self, part: CordPart) -> u32 {
+        let k = self.cord_part(part);
+        self.cords.push(k);
+        self.cords.len() as u32 - 1
     }
 }
 
@@ -104,6 +155,8 @@ pub(crate) struct Inputs<'a> {
     pub links: Vec<&'a crate::topology::Link>,
     pub catalog: &'a Catalog,
     pub ends: Vec<(EndCage, EndCage)>,
+    /// How many (device, cage) slots the ends number (`EndCage::slot`).
+    pub slots: usize,
     pub cages: Cages,
 }
 
@@ -115,11 +168,12 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
         .links()
         .map(|l| (cages.end(fabric, &l.a), cages.end(fabric, &l.b)))
         .collect();
-    let used = copper::cage_use(&ends);
+    let slots = ends::number_slots(&mut ends);
+    let used = copper::cage_use(&ends, slots);
     let mut qsas = Vec::new();
     for (a, b) in &mut ends {
         for e in [a, b] {
-            if let Some(q) = cages.qsa(e, used[&(e.device, e.cage_key)]) {
+            if let Some(q) = cages.qsa(e, used[e.slot as usize] as usize) {
                 qsas.push(e.device);
                 *e = q;
             }
@@ -131,6 +185,7 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
         links: fabric.links().collect(),
         catalog: &fabric.catalog,
         ends,
+        slots,
         cages,
     };
     let mut problems = Problems::default();
@@ -154,8 +209,8 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
 /// The signal of every link, `None` (and a problem) where the ends cannot agree.
 fn signals(input: &Inputs<'_>, problems: &mut Problems) -> Vec<Option<Signal>> {
     input
-        .fabric
-        .links()
+        .links
+        .iter()
         .zip(&input.ends)
         .enumerate()
         .map(|(i, (l, (a, b)))| {

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::ends::EndCage;
 use super::problems::Problems;
-use super::{Cord, Inputs, LinkBuild, ModuleUse, PhysicalPlan};
+use super::{CordPart, Inputs, LinkBuild, ModulePart, ModuleUse, PhysicalPlan};
 use crate::catalog::{Cage, Fibre, Module, order};
 use crate::model::ident::Name;
 use crate::model::{FibreKind, FibreMedia, Fits, Grade, Media, Signal};
@@ -93,14 +93,9 @@ fn choose<'c>(input: &'c Inputs<'_>, need: Need) -> Option<(&'c Name, &'c Module
         })
 }
 
-type CageKey = (usize, u32);
-
-/// One connector of one module: (device, cage, connector index).
-type ConnectorAt = (usize, u32, u32);
-
-fn key(e: &EndCage) -> CageKey {
-    (e.device, e.cage_key)
-}
+/// One connector of one module: (cage slot, connector index); slots number (device, cage) in
+/// order, so the lower end of a trunk is the same as by device and cage.
+type ConnectorAt = (u32, u32);
 
 pub(crate) fn solve(
     input: &Inputs<'_>,
@@ -109,19 +104,24 @@ pub(crate) fn solve(
     builds: &mut [Option<LinkBuild>],
     problems: &mut Problems,
 ) {
-    let links: Vec<_> = input.fabric.links().collect();
+    let links = &input.links;
     let todo: Vec<usize> = (0..links.len())
         .filter(|&i| signals[i].is_some() && builds[i].is_none())
         .collect();
-    let needs = cage_needs(input, signals, &todo, &links);
-    // One module per cage, chosen once per kind of need.
-    let mut chosen: BTreeMap<CageKey, Option<u32>> = BTreeMap::new();
-    let mut by_need: BTreeMap<(usize, u32, Signal, FibreMedia, u64), Option<&Name>> =
-        BTreeMap::new();
+    let needs = cage_needs(input, signals, &todo, links);
+    // One module per cage, chosen once per kind of need; the plan stores each part once.
+    let mut chosen: Vec<Option<Option<u32>>> = vec![None; input.slots];
+    let mut by_need: BTreeMap<(usize, u32, Signal, FibreMedia, u64), Option<u32>> = BTreeMap::new();
+    // The catalog entry of each module part, by the part's index in the plan.
+    let mut parts: Vec<Option<&Module>> = Vec::new();
     let mut module_at = |e: &EndCage, plan: &mut PhysicalPlan| -> Option<u32> {
-        *chosen.entry(key(e)).or_insert_with(|| {
-            let need = needs[&key(e)];
-            let part = *by_need
+        let slot = chosen.get_mut(e.slot as usize)?;
+        if let Some(m) = *slot {
+            return m;
+        }
+        let need = needs.get(e.slot as usize).copied().flatten();
+        let part = need.and_then(|need| {
+            *by_need
                 .entry((
                     need.cage,
                     need.ports,
@@ -129,18 +129,26 @@ pub(crate) fn solve(
                     need.media,
                     need.route.to_bits(),
                 ))
-                .or_insert_with(|| choose(input, need).map(|(n, _)| n));
-            let part = part?;
-            let m = &input.catalog.modules[part];
+                .or_insert_with(|| {
+                    let (name, m) = choose(input, need)?;
+                    plan.module_parts.push(ModulePart {
+                        part: name.clone(),
+                        description: m.description.clone(),
+                        power_w: m.power_w,
+                    });
+                    Some(plan.module_parts.len() as u32 - 1)
+                })
+        });
+        let m = part.map(|part| {
             plan.modules.push(ModuleUse {
                 device: e.device,
                 cage: e.cage_key,
-                part: part.clone(),
-                description: m.description.clone(),
-                power_w: m.power_w,
+                part,
             });
-            Some(plan.modules.len() as u32 - 1)
-        })
+            plan.modules.len() as u32 - 1
+        });
+        *slot = Some(m);
+        m
     };
     let mut fibres = Fibres::default();
     for &i in &todo {
@@ -148,16 +156,20 @@ pub(crate) fn solve(
         let (a, b) = &input.ends[i];
         let (ma, mb) = (module_at(a, plan), module_at(b, plan));
         let (Some(ma), Some(mb)) = (ma, mb) else {
-            problems.no_module(
-                i,
-                ma.is_none(),
-                needs[&key(if ma.is_none() { a } else { b })].media,
-                input,
-            );
+            let e = if ma.is_none() { a } else { b };
+            if let Some(need) = needs.get(e.slot as usize).copied().flatten() {
+                problems.no_module(i, ma.is_none(), need.media, input);
+            }
             continue;
         };
-        let pa = &input.catalog.modules[&plan.modules[ma as usize].part];
-        let pb = &input.catalog.modules[&plan.modules[mb as usize].part];
+        while parts.len() < plan.module_parts.len() {
+            let name = &plan.module_parts[parts.len()].part;
+            parts.push(input.catalog.modules.get(name));
+        }
+        let part = |m: u32| parts[plan.modules[m as usize].part as usize];
+        let (Some(pa), Some(pb)) = (part(ma), part(mb)) else {
+            continue;
+        };
         let route = links[i].route_m;
         let reach = pa.reach().min(pb.reach());
         if route > reach + 1e-9 {
@@ -166,9 +178,12 @@ pub(crate) fn solve(
         }
         match fibres.link(input, plan, (a, pa), (b, pb), signal, route, i) {
             Ok((cord, cord_count, leg)) => {
+                let Some(media) = plan.cord(cord).map(|c| c.media) else {
+                    continue;
+                };
                 builds[i] = Some(LinkBuild {
                     signal,
-                    media: plan.cords[cord as usize].media,
+                    media,
                     a_module: Some(ma),
                     b_module: Some(mb),
                     cord,
@@ -189,9 +204,9 @@ fn cage_needs(
     signals: &[Option<Signal>],
     todo: &[usize],
     links: &[&crate::topology::Link],
-) -> BTreeMap<CageKey, Need> {
+) -> Vec<Option<Need>> {
     let beyond = input.spec.physical.singlemode_beyond_m.value;
-    let mut needs: BTreeMap<CageKey, Need> = BTreeMap::new();
+    let mut needs: Vec<Option<Need>> = vec![None; input.slots];
     for &i in todo {
         let (Some(signal), (a, b)) = (signals[i], &input.ends[i]) else {
             continue;
@@ -203,7 +218,7 @@ fn cage_needs(
             FibreMedia::Mmf
         };
         for e in [a, b] {
-            let n = needs.entry(key(e)).or_insert(Need {
+            let n = needs[e.slot as usize].get_or_insert(Need {
                 cage: e.cage,
                 ports: e.ports,
                 signal,
@@ -214,14 +229,16 @@ fn cage_needs(
             n.route = n.route.max(route);
         }
     }
+    let media = |needs: &[Option<Need>], e: &EndCage| needs[e.slot as usize].map(|n| n.media);
     loop {
         let mut changed = false;
         for &i in todo {
             let (a, b) = &input.ends[i];
-            let m = needs[&key(a)].media.max(needs[&key(b)].media);
+            let m = media(&needs, a).max(media(&needs, b));
             for e in [a, b] {
-                let n = needs.get_mut(&key(e)).expect("every end has a need");
-                if n.media != m {
+                if let (Some(n), Some(m)) = (needs[e.slot as usize].as_mut(), m)
+                    && n.media != m
+                {
                     n.media = m;
                     changed = true;
                 }
@@ -253,8 +270,8 @@ fn mate(a: &Module, b: &Module) -> Result<(), String> {
 /// Fibre cords, shared where a splitter serves two links.
 #[derive(Default)]
 struct Fibres {
-    /// (hub device, hub cage, hub connector) → cord index.
-    splitters: BTreeMap<(usize, u32, u32), u32>,
+    /// (hub cage slot, hub connector) → cord index.
+    splitters: BTreeMap<ConnectorAt, u32>,
     /// A trunk between two split connectors (4x10G on both ends): the lower end → (cord, the
     /// other end).
     trunks: BTreeMap<ConnectorAt, (u32, ConnectorAt)>,
@@ -292,10 +309,10 @@ impl Fibres {
         if lh.per > 1 {
             let conn = hub.0.index / lh.per;
             let leg = hub.0.index % lh.per + 1;
-            let k = (hub.0.device, hub.0.cage_key, conn);
+            let k = (hub.0.slot, conn);
             if let Some(c) = self.splitters.get(&k) {
                 let c = *c;
-                if plan.cords[c as usize].length_m + 1e-9 < route {
+                if plan.cord(c).is_some_and(|p| p.length_m + 1e-9 < route) {
                     self.lengthen(input, plan, c, route, i)?;
                 }
                 return Ok((c, 1, Some(leg)));
@@ -340,7 +357,7 @@ impl Fibres {
         route: f64,
         i: usize,
     ) -> Result<(u32, u32, Option<u32>), String> {
-        let end = |e: &EndCage, l: Layout| (e.device, e.cage_key, e.index / l.per);
+        let end = |e: &EndCage, l: Layout| (e.slot, e.index / l.per);
         let (ea, eb) = (end(a.0.0, a.1), end(b.0.0, b.1));
         if a.1.per != b.1.per || a.0.0.index % a.1.per != b.0.0.index % b.1.per {
             return Err(
@@ -357,7 +374,7 @@ impl Fibres {
                 );
             }
             let c = *c;
-            if plan.cords[c as usize].length_m + 1e-9 < route {
+            if plan.cord(c).is_some_and(|p| p.length_m + 1e-9 < route) {
                 self.lengthen(input, plan, c, route, i)?;
             }
             return Ok((c, 1, None));
@@ -386,13 +403,19 @@ impl Fibres {
         route: f64,
         _i: usize,
     ) -> Result<(), String> {
-        let fam = plan.cords[c as usize].family.clone();
-        let f = &input.catalog.fibres[&fam];
-        let (part, m) = order(&fam, &f.lengths, f.max_m, route)
+        let Some(old) = plan.cord(c).cloned() else {
+            return Ok(());
+        };
+        let fam = &old.family;
+        let f = &input.catalog.fibres[fam];
+        let (part, length_m) = order(fam, &f.lengths, f.max_m, route)
             .ok_or_else(|| format!("{fam} is not sold {route} m long"))?;
-        let cord = &mut plan.cords[c as usize];
-        cord.part = part;
-        cord.length_m = m;
+        let k = plan.cord_part(CordPart {
+            part,
+            length_m,
+            ..old
+        });
+        plan.cords[c as usize] = k;
         Ok(())
     }
 }
@@ -425,15 +448,14 @@ fn push_cord(
                 }
             )
         })?;
-    plan.cords.push(Cord {
+    Ok(plan.push_cord(CordPart {
         part: l.0,
         family: name.clone(),
         description: f.description.clone(),
         length_m: l.1,
         legs,
         media: fibre_media(f),
-    });
-    Ok(plan.cords.len() as u32 - 1)
+    }))
 }
 
 fn fibre_media(f: &Fibre) -> Media {

@@ -142,14 +142,32 @@ impl Problems {
     pub fn third_party(&mut self, input: &Inputs<'_>, plan: &super::PhysicalPlan) {
         let mut seen: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         let devices: Vec<_> = input.fabric.devices().collect();
+        let foreign: Vec<bool> = plan
+            .module_parts
+            .iter()
+            .map(|p| {
+                input
+                    .catalog
+                    .modules
+                    .get(&p.part)
+                    .is_some_and(|m| m.vendor.as_str() != "Arista")
+            })
+            .collect();
         for m in &plan.modules {
+            if !foreign[m.part as usize] {
+                continue;
+            }
             let d = devices[m.device];
             let Some(sm) = input.fabric.switch_model(d) else {
                 continue;
             };
-            let part = &input.catalog.modules[&m.part];
-            if sm.vendor.as_str() == "Arista" && part.vendor.as_str() != "Arista" {
-                seen.entry(d.model.clone()).or_insert((m.device, 0)).1 += 1;
+            if sm.vendor.as_str() == "Arista" {
+                match seen.get_mut(d.model.as_str()) {
+                    Some(e) => e.1 += 1,
+                    None => {
+                        seen.insert(d.model.to_string(), (m.device, 1));
+                    }
+                }
             }
         }
         for (model, (device, n)) in seen {
