@@ -165,6 +165,14 @@ fn compared<'a>(files: &BTreeMap<&'a str, &'a [u8]>) -> Vec<(&'a str, Form)> {
 /// Every device whose configuration changes, appears or goes.
 pub fn compare(old: &Files, new: &Files) -> Result<Vec<DeviceChange>, Vec<ChangeError>> {
     let (old, new) = (device_files(old), device_files(new));
+    if old.is_empty() != new.is_empty() {
+        // A build without its configs (`build --only`) is not a design without switches.
+        let side = if old.is_empty() { "new" } else { "old" };
+        return Err(vec![ChangeError::new(
+            "configs/",
+            format!("only the {side} design has switch configs (was one built with --only?)"),
+        )]);
+    }
     let names: BTreeSet<&str> = old.keys().chain(new.keys()).copied().collect();
     let mut out = Vec::new();
     let mut errors = Vec::new();
