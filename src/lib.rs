@@ -15,6 +15,7 @@ pub mod artifacts;
 pub mod cabling;
 pub mod capture;
 pub mod catalog;
+pub mod change;
 pub mod diag;
 pub mod export;
 pub mod intent;

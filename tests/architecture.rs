@@ -121,6 +121,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     ("cabling", &["diag", "model", "topology", "output"]),
     ("push", &["diag", "model", "output"]),
+    // The change between two designs, from their rendered files: read in push's canonical line
+    // forms and disruptive-fact engine (pure parts of push; ARCHITECTURE.md says why).
+    ("change", &["output", "push"]),
     (
         "lab",
         &[

@@ -4,6 +4,7 @@
 mod cabling;
 mod commit;
 mod destination;
+mod diff;
 mod export;
 mod ib;
 mod input;
@@ -133,6 +134,11 @@ enum Command {
     Lab(lab::LabCommand),
     /// Push rendered configs to switches: preflight, dry-run diff, confirmed commit in waves.
     Push(push::PushArgs),
+    /// The change between two designs (specs or build directories) as a work order: cables to
+    /// remove, move and add, switch configs by meaning with disruptive changes flagged,
+    /// renumbering, parts to order. Exit 0 no change, 1 additions only, 2 disruptive or
+    /// renumbering, 3 could not compare.
+    Diff(diff::DiffArgs),
     /// InfiniBand: import port GUIDs of the installed fabric.
     #[command(subcommand)]
     Ib(ib::IbCommand),
@@ -232,6 +238,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Cabling(cmd) => cabling::run(cmd),
         Command::Lab(cmd) => lab::run(cmd),
         Command::Push(args) => push::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Ib(cmd) => ib::run(cmd),
         Command::Export(args) => export::run(args),
         Command::Catalog => Ok(catalog()),

@@ -1,0 +1,226 @@
+//! Cable work from `cabling.csv` (columns read by name): which cables to remove, move and add.
+//!
+//! A cable is identified by its two ends (device and port, either order). A cable whose ends are
+//! on both sides is untouched. Of the rest, a new cable with the id of an old one, or else
+//! sharing one end with an old one, is that cable moved (one end kept, the other re-seated);
+//! what is left is removed or added. Work order: every removal first (it frees the ports an
+//! addition or a move may reuse), then the moves, then the additions, each by rack and label so
+//! a technician walks the rows once.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::table::Table;
+use super::{ChangeError, Files, both};
+
+pub const PATH: &str = "cabling.csv";
+
+const COLUMNS: &[&str] = &[
+    "cable_id", "label", "a_device", "a_port", "b_device", "b_port", "a_rack", "b_rack",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    Remove,
+    Move,
+    Add,
+}
+
+/// One end of a cable: device, port and the rack it is in.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct End {
+    pub device: String,
+    pub port: String,
+    pub rack: String,
+}
+
+/// A cable as the cabling plan lists it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Cable {
+    pub cable_id: String,
+    pub label: String,
+    pub a: End,
+    pub b: End,
+}
+
+impl Cable {
+    /// Its two ends as (device, port), in a fixed order: the cable's identity.
+    fn ends(&self) -> ((&str, &str), (&str, &str)) {
+        let (x, y) = (self.a.key(), self.b.key());
+        if x <= y { (x, y) } else { (y, x) }
+    }
+
+    /// Where a technician starts: the A end's rack, then the label.
+    fn walk_key(&self) -> (&str, &str) {
+        (&self.a.rack, &self.label)
+    }
+}
+
+impl End {
+    fn key(&self) -> (&str, &str) {
+        (&self.device, &self.port)
+    }
+}
+
+/// One step of the work order. For a move, `cable` is where it goes and `from` where it was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CableStep {
+    pub action: Action,
+    pub cable: Cable,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<Cable>,
+}
+
+fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Cable>, ChangeError> {
+    let t = Table::parse(path, bytes, COLUMNS)?;
+    let end = |r: &super::table::Row<'_>, s: &str| End {
+        device: r.get(&format!("{s}_device")).to_string(),
+        port: r.get(&format!("{s}_port")).to_string(),
+        rack: r.get(&format!("{s}_rack")).to_string(),
+    };
+    Ok(t.rows()
+        .map(|r| Cable {
+            cable_id: r.get("cable_id").to_string(),
+            label: r.get("label").to_string(),
+            a: end(&r, "a"),
+            b: end(&r, "b"),
+        })
+        .collect())
+}
+
+/// The cable work from the old cabling plan to the new one (none when neither side has one).
+pub fn compare(old: &Files, new: &Files) -> Result<Vec<CableStep>, ChangeError> {
+    let Some((o, n)) = both(old, new, PATH)? else {
+        return Ok(Vec::new());
+    };
+    Ok(steps(parse(PATH, o)?, parse(PATH, n)?))
+}
+
+/// The work order between two lists of cables.
+pub fn steps(old: Vec<Cable>, new: Vec<Cable>) -> Vec<CableStep> {
+    let new_ends: BTreeMap<_, &Cable> = new.iter().map(|c| (c.ends(), c)).collect();
+    let old_ends: BTreeMap<_, &Cable> = old.iter().map(|c| (c.ends(), c)).collect();
+    let mut gone: Vec<&Cable> = old
+        .iter()
+        .filter(|c| !new_ends.contains_key(&c.ends()))
+        .collect();
+    let mut came: Vec<&Cable> = new
+        .iter()
+        .filter(|c| !old_ends.contains_key(&c.ends()))
+        .collect();
+    gone.sort_by(|x, y| x.walk_key().cmp(&y.walk_key()));
+    came.sort_by(|x, y| x.walk_key().cmp(&y.walk_key()));
+    let (moves, gone, came) = pair_moves(gone, came);
+    let step = |action, c: &Cable, from: Option<&Cable>| CableStep {
+        action,
+        cable: c.clone(),
+        from: from.cloned(),
+    };
+    let mut out: Vec<CableStep> = gone.iter().map(|c| step(Action::Remove, c, None)).collect();
+    out.extend(moves.iter().map(|(f, t)| step(Action::Move, t, Some(f))));
+    out.extend(came.iter().map(|c| step(Action::Add, c, None)));
+    out
+}
+
+type Moves<'a> = Vec<(&'a Cable, &'a Cable)>;
+
+/// Pair each new cable with the old one it moves: same cable id first, else a shared end.
+/// Returns the moves (old, new) and the unpaired old and new cables, each list still in walk
+/// order.
+fn pair_moves<'a>(
+    gone: Vec<&'a Cable>,
+    came: Vec<&'a Cable>,
+) -> (Moves<'a>, Vec<&'a Cable>, Vec<&'a Cable>) {
+    let mut taken = vec![false; gone.len()];
+    let by_id: BTreeMap<&str, usize> = gone
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.cable_id.as_str(), i))
+        .collect();
+    let mut by_end: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for (i, c) in gone.iter().enumerate().rev() {
+        by_end.insert(c.a.key(), i);
+        by_end.insert(c.b.key(), i);
+    }
+    let mut moves = Vec::new();
+    let mut added = Vec::new();
+    for c in came {
+        let found = by_id
+            .get(c.cable_id.as_str())
+            .copied()
+            .filter(|&i| !taken[i])
+            .or_else(|| {
+                [c.a.key(), c.b.key()]
+                    .iter()
+                    .filter_map(|k| by_end.get(k).copied())
+                    .find(|&i| !taken[i])
+            });
+        match found {
+            Some(i) => {
+                taken[i] = true;
+                moves.push((gone[i], c));
+            }
+            None => added.push(c),
+        }
+    }
+    let removed = gone
+        .into_iter()
+        .zip(taken)
+        .filter_map(|(c, t)| (!t).then_some(c))
+        .collect();
+    (moves, removed, added)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cable(id: &str, a: (&str, &str), b: (&str, &str)) -> Cable {
+        let end = |(d, p): (&str, &str)| End {
+            device: d.into(),
+            port: p.into(),
+            rack: "R1".into(),
+        };
+        Cable {
+            cable_id: id.into(),
+            label: format!("{}:{}/{}:{}", a.0, a.1, b.0, b.1),
+            a: end(a),
+            b: end(b),
+        }
+    }
+
+    #[test]
+    fn same_ends_either_way_round_is_no_work() {
+        let old = vec![cable("c1", ("n1", "p1"), ("l1", "s1"))];
+        let new = vec![cable("other", ("l1", "s1"), ("n1", "p1"))];
+        assert!(steps(old, new).is_empty());
+    }
+
+    #[test]
+    fn removals_come_before_moves_and_additions() {
+        let old = vec![
+            cable("c1", ("n1", "p1"), ("l1", "s1")),
+            cable("c2", ("n2", "p1"), ("l1", "s2")),
+        ];
+        let new = vec![
+            // c1 keeps its node end, its leaf end moves to s9.
+            cable("c1", ("n1", "p1"), ("l1", "s9")),
+            // A new cable into the port c2 freed.
+            cable("c3", ("n3", "p1"), ("l1", "s2")),
+        ];
+        let s = steps(old, new);
+        let acts: Vec<(Action, &str)> = s
+            .iter()
+            .map(|x| (x.action, x.cable.cable_id.as_str()))
+            .collect();
+        // c3 shares l1:s2 with the removed c2: a move of c2 by the shared-end rule.
+        assert_eq!(acts, vec![(Action::Move, "c1"), (Action::Move, "c3")]);
+        assert_eq!(s[0].from.as_ref().unwrap().b.port, "s1");
+        let old = vec![cable("c2", ("n2", "p1"), ("l1", "s2"))];
+        let new = vec![cable("c4", ("n4", "p1"), ("l4", "s2"))];
+        let acts: Vec<Action> = steps(old, new).iter().map(|x| x.action).collect();
+        assert_eq!(acts, vec![Action::Remove, Action::Add]);
+    }
+}

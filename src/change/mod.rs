@@ -1,0 +1,187 @@
+//! The change between two designs as a work order (`railyard diff OLD NEW`, issue #29): the
+//! cables to remove, move and add in an order they can be done in (`cables.rs`), the switches
+//! whose configurations change, compared by meaning per device with disruptive changes flagged
+//! (`configs.rs`), the numbers (addresses, ASNs, router-ids, tenant VNIs/VLANs/RTs/RDs/PKeys)
+//! that an existing device or tenant would lose or get anew (`numbering.rs`), and the parts to
+//! order (`bom.rs`); written as text (`text.rs`) and as one HTML page (`page.rs`).
+//!
+//! Pure: the input is two sets of rendered files in memory (path under the output directory →
+//! bytes), whether compiled from specs or read from two build directories by the command line.
+//! It reads the deliverables, not the compiled stages, so a build directory from last year
+//! compares with today's spec. The configurations are compared in push's canonical line forms
+//! (`push::drivers::<os>`) and their disruptive changes found by push's one engine
+//! (`push::disruptive`): the same meaning `railyard push` would act on (ARCHITECTURE.md says
+//! why `change` may name `push`).
+
+pub mod bom;
+pub mod cables;
+pub mod configs;
+pub mod numbering;
+pub mod page;
+pub mod table;
+pub mod text;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+/// Rendered files by path under the output directory (`configs/spine01/startup.yaml`).
+pub type Files = BTreeMap<String, Vec<u8>>;
+
+/// The files a comparison reads, by prefix or path: what the command line needs to compile or
+/// read from a build directory.
+pub const READS: &[&str] = &[
+    "configs/",
+    "intent/",
+    "tenants/plan.yaml",
+    cables::PATH,
+    numbering::ADDRESSES,
+    bom::PATH,
+];
+
+/// Whether a path of an output directory is one [`compare`] reads.
+pub fn reads(path: &str) -> bool {
+    READS
+        .iter()
+        .any(|p| path == *p || (p.ends_with('/') && path.starts_with(p)))
+}
+
+/// Everything that changes from the old design to the new one.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ChangeSet {
+    /// Cable work, in the order it can be done: removals, moves, then additions, by rack.
+    pub cables: Vec<cables::CableStep>,
+    /// Devices whose configuration changes, appears or goes, by name.
+    pub devices: Vec<configs::DeviceChange>,
+    /// Numbers of an identity that change, go, or are new for a tenant.
+    pub numbering: numbering::Numbering,
+    /// The bill of materials' delta, by part number.
+    pub parts: Vec<bom::PartDelta>,
+}
+
+/// What a change means for the running cluster, and the exit code CI reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Nothing changes: exit 0.
+    Unchanged,
+    /// Nothing running is disturbed: new cables, devices, numbers and parts, and configuration
+    /// changes push's engine finds nothing disruptive in (push applies them without
+    /// `--allow-disruptive`): exit 1.
+    Safe,
+    /// Something running is disturbed: a cable removed or moved, a device or config file
+    /// removed, a disruptive configuration change (`push::disruptive`), or a number
+    /// renumbered or gone: exit 2.
+    Disruptive,
+}
+
+impl Verdict {
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Verdict::Unchanged => 0,
+            Verdict::Safe => 1,
+            Verdict::Disruptive => 2,
+        }
+    }
+}
+
+impl ChangeSet {
+    pub fn is_empty(&self) -> bool {
+        self.cables.is_empty()
+            && self.devices.is_empty()
+            && self.numbering.is_empty()
+            && self.parts.is_empty()
+    }
+
+    /// The verdict: disruptive when anything running is disturbed, safe otherwise.
+    pub fn verdict(&self) -> Verdict {
+        let disturbs = self.cables.iter().any(|c| c.action != cables::Action::Add)
+            || self.devices.iter().any(configs::DeviceChange::disturbs)
+            || self.numbering.disturbs();
+        if disturbs {
+            Verdict::Disruptive
+        } else if self.is_empty() {
+            Verdict::Unchanged
+        } else {
+            Verdict::Safe
+        }
+    }
+}
+
+/// Why two designs could not be compared: a file that one side lacks or that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChangeError {
+    /// The file, by path under the output directory.
+    pub file: String,
+    pub message: String,
+}
+
+impl ChangeError {
+    pub fn new(file: &str, message: impl Into<String>) -> Self {
+        Self {
+            file: file.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ChangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+/// One file's bytes on the old and the new side.
+pub(crate) type Pair<'a> = (&'a [u8], &'a [u8]);
+
+/// Both sides of one file: `None` when neither has it (a build without that output group),
+/// an error when only one side has it.
+pub(crate) fn both<'a>(
+    old: &'a Files,
+    new: &'a Files,
+    path: &str,
+) -> Result<Option<Pair<'a>>, ChangeError> {
+    match (old.get(path), new.get(path)) {
+        (Some(o), Some(n)) => Ok(Some((o, n))),
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(ChangeError::new(path, "only the old design has this file")),
+        (None, Some(_)) => Err(ChangeError::new(path, "only the new design has this file")),
+    }
+}
+
+/// The change from `old` to `new`, or every reason they cannot be compared.
+pub fn compare(old: &Files, new: &Files) -> Result<ChangeSet, Vec<ChangeError>> {
+    let mut errors = Vec::new();
+    let cables = kept(cables::compare(old, new).map_err(|e| vec![e]), &mut errors);
+    let devices = kept(configs::compare(old, new), &mut errors);
+    let numbering = kept(numbering::compare(old, new), &mut errors);
+    let parts = kept(bom::compare(old, new).map_err(|e| vec![e]), &mut errors);
+    match (cables, devices, numbering, parts) {
+        (Some(cables), Some(devices), Some(numbering), Some(parts)) => Ok(ChangeSet {
+            cables,
+            devices,
+            numbering,
+            parts,
+        }),
+        _ => Err(errors),
+    }
+}
+
+/// A part's value, its errors kept with the others' (every problem at once).
+fn kept<T>(r: Result<T, Vec<ChangeError>>, errors: &mut Vec<ChangeError>) -> Option<T> {
+    r.map_err(|e| errors.extend(e)).ok()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::Files;
+
+    /// Files from (path, text) pairs.
+    pub(crate) fn files(pairs: &[(&str, &str)]) -> Files {
+        pairs
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .collect()
+    }
+}

@@ -1,0 +1,47 @@
+//! The change set as one HTML page (`railyard diff --html FILE`): the sections of `text.rs` as
+//! tables, no script. Every value has its control characters shown escaped first
+//! (`output::terminal`: a bidi override would reorder what the reader sees, an ESC would act on
+//! a terminal that prints the file), then goes through `output::markup`'s one escape.
+
+use super::ChangeSet;
+use super::text::{headline, sections};
+use crate::output::{markup, terminal};
+
+const STYLE: &str = "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;\
+margin-bottom:2em}td{padding:2px 8px;font-family:monospace;white-space:pre-wrap}\
+.add{background:#e6ffec}.remove{background:#ffebe9}.disruptive{background:#ffd8b5;\
+font-weight:bold}";
+
+/// `text` escaped for the page.
+fn escape(text: &str, out: &mut String) {
+    markup::escape(&terminal::escape_inline(text), out);
+}
+
+/// The page's HTML.
+pub fn render(cs: &ChangeSet) -> String {
+    let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+    out.push_str("<title>railyard diff</title><style>");
+    out.push_str(STYLE);
+    out.push_str("</style></head><body>\n<h1>");
+    escape(&headline(cs), &mut out);
+    out.push_str("</h1>\n");
+    for s in sections(cs) {
+        out.push_str("<h2>");
+        escape(&s.title, &mut out);
+        out.push_str("</h2>\n<table>\n");
+        for r in &s.rows {
+            out.push_str("<tr class=\"");
+            out.push_str(r.mark.class());
+            out.push_str("\">");
+            for c in &r.cells {
+                out.push_str("<td>");
+                escape(c, &mut out);
+                out.push_str("</td>");
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n");
+    }
+    out.push_str("</body></html>\n");
+    out
+}

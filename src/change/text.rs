@@ -1,0 +1,248 @@
+//! The change set as sections of rows, written as terminal text here and as an HTML page by
+//! `page.rs`: one layout, two escapes (`output::terminal` here, `output::markup` there).
+
+use super::cables::{Action, Cable, CableStep};
+use super::configs::{DeviceChange, DeviceStatus, FileChange};
+use super::{ChangeSet, Verdict};
+use crate::output::terminal;
+
+/// What a row says about the running cluster, for the page's colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Plain,
+    Add,
+    Remove,
+    Disruptive,
+}
+
+impl Mark {
+    pub fn class(self) -> &'static str {
+        match self {
+            Mark::Plain => "plain",
+            Mark::Add => "add",
+            Mark::Remove => "remove",
+            Mark::Disruptive => "disruptive",
+        }
+    }
+}
+
+pub struct Row {
+    pub mark: Mark,
+    pub cells: Vec<String>,
+}
+
+pub struct Section {
+    pub title: String,
+    pub rows: Vec<Row>,
+}
+
+fn row(mark: Mark, cells: &[&str]) -> Row {
+    Row {
+        mark,
+        cells: cells.iter().map(|c| c.to_string()).collect(),
+    }
+}
+
+impl Verdict {
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::Unchanged => "no change",
+            Verdict::Safe => "safe changes only (nothing disruptive)",
+            Verdict::Disruptive => "disruptive changes or renumbering",
+        }
+    }
+}
+
+/// The headline: the verdict and the exit code.
+pub fn headline(cs: &ChangeSet) -> String {
+    let v = cs.verdict();
+    format!("railyard diff: {} (exit {})", v.words(), v.exit_code())
+}
+
+fn end(c: &Cable) -> String {
+    format!(
+        "{} {}:{} — {} {}:{}",
+        c.a.rack, c.a.device, c.a.port, c.b.rack, c.b.device, c.b.port
+    )
+}
+
+fn cables(steps: &[CableStep]) -> Section {
+    let count = |a| steps.iter().filter(|s| s.action == a).count();
+    let mut rows = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        let n = (i + 1).to_string();
+        let c = &s.cable;
+        match (&s.action, &s.from) {
+            (Action::Move, Some(f)) => rows.push(row(
+                Mark::Disruptive,
+                &[
+                    &n,
+                    "move",
+                    &c.cable_id,
+                    &c.label,
+                    &format!("{} (was {})", end(c), end(f)),
+                ],
+            )),
+            (Action::Remove, _) => rows.push(row(
+                Mark::Remove,
+                &[&n, "remove", &c.cable_id, &c.label, &end(c)],
+            )),
+            _ => rows.push(row(Mark::Add, &[&n, "add", &c.cable_id, &c.label, &end(c)])),
+        }
+    }
+    Section {
+        title: format!(
+            "Cables: {} to remove, {} to move, {} to add (in this order)",
+            count(Action::Remove),
+            count(Action::Move),
+            count(Action::Add)
+        ),
+        rows,
+    }
+}
+
+fn file_rows(f: &FileChange, rows: &mut Vec<Row>) {
+    if let Some(n) = f.lines {
+        let (what, mark) = match f.status {
+            DeviceStatus::Removed => ("removed", Mark::Disruptive),
+            _ => ("new", Mark::Add),
+        };
+        rows.push(row(
+            mark,
+            &["", &f.file, &format!("{what} file, {n} lines")],
+        ));
+        return;
+    }
+    rows.push(row(
+        Mark::Plain,
+        &[
+            "",
+            &f.file,
+            &format!("-{} +{} lines", f.removed.len(), f.added.len()),
+        ],
+    ));
+    for d in &f.disruptive {
+        rows.push(row(Mark::Disruptive, &["", "disruptive", d]));
+    }
+    for s in &f.sessions_removed {
+        rows.push(row(Mark::Remove, &["", "session removed", s]));
+    }
+    for s in &f.sessions_added {
+        rows.push(row(Mark::Add, &["", "session added", s]));
+    }
+    for l in &f.removed {
+        rows.push(row(Mark::Remove, &["", "-", l]));
+    }
+    for l in &f.added {
+        rows.push(row(Mark::Add, &["", "+", l]));
+    }
+}
+
+fn devices(devs: &[DeviceChange]) -> Section {
+    let mut rows = Vec::new();
+    for d in devs {
+        let (status, mark) = match d.status {
+            DeviceStatus::Added => ("new device", Mark::Add),
+            DeviceStatus::Removed => ("removed device", Mark::Disruptive),
+            DeviceStatus::Changed if d.disturbs() => ("changed, disruptive", Mark::Disruptive),
+            DeviceStatus::Changed => ("changed", Mark::Plain),
+        };
+        rows.push(row(mark, &[&d.device, status]));
+        for f in &d.files {
+            file_rows(f, &mut rows);
+        }
+    }
+    Section {
+        title: format!("Switch configs: {} devices", devs.len()),
+        rows,
+    }
+}
+
+fn numbering(cs: &ChangeSet) -> Section {
+    let n = &cs.numbering;
+    let mut rows = Vec::new();
+    let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    for c in &n.renumbered {
+        let change = format!("{} → {}", show(&c.old), show(&c.new));
+        rows.push(row(
+            Mark::Disruptive,
+            &["renumbered", &c.owner, &c.what, &change],
+        ));
+    }
+    for c in &n.gone {
+        rows.push(row(
+            Mark::Disruptive,
+            &["gone", &c.owner, &c.what, &show(&c.old)],
+        ));
+    }
+    for c in &n.tenant_new {
+        rows.push(row(Mark::Add, &["new", &c.owner, &c.what, &show(&c.new)]));
+    }
+    Section {
+        title: format!(
+            "Numbering: {} renumbered, {} gone, {} new tenant numbers, {} new device numbers",
+            n.renumbered.len(),
+            n.gone.len(),
+            n.tenant_new.len(),
+            n.device_new
+        ),
+        rows,
+    }
+}
+
+fn parts(cs: &ChangeSet) -> Section {
+    let rows = cs
+        .parts
+        .iter()
+        .map(|p| {
+            let mark = if p.order_delta >= 0 {
+                Mark::Add
+            } else {
+                Mark::Remove
+            };
+            let delta = format!("{:+}", p.order_delta);
+            let counts = format!("order {} → {}", p.old.order, p.new.order);
+            row(
+                mark,
+                &[&delta, &p.part, &p.category, &p.description, &counts],
+            )
+        })
+        .collect();
+    Section {
+        title: format!("Parts to order: {} part numbers change", cs.parts.len()),
+        rows,
+    }
+}
+
+/// The sections of a change set, in work order.
+pub fn sections(cs: &ChangeSet) -> Vec<Section> {
+    vec![
+        cables(&cs.cables),
+        devices(&cs.devices),
+        numbering(cs),
+        parts(cs),
+    ]
+}
+
+/// The change set as terminal text: every value with its control characters shown escaped.
+pub fn render(cs: &ChangeSet) -> String {
+    let mut out = String::new();
+    out.push_str(&headline(cs));
+    out.push('\n');
+    for s in sections(cs) {
+        out.push('\n');
+        out.push_str(&terminal::escape_inline(&s.title));
+        out.push('\n');
+        for r in &s.rows {
+            let cells: Vec<String> = r
+                .cells
+                .iter()
+                .map(|c| terminal::escape_inline(c).into_owned())
+                .collect();
+            out.push_str("  ");
+            out.push_str(cells.join("  ").trim_start());
+            out.push('\n');
+        }
+    }
+    out
+}

@@ -1,0 +1,170 @@
+//! `railyard diff OLD NEW`: the change between two designs (specs or build directories) as a
+//! work order (`railyard::change`). This file does the I/O: a spec is compiled and rendered in
+//! memory (only the output groups the comparison reads), a build directory is read through its
+//! manifest (every file bounded, checked against its SHA-256).
+//!
+//! Exit codes (README, "diff"): 0 no change, 1 additions only, 2 disruptive changes or any
+//! renumbering, 3 could not compare.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use railyard::change::{self, ChangeSet, Files, Verdict};
+use railyard::output::bounded::{self, Kind, MIB};
+use railyard::output::digest::sha256_hex;
+use railyard::output::{Manifest, OutputGroup, Selection, path as out_path, terminal};
+
+/// Exit code when the two sides could not be compared.
+const CANNOT_COMPARE: u8 = 3;
+
+const MANIFEST: Kind = Kind {
+    what: "manifest",
+    limit: 64 * MIB,
+};
+
+/// One file of a build directory: as large as push accepts a rendered config.
+const BUILT_FILE: Kind = Kind {
+    what: "built file",
+    limit: 256 * MIB,
+};
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+pub struct DiffArgs {
+    /// The old design: a spec file, or a build directory (one with a manifest.json).
+    pub old: PathBuf,
+    /// The new design: a spec file, or a build directory.
+    pub new: PathBuf,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DiffFormat,
+    /// Also write the change as one HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// What `--format json` prints.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    verdict: Verdict,
+    exit_code: u8,
+    #[serde(flatten)]
+    changes: &'a ChangeSet,
+}
+
+pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
+    let (old, new) = match (side(&args.old), side(&args.new)) {
+        (Ok(o), Ok(n)) => (o, n),
+        (o, n) => {
+            for e in [o.err(), n.err()].into_iter().flatten() {
+                eprintln!("error: {}", terminal::escape_inline(&e));
+            }
+            return Ok(ExitCode::from(CANNOT_COMPARE));
+        }
+    };
+    let cs = match change::compare(&old, &new) {
+        Ok(cs) => cs,
+        Err(errors) => {
+            for e in errors {
+                eprintln!(
+                    "error: cannot compare: {}",
+                    terminal::escape_inline(&e.to_string())
+                );
+            }
+            return Ok(ExitCode::from(CANNOT_COMPARE));
+        }
+    };
+    let verdict = cs.verdict();
+    match args.format {
+        DiffFormat::Text => print!("{}", change::text::render(&cs)),
+        DiffFormat::Json => {
+            let report = JsonReport {
+                verdict,
+                exit_code: verdict.exit_code(),
+                changes: &cs,
+            };
+            println!(
+                "{}",
+                terminal::json(&serde_json::to_string_pretty(&report)?)
+            );
+        }
+    }
+    if let Some(file) = &args.html
+        && let Err(e) = std::fs::write(file, change::page::render(&cs))
+    {
+        eprintln!(
+            "error: writing {}: {e}",
+            terminal::escape_inline(&file.display().to_string())
+        );
+        return Ok(ExitCode::from(CANNOT_COMPARE));
+    }
+    Ok(ExitCode::from(verdict.exit_code()))
+}
+
+/// One side's files: a build directory's, or a spec's rendered in memory.
+fn side(path: &Path) -> Result<Files, String> {
+    if path.is_dir() {
+        return build_dir(path);
+    }
+    let src = super::load(Some(path)).map_err(|e| format!("{e:#}"))?;
+    let compiled = railyard::compile(&src);
+    super::report::print(&src, &compiled.diagnostics, super::Format::Short);
+    let templates = super::templates::load(None).map_err(|e| format!("{e:#}"))?;
+    let only = Selection::of(&[
+        OutputGroup::Configs,
+        OutputGroup::Cabling,
+        OutputGroup::Addresses,
+    ]);
+    match compiled.outputs_only(&templates, &only) {
+        None => Err(format!(
+            "the spec {} has errors: nothing to compare",
+            src.name
+        )),
+        Some(Err(e)) => Err(format!("{}: {e}", src.name)),
+        Some(Ok(files)) => Ok(files
+            .into_iter()
+            .filter(|f| change::reads(&f.path))
+            .map(|f| (f.path, f.bytes))
+            .collect()),
+    }
+}
+
+/// The files of a build directory the comparison reads: those its manifest lists, each read
+/// bounded and checked against the manifest's SHA-256 (an edited build is not the design).
+fn build_dir(dir: &Path) -> Result<Files, String> {
+    let manifest_path = dir.join("manifest.json");
+    let bytes = bounded::read(&manifest_path, MANIFEST)
+        .map_err(|e| format!("{e} — a build directory is recognised by its manifest.json"))?;
+    let manifest =
+        Manifest::parse(&bytes).map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+    let mut files = Files::new();
+    let mut problems = Vec::new();
+    for entry in manifest.files.iter().filter(|e| change::reads(&e.path)) {
+        let read = out_path::join(dir, &entry.path)
+            .map_err(|e| e.to_string())
+            .and_then(|p| bounded::read(&p, BUILT_FILE).map_err(|e| e.to_string()));
+        match read {
+            Ok(b) if sha256_hex(&b) == entry.sha256 => {
+                files.insert(entry.path.clone(), b);
+            }
+            Ok(_) => problems.push(format!(
+                "{}: edited after the build (SHA-256 differs from {})",
+                dir.join(&entry.path).display(),
+                manifest_path.display()
+            )),
+            Err(e) => problems.push(e),
+        }
+    }
+    if problems.is_empty() {
+        Ok(files)
+    } else {
+        Err(problems.join("\n"))
+    }
+}
