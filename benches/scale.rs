@@ -6,7 +6,8 @@
 //! (cabling plan, port maps, BOM, plan, summary, report, workbook, labels, manifest), and writing
 //! all of it to a temporary directory; plus the process's peak resident memory. A second table
 //! gives the report deliverables alone (`railyard report`): time and size of `report.html`,
-//! `cabling.xlsx` and the label sheets. Run with `cargo bench --bench scale [-- SIZES] [--json]`; `-- 512 --spec` prints the spec of a size (to time `railyard build` on it). Figures are printed, not
+//! `cabling.xlsx` and the label sheets. Run with `cargo bench --bench scale [-- SIZES] [--json]`; `-- 512 --spec` prints the spec of a size (to time `railyard build` on it); `-- 4 --avd` renders
+//! the EOS example's switches with railyard and with pyavd side by side (`benches/pyavd/`). Figures are printed, not
 //! asserted: speed is tracked here, never in tests.
 
 use std::time::Instant;
@@ -24,6 +25,11 @@ fn keep_freed_memory() {
 }
 
 use railyard::diag::SourceFile;
+
+#[path = "pyavd/mod.rs"]
+mod pyavd;
+#[path = "../tests/avd/structured.rs"]
+mod structured;
 
 /// Spectrum-X style compute: DGX H100-class nodes (8 × 400G compute, 2 storage and 2 in-band
 /// ports), SN5600 leaves with 2 rails each, SN5600 spines and cores; 3-tier with spine groups of
@@ -80,6 +86,13 @@ fn main() {
         }
         return;
     }
+    // `--avd` renders the EOS example's switches with railyard and with pyavd, side by side.
+    if opts.avd {
+        for sus in opts.sizes {
+            pyavd::side_by_side(sus);
+        }
+        return;
+    }
     let mut records = Vec::new();
     if !opts.json {
         print_header();
@@ -111,11 +124,13 @@ fn main() {
     }
 }
 
-/// The command line: `[SIZES] [--json] [--spec]`.
+/// The command line: `[SIZES] [--json] [--spec] [--avd]` (with `--avd`, SIZES are the EOS
+/// example's SU counts).
 struct Options {
     sizes: Vec<u32>,
     json: bool,
     print_spec: bool,
+    avd: bool,
 }
 
 impl Options {
@@ -134,6 +149,7 @@ impl Options {
             sizes,
             json,
             print_spec: args.iter().any(|a| a == "--spec"),
+            avd: args.iter().any(|a| a == "--avd"),
         }
     }
 }
