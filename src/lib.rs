@@ -10,6 +10,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod acceptance;
 pub mod addressing;
 pub mod artifacts;
 pub mod cabling;

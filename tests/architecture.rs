@@ -115,6 +115,24 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "output",
         ],
     ),
+    // The acceptance plan and its check: tests from the fabric and the nodes' intent, the NCCL
+    // environment as `artifacts::hosts` renders it.
+    (
+        "acceptance",
+        &[
+            "diag",
+            "model",
+            "catalog",
+            "spec",
+            "topology",
+            "addressing",
+            "tenancy",
+            "intent",
+            "physical",
+            "artifacts",
+            "output",
+        ],
+    ),
     (
         "capture",
         &["diag", "model", "topology", "intent", "output"],
