@@ -119,13 +119,15 @@ fn notes(plan: &Plan, ethernet: bool) -> Vec<String> {
                 "the subnet manager's routing"
             }
         ),
-        "covered: compute node-leaf and leaf-spine cables; not tested here: spine-core cables, \
+        "covered: compute node-leaf cables of GPU nodes and leaf-spine cables; not tested here: \
+         appliance ports, spine-core cables, \
          storage, in-band and OOB networks"
             .into(),
     ];
     if !uncovered.is_empty() {
         n.push(format!(
-            "{} cable(s) no pair can cross (e.g. {}): a leaf with one node port and no other leaf",
+            "{} cable(s) no pair can cross (e.g. {}): traffic between the ports of the only \
+             leaf never goes up, and a port alone on it has no partner",
             uncovered.len(),
             uncovered[0]
         ));
