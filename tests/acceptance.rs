@@ -23,19 +23,10 @@ fn fixture(name: &str) -> String {
 /// The plan of a spec, and the compute cables of its fabric: (cable id, lower end, upper end).
 fn plan_of(text: &str) -> (Plan, BTreeMap<String, (String, String)>) {
     let c = railyard::compile(&SourceFile::new("spec.yaml", text));
-    let (Some(fabric), Some(spec), Some(alloc), Some(intents), Some(physical)) =
-        (&c.fabric, &c.spec, &c.allocation, &c.intents, &c.physical)
-    else {
+    let Some(inputs) = c.artifact_inputs() else {
         panic!("spec did not compile: {:?}", c.diagnostics.sorted());
     };
-    let inputs = railyard::artifacts::Inputs {
-        fabric,
-        spec,
-        alloc,
-        intents,
-        physical,
-        diagnostics: &c.diagnostics,
-    };
+    let fabric = inputs.fabric;
     let plan = acceptance::plan(&inputs).expect("plan").expect("GPU nodes");
     let cables = fabric
         .links()
@@ -438,27 +429,45 @@ fn the_runner_passes_hostile_names_as_literal_words_and_its_results_pass_the_che
         .status()
         .expect("bash");
     assert!(n.success());
+    check_exit_codes(tmp.path(), &plan);
+}
+
+/// The results in `dir/results` pass the check (exit code 0); a slow one names suspects (exit
+/// code 1); a result that is not perftest's output is bad input (exit code 3).
+fn check_exit_codes(dir: &Path, plan: &Plan) {
     // The results the runner wrote pass the check (the fixtures beat lab-small's figures).
     let cli = Command::new(env!("CARGO_BIN_EXE_railyard"))
         .args(["acceptance", "check", "results", "--format", "json"])
-        .current_dir(tmp.path())
+        .current_dir(dir)
         .output()
         .expect("railyard");
     let report: serde_json::Value = serde_json::from_slice(&cli.stdout).expect("json");
     assert_eq!(report["verdict"], "passed", "{report}");
     assert_eq!(cli.status.code(), Some(0));
-    // A result that is not perftest's output: bad input, exit code 3.
+    // One test far below its figure: suspects named, exit code 1.
     let first = &plan.rounds[0].tests[0].id;
+    let slow = fixture("ib_write_bw_gbits.txt").replace("365.87", "1.00");
+    std::fs::write(dir.join("results/links").join(format!("{first}.txt")), slow).expect("write");
+    let short = Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .args(["acceptance", "check", "results"])
+        .current_dir(dir)
+        .output()
+        .expect("railyard");
+    let text = String::from_utf8_lossy(&short.stdout);
+    assert_eq!(short.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("suspect cables") && text.contains(first.as_str()),
+        "{text}"
+    );
+    // A result that is not perftest's output: bad input, exit code 3.
     std::fs::write(
-        tmp.path()
-            .join("results/links")
-            .join(format!("{first}.txt")),
+        dir.join("results/links").join(format!("{first}.txt")),
         "garbage",
     )
     .expect("write");
     let bad = Command::new(env!("CARGO_BIN_EXE_railyard"))
         .args(["acceptance", "check", "results"])
-        .current_dir(tmp.path())
+        .current_dir(dir)
         .output()
         .expect("railyard");
     assert_eq!(

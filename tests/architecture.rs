@@ -119,19 +119,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // environment as `artifacts::hosts` renders it.
     (
         "acceptance",
-        &[
-            "diag",
-            "model",
-            "catalog",
-            "spec",
-            "topology",
-            "addressing",
-            "tenancy",
-            "intent",
-            "physical",
-            "artifacts",
-            "output",
-        ],
+        &["model", "topology", "intent", "artifacts", "output"],
     ),
     (
         "capture",

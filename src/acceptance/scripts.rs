@@ -7,7 +7,7 @@
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
-use super::model::{Endpoint, LinkTest, NcclTest, Plan};
+use super::model::{Endpoint, LinkTest, NcclTest, Plan, Round};
 use crate::artifacts::ArtifactError;
 use crate::output::shell::quote;
 
@@ -81,15 +81,7 @@ pub fn render(plan: &Plan) -> Result<Vec<(&'static str, String)>, ArtifactError>
 }
 
 fn context(plan: &Plan) -> Result<Ctx<'_>, ArtifactError> {
-    let rounds = plan
-        .rounds
-        .iter()
-        .map(|r| RoundLines {
-            index: r.index,
-            count: r.tests.len(),
-            tests: r.tests.iter().map(|t| test_line(plan, t)).collect(),
-        })
-        .collect();
+    let rounds = plan.rounds.iter().map(|r| round_lines(plan, r)).collect();
     let mut env = Vec::new();
     for (k, v) in &plan.nccl.env {
         if k.is_empty()
@@ -164,6 +156,15 @@ pub fn perftest_words(plan: &Plan, e: &Endpoint, server: Option<&str>) -> Vec<St
 
 fn command(words: &[String]) -> String {
     words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
+}
+
+fn round_lines(plan: &Plan, r: &Round) -> RoundLines {
+    let tests = r.tests.iter().map(|t| test_line(plan, t));
+    RoundLines {
+        index: r.index,
+        count: r.tests.len(),
+        tests: tests.collect(),
+    }
 }
 
 fn test_line(plan: &Plan, t: &LinkTest) -> TestLine {

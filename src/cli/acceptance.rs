@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use clap::{Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 
 use railyard::acceptance::{self, check, model::Plan};
 use railyard::output::bounded::{self, Kind, MIB};
@@ -22,18 +22,7 @@ pub enum AcceptanceCommand {
     /// Write the bring-up tests of a cluster into DIR: plan.json (every compute node–leaf and
     /// leaf–spine cable, the ib_write_bw pairs in rounds, the NCCL tests with their expected bus
     /// bandwidth), run.sh (ssh + mpirun) and acceptance.sbatch (Slurm).
-    Plan {
-        /// Spec file; the built-in `lab-small` example when omitted.
-        spec: Option<PathBuf>,
-        /// Output directory: new, empty, or an earlier plan's (as for `build`).
-        #[arg(short, long, default_value = "acceptance")]
-        output: PathBuf,
-        /// As for `build`: rename a directory that is not an earlier plan's aside first.
-        #[arg(long)]
-        move_aside: bool,
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-    },
+    Plan(PlanArgs),
     /// Read the results the runners wrote (RESULTS/links/*.txt: ib_write_bw client output,
     /// RESULTS/nccl/*.txt: nccl-tests output) and name the suspect cables. Exit code 0: every
     /// test passed; 1: a test fell short or did not run; 3: unreadable results or plan.
@@ -45,6 +34,20 @@ pub enum AcceptanceCommand {
         #[arg(long, value_enum, default_value = "text")]
         format: CheckFormat,
     },
+}
+
+#[derive(Args)]
+pub struct PlanArgs {
+    /// Spec file; the built-in `lab-small` example when omitted.
+    spec: Option<PathBuf>,
+    /// Output directory: new, empty, or an earlier plan's (as for `build`).
+    #[arg(short, long, default_value = "acceptance")]
+    output: PathBuf,
+    /// As for `build`: rename a directory that is not an earlier plan's aside first.
+    #[arg(long)]
+    move_aside: bool,
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -67,12 +70,7 @@ const RESULT: Kind = Kind {
 
 pub fn run(cmd: AcceptanceCommand) -> anyhow::Result<ExitCode> {
     match cmd {
-        AcceptanceCommand::Plan {
-            spec,
-            output,
-            move_aside,
-            format,
-        } => plan(spec.as_deref(), &output, move_aside, format),
+        AcceptanceCommand::Plan(args) => plan(&args),
         AcceptanceCommand::Check {
             results,
             plan,
@@ -81,31 +79,12 @@ pub fn run(cmd: AcceptanceCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn plan(
-    spec: Option<&Path>,
-    output: &Path,
-    move_aside: bool,
-    format: Format,
-) -> anyhow::Result<ExitCode> {
-    let src = load(spec)?;
+fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
+    let src = load(args.spec.as_deref())?;
     let compiled = railyard::compile(&src);
-    report::print(&src, &compiled.diagnostics, format);
-    let (Some(fabric), Some(spec), Some(alloc), Some(intents), Some(physical)) = (
-        &compiled.fabric,
-        &compiled.spec,
-        &compiled.allocation,
-        &compiled.intents,
-        &compiled.physical,
-    ) else {
+    report::print(&src, &compiled.diagnostics, args.format);
+    let Some(inputs) = compiled.artifact_inputs() else {
         return Ok(ExitCode::from(1));
-    };
-    let inputs = railyard::artifacts::Inputs {
-        fabric,
-        spec,
-        alloc,
-        intents,
-        physical,
-        diagnostics: &compiled.diagnostics,
     };
     let Some(plan) = acceptance::plan(&inputs)? else {
         bail!("the cluster has no GPU nodes on a compute fabric: nothing to test");
@@ -117,7 +96,7 @@ fn plan(
         plan.schedule.max_degree,
         plan.nccl.tests.len()
     );
-    write(output, move_aside, &acceptance::files(&plan)?)
+    write(&args.output, args.move_aside, &acceptance::files(&plan)?)
 }
 
 fn check_results(results: &Path, plan: Option<&Path>, format: CheckFormat) -> ExitCode {
