@@ -10,6 +10,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod acceptance;
 pub mod addressing;
 pub mod artifacts;
 pub mod cabling;
@@ -183,15 +184,8 @@ impl Compiled {
         sink: &Sink<'_>,
         memo: &dyn Memo,
     ) -> Option<Result<(), BuildError>> {
-        let (fabric, intents) = (self.fabric.as_ref()?, self.intents.as_ref()?);
-        let inputs = artifacts::Inputs {
-            fabric,
-            spec: self.spec.as_ref()?,
-            alloc: self.allocation.as_ref()?,
-            intents,
-            physical: self.physical.as_ref()?,
-            diagnostics: &self.diagnostics,
-        };
+        let inputs = self.artifact_inputs()?;
+        let intents = inputs.intents;
         // Configs and artifacts side by side: each splits its own work over the cores, and each
         // has single-threaded stretches (the workbook, the report page) the other fills.
         let (rendered, artifacts) = parallel::join(
@@ -216,15 +210,22 @@ impl Compiled {
     /// The report deliverables only (`report.html`, `cabling.xlsx`, `labels/`, manifest);
     /// `None` when the compile failed, an error when a deliverable cannot be written.
     pub fn report_outputs(&self) -> Option<Result<Vec<OutputFile>, artifacts::ArtifactError>> {
-        let inputs = artifacts::Inputs {
+        Some(artifacts::render_report(&self.artifact_inputs()?))
+    }
+}
+
+impl Compiled {
+    /// What the artifacts (and the stages beside them) are made from; `None` when the compile
+    /// failed.
+    pub fn artifact_inputs(&self) -> Option<artifacts::Inputs<'_>> {
+        Some(artifacts::Inputs {
             fabric: self.fabric.as_ref()?,
             spec: self.spec.as_ref()?,
             alloc: self.allocation.as_ref()?,
             intents: self.intents.as_ref()?,
             physical: self.physical.as_ref()?,
             diagnostics: &self.diagnostics,
-        };
-        Some(artifacts::render_report(&inputs))
+        })
     }
 }
 

@@ -115,6 +115,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "output",
         ],
     ),
+    // The acceptance plan and its check: tests from the fabric and the nodes' intent, the NCCL
+    // environment as `artifacts::hosts` renders it.
+    (
+        "acceptance",
+        &["model", "topology", "intent", "artifacts", "output"],
+    ),
     (
         "capture",
         &["diag", "model", "topology", "intent", "output"],

@@ -1,6 +1,7 @@
 //! The command line: the only place that knows clap, anyhow, miette rendering and the file system
 //! layout of outputs. Exit codes: 0 clean, 1 design errors, 2 unreadable input or usage error.
 
+mod acceptance;
 mod cabling;
 mod commit;
 mod destination;
@@ -145,6 +146,10 @@ enum Command {
     /// Write the plan as another tool's input: NVIDIA Air (air, air-dot), containerlab, Cumulus
     /// PTM (ptm), UFM Cable Validation Tool (ufm-cvt), NetBox bulk import (netbox).
     Export(export::ExportArgs),
+    /// Bring-up acceptance: the link and NCCL tests of a cluster (plan), and which cable the
+    /// results point at (check).
+    #[command(subcommand)]
+    Acceptance(acceptance::AcceptanceCommand),
 }
 
 pub fn run() -> ExitCode {
@@ -241,6 +246,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Diff(args) => diff::run(args),
         Command::Ib(cmd) => ib::run(cmd),
         Command::Export(args) => export::run(args),
+        Command::Acceptance(cmd) => acceptance::run(cmd),
         Command::Catalog => Ok(catalog()),
     }
 }

@@ -41,6 +41,12 @@ fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
                 p.display()
             );
         }
+        if name.starts_with("acceptance/") {
+            bail!(
+                "`{}`: the acceptance runners run as root on the nodes and are built in; they cannot be overridden",
+                p.display()
+            );
+        }
         if name.starts_with("export/") {
             bail!(
                 "`{}`: the export files (containerlab's FRR daemons file) are built in and cannot be overridden",
