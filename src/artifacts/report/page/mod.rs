@@ -1,9 +1,12 @@
 //! `report.html`: the page skeleton is a minijinja template (`templates/report/`, auto-escaped)
 //! filled with the overview ([`overview`]); the diagram and rack elevations come from the
 //! escaping writer; the tables' data is one JSON block ([`data`]) that the page's script renders.
+//! Split per pod, the same template makes the index and the pod pages ([`split`]): `page` says
+//! which sections a page has, and each page carries only the script pieces its sections use.
 
 mod data;
 mod overview;
+mod split;
 
 use minijinja::{AutoEscape, Environment, Value, context};
 
@@ -11,10 +14,18 @@ use super::{Csv, LinkNames, diagram, racks};
 use crate::artifacts::Inputs;
 use crate::artifacts::summary::Summary;
 use overview::thousands;
+pub use split::{PodPage, index_html};
 
 const TEMPLATE: &str = include_str!("../../../../templates/report/report.html.j2");
 const CSS: &str = include_str!("../../../../templates/report/report.css");
-const JS: &str = include_str!("../../../../templates/report/report.js");
+/// The page's script in pieces (`templates/report/js/`): the helpers and the table widget,
+/// the cabling and port-map tables, the BOM, the diagram's interaction, the print sheets, the end.
+const JS_CORE: &str = include_str!("../../../../templates/report/js/core.js");
+const JS_CABLING: &str = include_str!("../../../../templates/report/js/cabling.js");
+const JS_BOM: &str = include_str!("../../../../templates/report/js/bom.js");
+const JS_DIAGRAM: &str = include_str!("../../../../templates/report/js/diagram.js");
+const JS_SHEETS: &str = include_str!("../../../../templates/report/js/sheets.js");
+const JS_END: &str = include_str!("../../../../templates/report/js/end.js");
 
 /// Cables a printed sheet holds (A4 landscape at the sheet's font size).
 const ROWS_PER_PAGE: usize = 30;
@@ -30,7 +41,8 @@ pub fn report_html(
     let dg = diagram::build(f);
     let sheets = data::Sheets::of(f, names);
     let has_racks = sheets.has_racks;
-    let data_json = data::json(f, names, &dg, sheets, bom, portmaps)
+    let scope = data::Scope::whole(f, &dg);
+    let data_json = data::json(f, names, &scope, sheets, bom, portmaps)
         .map_err(|e| format!("the page's data does not serialize: {e}"))?;
 
     let rack_list = racks::racks(f);
@@ -39,6 +51,9 @@ pub fn report_html(
 
     let cable_count = f.link_count() as u64;
     let ctx = context! {
+        page => "full",
+        pod_title => "",
+        pods => Value::from(Vec::<Value>::new()),
         cluster => &f.name,
         site => &f.site,
         generator => concat!("railyard ", env!("CARGO_PKG_VERSION")),
@@ -59,7 +74,9 @@ pub fn report_html(
         sheet_unit => if has_racks { "rack" } else { "switch" },
         rows_per_page => ROWS_PER_PAGE,
         css => Value::from_safe_string(CSS.to_string()),
-        js => Value::from_safe_string(JS.to_string()),
+        js => Value::from_safe_string(
+            [JS_CORE, JS_CABLING, JS_BOM, JS_DIAGRAM, JS_SHEETS, JS_END].concat()
+        ),
         data_json => Value::from_safe_string(data_json),
     };
     render(ctx)
