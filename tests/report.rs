@@ -966,7 +966,10 @@ fn per_pod_report_at_16k_in_chromium() {
     }
     // 64 SUs / 4 SUs per spine group = 16 pods, and the cores and shared switches.
     for k in 1..=16 {
-        for p in [format!("report/pod{k}.html"), format!("workbooks/pod{k}.xlsx")] {
+        for p in [
+            format!("report/pod{k}.html"),
+            format!("workbooks/pod{k}.xlsx"),
+        ] {
             assert!(dir.join(&p).is_file(), "{p} written");
         }
     }
@@ -1106,7 +1109,12 @@ fn one_su_more_renders_only_its_pod() {
         (paths, memo)
     };
     let (first, memo) = build(7, BTreeMap::new());
-    for p in ["report.html", "report/pod1.html", "report/pod2.html", "workbooks/pod1.xlsx"] {
+    for p in [
+        "report.html",
+        "report/pod1.html",
+        "report/pod2.html",
+        "workbooks/pod1.xlsx",
+    ] {
         assert!(first.contains(&p.to_string()), "{p} in {first:?}");
     }
     let (second, memo) = build(8, memo.now.into_inner().expect("memo"));
@@ -1115,7 +1123,12 @@ fn one_su_more_renders_only_its_pod() {
         assert!(reused.contains(&unit.to_string()), "{unit} carried over");
         assert!(!second.contains(&unit.to_string()), "{unit} not rendered");
     }
-    for p in ["report.html", "cabling.xlsx", "report/pod2.html", "workbooks/pod2.xlsx"] {
+    for p in [
+        "report.html",
+        "cabling.xlsx",
+        "report/pod2.html",
+        "workbooks/pod2.xlsx",
+    ] {
         assert!(second.contains(&p.to_string()), "{p} rendered again");
     }
     let small = common::example_outputs("lab-small.yaml");

@@ -27,6 +27,8 @@ const JS_DIAGRAM: &str = include_str!("../../../../templates/report/js/diagram.j
 const JS_SHEETS: &str = include_str!("../../../../templates/report/js/sheets.js");
 const JS_END: &str = include_str!("../../../../templates/report/js/end.js");
 
+const GENERATOR: &str = concat!("railyard ", env!("CARGO_PKG_VERSION"));
+
 /// Cables a printed sheet holds (A4 landscape at the sheet's font size).
 const ROWS_PER_PAGE: usize = 30;
 
@@ -49,14 +51,34 @@ pub fn report_html(
     let racks_html = racks::render(&rack_list);
     let diagram_svg = diagram::svg::render(&dg);
 
-    let cable_count = f.link_count() as u64;
     let ctx = context! {
         page => "full",
         pod_title => "",
         pods => Value::from(Vec::<Value>::new()),
+        diagram_note => overview::diagram_note(dg.mode),
+        diagram_svg => Value::from_safe_string(diagram_svg),
+        has_racks => has_racks,
+        rack_count => rack_list.len(),
+        racks_html => Value::from_safe_string(racks_html),
+        sheet_unit => if has_racks { "rack" } else { "switch" },
+        js => Value::from_safe_string(
+            [JS_CORE, JS_CABLING, JS_BOM, JS_DIAGRAM, JS_SHEETS, JS_END].concat()
+        ),
+        data_json => Value::from_safe_string(data_json),
+        ..fabric(inputs, summary)
+    };
+    render(ctx)
+}
+
+/// What the whole page and the index show of the whole fabric: its name, figures, design,
+/// findings and tenants.
+fn fabric(inputs: &Inputs<'_>, summary: &Summary) -> Value {
+    let f = inputs.fabric;
+    let cable_count = f.link_count() as u64;
+    context! {
         cluster => &f.name,
         site => &f.site,
-        generator => concat!("railyard ", env!("CARGO_PKG_VERSION")),
+        generator => GENERATOR,
         summary => summary,
         switch_total => thousands(summary.switches.values().sum()),
         cable_total => thousands(cable_count),
@@ -65,21 +87,10 @@ pub fn report_html(
         cables => overview::counts(&summary.links),
         design => overview::design(summary),
         diagnostics => overview::diagnostics(inputs.diagnostics),
-        diagram_note => overview::diagram_note(dg.mode),
-        diagram_svg => Value::from_safe_string(diagram_svg),
-        has_racks => has_racks,
-        rack_count => rack_list.len(),
-        racks_html => Value::from_safe_string(racks_html),
         tenants => overview::tenants(&summary.tenants),
-        sheet_unit => if has_racks { "rack" } else { "switch" },
         rows_per_page => ROWS_PER_PAGE,
         css => Value::from_safe_string(CSS.to_string()),
-        js => Value::from_safe_string(
-            [JS_CORE, JS_CABLING, JS_BOM, JS_DIAGRAM, JS_SHEETS, JS_END].concat()
-        ),
-        data_json => Value::from_safe_string(data_json),
-    };
-    render(ctx)
+    }
 }
 
 /// The page from its template; a template error (an undefined value, say) is the page's

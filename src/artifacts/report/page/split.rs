@@ -10,7 +10,9 @@ use serde::Serialize;
 
 use super::data::{self, Scope, Sheets};
 use super::overview::{self, kv, thousands};
-use super::{CSS, JS_BOM, JS_CABLING, JS_CORE, JS_END, JS_SHEETS, ROWS_PER_PAGE, render};
+use super::{
+    CSS, GENERATOR, JS_BOM, JS_CABLING, JS_CORE, JS_END, JS_SHEETS, ROWS_PER_PAGE, render,
+};
 use crate::artifacts::Inputs;
 use crate::artifacts::report::diagram::pod_grid::{self, PodBox};
 use crate::artifacts::report::pods::{CENTRAL, Pods};
@@ -19,8 +21,6 @@ use crate::artifacts::summary::Summary;
 use crate::model::Role;
 use crate::output::unit_digest;
 use crate::topology::{Device, Fabric, Link};
-
-const GENERATOR: &str = concat!("railyard ", env!("CARGO_PKG_VERSION"));
 
 /// What one pod holds, counted.
 struct Facts {
@@ -278,22 +278,10 @@ pub fn index_html(
     };
     let data_json = data::json(f, &no_names, &empty, no_sheets, bom, &[])
         .map_err(|e| format!("the page's data does not serialize: {e}"))?;
-    let cable_count = f.link_count() as u64;
     let ctx = context! {
         page => "index",
         pod_title => "",
         pods => rows,
-        cluster => &f.name,
-        site => &f.site,
-        generator => GENERATOR,
-        summary => summary,
-        switch_total => thousands(summary.switches.values().sum()),
-        cable_total => thousands(cable_count),
-        figures => overview::figures(summary, cable_count),
-        switches => overview::counts(&summary.switches),
-        cables => overview::counts(&summary.links),
-        design => overview::design(summary),
-        diagnostics => overview::diagnostics(inputs.diagnostics),
         diagram_note => format!(
             "One box per pod ({} SUs each, a spine group in a 3-tier fabric){}; click a pod for its page: SUs, racks, cabling, port maps and print sheets.",
             pods.size,
@@ -303,12 +291,10 @@ pub fn index_html(
         has_racks => false,
         rack_count => 0,
         racks_html => "",
-        tenants => overview::tenants(&summary.tenants),
         sheet_unit => "rack",
-        rows_per_page => ROWS_PER_PAGE,
-        css => Value::from_safe_string(CSS.to_string()),
         js => Value::from_safe_string([JS_CORE, JS_BOM, JS_END].concat()),
         data_json => Value::from_safe_string(data_json),
+        ..super::fabric(inputs, summary)
     };
     render(ctx)
 }
