@@ -13,7 +13,7 @@ pub struct PodBox {
     pub lines: [String; 2],
 }
 
-const BOX_W: f64 = 150.0;
+const BOX_W: f64 = 172.0;
 const BOX_H: f64 = 96.0;
 const GAP: f64 = 12.0;
 const MARGIN: f64 = 12.0;

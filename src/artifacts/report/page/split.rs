@@ -249,10 +249,17 @@ pub fn index_html(
             page: r.href.clone(),
             title: r.title.clone(),
             span: r.span.clone(),
-            lines: [
-                format!("{} GPUs", r.gpus),
-                format!("{} sw · {} cables", r.switches, r.cables),
-            ],
+            lines: if r.href.ends_with(&format!("/{CENTRAL}.html")) {
+                [
+                    format!("{} switches", r.switches),
+                    format!("{} cables", r.cables),
+                ]
+            } else {
+                [
+                    format!("{} GPUs", r.gpus),
+                    format!("{} sw · {} cables", r.switches, r.cables),
+                ]
+            },
         })
         .collect();
     let (pod_boxes, central) = match pods.names.last() {
@@ -283,7 +290,7 @@ pub fn index_html(
         pod_title => "",
         pods => rows,
         diagram_note => format!(
-            "One box per pod ({} SUs each, a spine group in a 3-tier fabric){}; click a pod for its page: SUs, racks, cabling, port maps and print sheets.",
+            "One box per pod ({} SU(s) each: a spine group in a 3-tier fabric, a run of SUs in a 2-tier one){}; click a pod for its page: SUs, racks, cabling, port maps and print sheets.",
             pods.size,
             if central.is_some() { ", the cores and shared switches above" } else { "" }
         ),
