@@ -920,3 +920,222 @@ fn report_command_writes_the_deliverables_and_no_progress_when_not_a_terminal() 
     );
     assert!(stderr.contains("wrote"), "{stderr}");
 }
+
+// ---- per-pod report and workbooks (above `report.per_pod_above_gpus`) ----------------------
+
+/// The 16k-GPU bench fabric (`tests/fixtures/pods/bench-64.yaml`): 64 SUs in spine groups of 4.
+fn bench_16k() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pods/bench-64.yaml"),
+    )
+    .expect("bench spec")
+}
+
+/// Open `path` and return the milliseconds from navigation to the page's script being done.
+fn timed_open(browser: &mut Browser, path: &Path) -> u128 {
+    let t = std::time::Instant::now();
+    browser.open(path);
+    t.elapsed().as_millis()
+}
+
+/// The 16k index and one pod page in Chromium: every link of the index resolves to a written
+/// file, the pod grid fits a 1280 × 800 window with every pod box at least 100 px wide, each
+/// page opens without an error; the pod page and workbook hold exactly the cables with an end in
+/// the pod (its devices read from plan.json: SUs 1–4 and spine group 1).
+#[test]
+fn per_pod_report_at_16k_in_chromium() {
+    let Some(bin) = chromium("per_pod_report_at_16k_in_chromium") else {
+        return;
+    };
+    let t = std::time::Instant::now();
+    let files = common::outputs_of(
+        &bench_16k(),
+        &[
+            railyard::output::OutputGroup::Report,
+            railyard::output::OutputGroup::Plan,
+            railyard::output::OutputGroup::Cabling,
+        ],
+    );
+    eprintln!("16k report build: {} ms", t.elapsed().as_millis());
+    let dir = artifacts_dir().join("pods-16k");
+    let _ = std::fs::remove_dir_all(&dir);
+    for f in &files {
+        let p = dir.join(&f.path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&p, &f.bytes).expect("write");
+    }
+    // 64 SUs / 4 SUs per spine group = 16 pods, and the cores and shared switches.
+    for k in 1..=16 {
+        for p in [
+            format!("report/pod{k}.html"),
+            format!("workbooks/pod{k}.xlsx"),
+        ] {
+            assert!(dir.join(&p).is_file(), "{p} written");
+        }
+    }
+    assert!(dir.join("report/central.html").is_file());
+
+    let mut browser = Browser::launch(&bin);
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    let ms = timed_open(&mut browser, &dir.join("report.html"));
+    eprintln!("16k index: {ms} ms to loaded and drawn");
+    let links: Vec<String> = serde_json::from_value(browser.eval(
+        "Array.from(document.querySelectorAll('a')).map(a => a.getAttribute('href')).filter(h => h && !h.startsWith('#'))",
+    ))
+    .expect("links");
+    assert!(links.len() >= 34, "a pod page and workbook each: {links:?}");
+    for l in &links {
+        assert!(dir.join(l).is_file(), "index link {l} resolves to a file");
+    }
+    let geometry = browser.eval(
+        "(() => { const s = document.getElementById('pod-grid').getBoundingClientRect();
+            const w = Array.from(document.querySelectorAll('#pod-grid a.pod rect')).map(r => r.getBoundingClientRect().width);
+            return {svg: s.width, view: document.documentElement.clientWidth, pods: w.length, min: Math.min(...w)}; })()",
+    );
+    eprintln!("16k pod grid: {geometry}");
+    assert_eq!(geometry["pods"], 16, "one box per pod: {geometry}");
+    assert!(
+        geometry["svg"].as_f64() <= geometry["view"].as_f64(),
+        "the grid fits the window: {geometry}"
+    );
+    assert!(
+        geometry["min"].as_f64().unwrap_or(0.0) >= 100.0,
+        "pod boxes readable: {geometry}"
+    );
+    let area = clip(&mut browser, "#diagram");
+    let shot = browser.call(
+        "Page.captureScreenshot",
+        json!({"format": "png", "captureBeyondViewport": true, "clip": area}),
+    );
+    let png = decode_base64(shot["data"].as_str().expect("png"));
+    assert!(png.starts_with(b"\x89PNG"));
+    std::fs::write(artifacts_dir().join("pods-16k-index.png"), png).expect("write png");
+
+    let ms = timed_open(&mut browser, &dir.join("report/pod1.html"));
+    eprintln!("16k pod page: {ms} ms to loaded and drawn");
+    let expected = pod1_cables(&files);
+    let shown = browser.eval("window.railyardReport.cables");
+    assert_eq!(shown, json!(expected.len()), "pod 1's cables on its page");
+    let errors = browser.errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+
+    let book = std::fs::read(dir.join("workbooks/pod1.xlsx")).expect("pod workbook");
+    let mut wb: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(book)).expect("xlsx");
+    let ids: std::collections::BTreeSet<String> = sheet(&mut wb, "Cabling")
+        .into_iter()
+        .skip(1)
+        .map(|r| r[0].clone())
+        .collect();
+    assert_eq!(ids, expected, "pod 1's workbook holds its cables");
+}
+
+/// The cable ids of `cabling.csv` with an end on a device of pod 1: SUs 1–4, and the compute
+/// spines of spine group 1 (plan.json's `su` and `group`).
+fn pod1_cables(files: &[OutputFile]) -> std::collections::BTreeSet<String> {
+    let plan: Value = serde_json::from_str(&common::file(files, "plan.json")).expect("plan");
+    let pod: std::collections::BTreeSet<&str> = plan["devices"]
+        .as_array()
+        .expect("devices")
+        .iter()
+        .filter(|d| {
+            d["su"].as_u64().is_some_and(|s| (1..=4).contains(&s))
+                || (d["role"] == "spine" && d["group"] == 1)
+        })
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    let (_, cables) = csv_rows(files, "cabling.csv");
+    cables
+        .iter()
+        .filter(|c| pod.contains(c["a_device"].as_str()) || pod.contains(c["b_device"].as_str()))
+        .map(|c| c["cable_id"].clone())
+        .collect()
+}
+
+/// Records what a build rendered and carries over what the previous one recorded.
+#[derive(Default)]
+struct RecordingMemo {
+    before: BTreeMap<String, [u8; 32]>,
+    now: std::sync::Mutex<BTreeMap<String, [u8; 32]>>,
+    reused: std::sync::Mutex<Vec<String>>,
+}
+
+impl railyard::output::Memo for RecordingMemo {
+    fn reuse(&self, unit: &str, inputs: &[u8; 32]) -> bool {
+        let same = self.before.get(unit) == Some(inputs);
+        if same {
+            self.reused.lock().expect("lock").push(unit.to_string());
+            self.now.lock().expect("lock").insert(unit.into(), *inputs);
+        }
+        same
+    }
+    fn record(&self, unit: &str, inputs: &[u8; 32], _: Vec<String>) {
+        self.now.lock().expect("lock").insert(unit.into(), *inputs);
+    }
+}
+
+/// A 3-tier fabric grown by one SU (7 → 8, in pod 2) renders again pod 2's page and workbook,
+/// the index and the summary workbook, and carries pod 1's over; a small fabric (lab-small)
+/// keeps one page and one workbook.
+#[test]
+fn one_su_more_renders_only_its_pod() {
+    let spec = |sus: u32| {
+        format!(
+            "name: grow\nscalable_units: {{count: {sus}, nodes_per_su: 32, node_model: dgx-h100}}\n\
+             compute:\n  leaf: {{model: sn5600, rails_per_leaf: 2}}\n  spine: {{model: sn5600, sus_per_group: 4}}\n  \
+             tiers: 3\n  core: {{model: sn5600}}\nreport: {{per_pod_above_gpus: 0}}\n"
+        )
+    };
+    let build = |sus: u32, before: BTreeMap<String, [u8; 32]>| {
+        let c = railyard::compile(&railyard::diag::SourceFile::new("grow.yaml", spec(sus)));
+        let memo = RecordingMemo {
+            before,
+            ..RecordingMemo::default()
+        };
+        let paths = std::sync::Mutex::new(Vec::new());
+        let only = railyard::output::Selection::of(&[railyard::output::OutputGroup::Report]);
+        c.emit(
+            &railyard::render::Templates::default(),
+            &only,
+            &|f: OutputFile| paths.lock().expect("lock").push(f.path),
+            &memo,
+        )
+        .expect("compiles")
+        .expect("renders");
+        let mut paths = paths.into_inner().expect("paths");
+        paths.sort();
+        (paths, memo)
+    };
+    let (first, memo) = build(7, BTreeMap::new());
+    for p in [
+        "report.html",
+        "report/pod1.html",
+        "report/pod2.html",
+        "workbooks/pod1.xlsx",
+    ] {
+        assert!(first.contains(&p.to_string()), "{p} in {first:?}");
+    }
+    let (second, memo) = build(8, memo.now.into_inner().expect("memo"));
+    let reused = memo.reused.into_inner().expect("reused");
+    for unit in ["report/pod1.html", "workbooks/pod1.xlsx"] {
+        assert!(reused.contains(&unit.to_string()), "{unit} carried over");
+        assert!(!second.contains(&unit.to_string()), "{unit} not rendered");
+    }
+    for p in [
+        "report.html",
+        "cabling.xlsx",
+        "report/pod2.html",
+        "workbooks/pod2.xlsx",
+    ] {
+        assert!(second.contains(&p.to_string()), "{p} rendered again");
+    }
+    let small = common::example_outputs("lab-small.yaml");
+    assert!(
+        !small
+            .iter()
+            .any(|f| f.path.starts_with("report/") || f.path.starts_with("workbooks/")),
+        "lab-small keeps one page and one workbook"
+    );
+}

@@ -192,6 +192,12 @@ pub fn mtu() -> Sp<u32> {
 pub fn host_mtu() -> Sp<u32> {
     Sp::new(9000)
 }
+/// Above 8,192 GPUs the report and workbook are split per pod: every example (at most 4,096
+/// GPUs, a 2.8 MB page) stays one page; the 16k bench fabric (12.6 MB, 4 s to a first
+/// screenshot in headless Chromium) is split.
+pub fn per_pod_above_gpus() -> u64 {
+    8192
+}
 /// Kubernetes label-key prefix for the fabric topology levels (a DNS subdomain the operator owns).
 pub fn label_prefix() -> Sp<LabelPrefix> {
     Sp::new(LabelPrefix::known("topology.railyard.dev"))

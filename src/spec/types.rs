@@ -70,6 +70,9 @@ pub struct ClusterSpec {
     /// Topology-aware scheduling outputs (Slurm, Kubernetes Kueue).
     #[serde(default)]
     pub scheduler: SchedulerSpec,
+    /// How the deliverables people read are split (`report.html`, `cabling.xlsx`).
+    #[serde(default)]
+    pub report: ReportSpec,
     /// GPU-node side: NCCL settings and NIC values that differ from the fabric's.
     #[serde(default)]
     pub hosts: HostsSpec,
@@ -875,6 +878,27 @@ impl Default for SchedulerSpec {
     fn default() -> Self {
         Self {
             label_prefix: super::defaults::label_prefix(),
+        }
+    }
+}
+
+/// The report and workbook: one page and one workbook while the fabric is small, an index and
+/// one page and workbook per pod above a size (a page holding a whole 16k-GPU fabric is 12.6 MB
+/// and needs 4 s in Chromium to a first paint).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct ReportSpec {
+    /// Above this many GPUs, `report.html` is an index linking `report/<pod>.html` and
+    /// `cabling.xlsx` a fabric summary beside `workbooks/<pod>.xlsx`; default 8192.
+    #[serde(default = "super::defaults::per_pod_above_gpus")]
+    pub per_pod_above_gpus: u64,
+}
+
+impl Default for ReportSpec {
+    fn default() -> Self {
+        Self {
+            per_pod_above_gpus: super::defaults::per_pod_above_gpus(),
         }
     }
 }

@@ -97,6 +97,53 @@ impl Csv {
     pub fn rows(&self) -> impl Iterator<Item = CsvRow<'_>> {
         (0..self.len()).map(|i| self.row(i))
     }
+
+    /// Rows `rows` (indices, in the order given) under the same header (a pod's share of a
+    /// fabric-wide table); `None` past 4 GiB of text, as [`Csv::read`].
+    pub fn pick(&self, rows: &[usize]) -> Option<Self> {
+        let mut t = Self {
+            header: self.header.clone(),
+            text: String::new(),
+            ends: Vec::with_capacity(rows.len() * self.header.len()),
+        };
+        for &i in rows {
+            for field in self.row(i).iter() {
+                t.text.push_str(field);
+                t.ends.push(u32::try_from(t.text.len()).ok()?);
+            }
+        }
+        Some(t)
+    }
+
+    /// The rows naming each key of `key_of` in one of `columns`, per key's value: row indices
+    /// in file order, a row once per value.
+    pub fn rows_by(
+        &self,
+        columns: &[&str],
+        key_of: impl Fn(&str) -> Option<usize>,
+        n: usize,
+    ) -> Vec<Vec<usize>> {
+        let cols: Vec<usize> = columns
+            .iter()
+            .filter_map(|c| self.header.iter().position(|h| h == c))
+            .collect();
+        let mut out = vec![Vec::new(); n];
+        for (i, r) in self.rows().enumerate() {
+            let mut seen: Vec<usize> = Vec::new();
+            for &c in &cols {
+                if let Some(k) = key_of(r.get(c)).filter(|k| *k < n && !seen.contains(k)) {
+                    seen.push(k);
+                    out[k].push(i);
+                }
+            }
+        }
+        out
+    }
+
+    /// Every field's text, back to back with its length (the table's digest input).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
 }
 
 #[cfg(test)]

@@ -6,13 +6,19 @@
 //! tables in the page and the workbook are read back from `cabling.csv`, `portmaps/*.csv`,
 //! `bom.csv` and `addresses.csv`, so every view shows exactly what the CSV files say.
 //! Self-contained: the page carries its CSS, script, SVG and data inline and loads nothing.
+//!
+//! Above the spec's `report.per_pod_above_gpus`, the page and the workbook are split per pod
+//! ([`pods`], [`split`]): `report.html` an index linking `report/<pod>.html`, `cabling.xlsx` a
+//! fabric summary beside `workbooks/<pod>.xlsx`.
 
 mod csv_table;
 mod diagram;
 mod labels;
 mod markup;
 mod page;
+mod pods;
 mod racks;
+mod split;
 mod xlsx;
 
 use super::{ArtifactError, InFile, Inputs, LinkNames};
@@ -31,7 +37,8 @@ fn read_back(files: &[OutputFile], path: &str) -> Result<Option<Csv>, ArtifactEr
 }
 
 /// `report.html`, `cabling.xlsx` and `labels/*.html` from the fabric and the CSV artifacts in
-/// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`).
+/// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`);
+/// above the spec's size, split per pod.
 pub fn files(
     inputs: &Inputs<'_>,
     names: &LinkNames,
@@ -41,6 +48,9 @@ pub fn files(
 ) -> Result<(), ArtifactError> {
     let f = inputs.fabric;
     let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
+    if pods::split(summary.gpus, inputs.spec.report.per_pod_above_gpus) {
+        return split::files(inputs, names, &summary, files, sink, memo);
+    }
     // The workbook is the summary and the CSV files as sheets, nothing else: when those are the
     // same as the previous build's (a change of tenants, BGP or RoCE settings), it is kept.
     let summary_json = super::summary::to_json(&summary).in_file(WORKBOOK)?;
@@ -53,38 +63,21 @@ pub fn files(
     }
     let workbook_inputs = unit_digest(&parts);
     let draw_workbook = !memo.reuse(WORKBOOK, &workbook_inputs);
-    // Only the workbook reads these two.
-    let read = |path: &str| {
-        if draw_workbook {
-            read_back(files, path)
-        } else {
-            Ok(None)
-        }
-    };
-    // The two largest tables are parsed beside the rest.
-    let ((cabling, addresses), (bom, portmaps)) = crate::parallel::join(
-        || (read("cabling.csv"), read("addresses.csv")),
-        || {
-            let portmaps: Result<Vec<(&str, Csv)>, ArtifactError> = files
-                .iter()
-                .filter_map(|o| {
-                    let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
-                    Some(Csv::read(&o.bytes).in_file(&o.path).map(|c| (name, c)))
-                })
-                .collect();
-            (read_back(files, "bom.csv"), portmaps)
-        },
-    );
-    let (cabling, addresses, bom, portmaps) = (cabling?, addresses?, bom?, portmaps?);
+    let Tables {
+        cabling,
+        addresses,
+        bom,
+        portmaps,
+    } = Tables::read(files, draw_workbook)?;
     // The workbook (its pieces over the cores) beside the page and the label sheets.
     let (workbook, page_and_labels) = crate::parallel::join(
         || {
             draw_workbook
                 .then(|| {
                     xlsx::workbook(
-                        &summary,
+                        &xlsx::summary_rows(&summary),
                         cabling.as_ref(),
-                        &portmaps,
+                        &portmaps.iter().map(|(n, c)| (*n, c)).collect::<Vec<_>>(),
                         bom.as_ref(),
                         addresses.as_ref(),
                     )
@@ -105,6 +98,49 @@ pub fn files(
         sink(OutputFile::new(OutputGroup::Report, WORKBOOK, bytes));
     }
     Ok(())
+}
+
+/// The CSV files the page and the workbooks read back.
+struct Tables<'a> {
+    cabling: Option<Csv>,
+    addresses: Option<Csv>,
+    bom: Option<Csv>,
+    /// Switch name and port map, in file order.
+    portmaps: Vec<(&'a str, Csv)>,
+}
+
+impl<'a> Tables<'a> {
+    /// The tables of `files`; the cabling plan and address plan only for a `workbook` (the page
+    /// does not read them).
+    fn read(files: &'a [OutputFile], workbook: bool) -> Result<Self, ArtifactError> {
+        let read = |path: &str| {
+            if workbook {
+                read_back(files, path)
+            } else {
+                Ok(None)
+            }
+        };
+        // The two largest tables are parsed beside the rest.
+        let ((cabling, addresses), (bom, portmaps)) = crate::parallel::join(
+            || (read("cabling.csv"), read("addresses.csv")),
+            || {
+                let portmaps: Result<Vec<(&str, Csv)>, ArtifactError> = files
+                    .iter()
+                    .filter_map(|o| {
+                        let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
+                        Some(Csv::read(&o.bytes).in_file(&o.path).map(|c| (name, c)))
+                    })
+                    .collect();
+                (read_back(files, "bom.csv"), portmaps)
+            },
+        );
+        Ok(Self {
+            cabling: cabling?,
+            addresses: addresses?,
+            bom: bom?,
+            portmaps: portmaps?,
+        })
+    }
 }
 
 const WORKBOOK: &str = "cabling.xlsx";

@@ -28,6 +28,7 @@ mod columns;
 mod compute_panel;
 mod devices;
 mod geometry;
+pub mod pod_grid;
 pub mod svg;
 mod units;
 

@@ -1,5 +1,5 @@
 //! The page's data block: one JSON document (`<script type="application/json">`) that
-//! `report.js` turns into the device, cable and port tables, the BOM and the print sheets.
+//! the page's script (`templates/report/js/`) turns into the device, cable and port tables, the BOM and the print sheets.
 
 use std::collections::BTreeMap;
 
@@ -124,26 +124,98 @@ impl Sheets {
     }
 }
 
+impl Sheets {
+    /// The sheets of the places `own` devices (positions) are in, with only the page's
+    /// `cables` (ascending positions), as page positions; sheets left empty are dropped.
+    pub fn within(&self, all: &[&Device], own: &[usize], cables: &[usize]) -> Self {
+        let places: std::collections::BTreeSet<&str> = own
+            .iter()
+            .filter_map(|&i| {
+                let d = all[i];
+                if self.has_racks {
+                    d.rack.as_deref()
+                } else {
+                    d.role.is_switch().then_some(d.name.as_str())
+                }
+            })
+            .collect();
+        let sheets = self
+            .sheets
+            .iter()
+            .filter(|(loc, _)| places.contains(loc.as_str()))
+            .map(|(loc, list)| {
+                let local = list
+                    .iter()
+                    .filter_map(|i| cables.binary_search(i).ok())
+                    .collect();
+                (loc.clone(), local)
+            })
+            .filter(|(_, list): &(String, Vec<usize>)| !list.is_empty())
+            .collect();
+        Self {
+            has_racks: self.has_racks,
+            sheets,
+        }
+    }
+}
+
+/// What one page shows: devices and cables by position in `Fabric::devices()` and
+/// `Fabric::links()`, both ascending, and which devices' ports it lists.
+pub struct Scope<'s> {
+    pub devices: Vec<usize>,
+    pub cables: Vec<usize>,
+    /// Devices whose port maps the page lists (names).
+    pub ports_of: Option<std::collections::BTreeSet<&'s str>>,
+    /// The diagram the page draws, if any (placements and bundles).
+    pub diagram: Option<&'s Diagram>,
+}
+
+impl<'s> Scope<'s> {
+    /// The whole fabric, drawn in `dg`.
+    pub fn whole(f: &Fabric, dg: &'s Diagram) -> Self {
+        Self {
+            devices: (0..f.device_count()).collect(),
+            cables: (0..f.link_count()).collect(),
+            ports_of: None,
+            diagram: Some(dg),
+        }
+    }
+
+    /// The page's position of a device or cable (both lists are ascending).
+    fn local(list: &[usize], i: usize) -> usize {
+        list.binary_search(&i).unwrap_or(0)
+    }
+}
+
 /// The data block's JSON.
 pub fn json(
     f: &Fabric,
     names: &LinkNames,
-    dg: &Diagram,
+    scope: &Scope<'_>,
     sheets: Sheets,
     bom: Option<&Csv>,
     portmaps: &[(&str, Csv)],
 ) -> Result<String, serde_json::Error> {
-    let devices: Vec<&Device> = f.devices().collect();
-    let (cables, cable_index) = cable_rows(f, names, dg);
+    let all: Vec<&Device> = f.devices().collect();
+    let devices: Vec<&Device> = scope.devices.iter().map(|&i| all[i]).collect();
+    let (cables, cable_index) = cable_rows(f, names, scope);
+    let portmaps = portmaps
+        .iter()
+        .filter(|(name, _)| scope.ports_of.as_ref().is_none_or(|own| own.contains(name)));
     let ports = port_rows(&devices, portmaps, &cable_index);
     let mut switches: Vec<usize> = ports.keys().copied().collect();
     switches.sort_by(|&a, &b| natural::cmp(&devices[a].name, &devices[b].name));
     let empty_cols: Vec<String> = Vec::new();
     let bom_rows: Vec<Vec<&str>> =
         bom.map_or_else(Vec::new, |b| b.rows().map(|r| r.iter().collect()).collect());
+    let none = Placement::default();
+    let placements: Vec<&Placement> = match scope.diagram {
+        Some(dg) => scope.devices.iter().map(|&i| &dg.placements[i]).collect(),
+        None => vec![&none; devices.len()],
+    };
     let data = Data {
         cluster: &f.name,
-        devices: device_rows(&devices, &dg.placements),
+        devices: device_rows(&devices, &placements),
         cables,
         switches,
         ports,
@@ -159,7 +231,7 @@ pub fn json(
     script_json(&data)
 }
 
-fn device_rows<'a>(devices: &[&'a Device], placements: &'a [Placement]) -> Vec<DeviceRow<'a>> {
+fn device_rows<'a>(devices: &[&'a Device], placements: &[&'a Placement]) -> Vec<DeviceRow<'a>> {
     devices
         .iter()
         .zip(placements)
@@ -177,24 +249,28 @@ fn device_rows<'a>(devices: &[&'a Device], placements: &'a [Placement]) -> Vec<D
         .collect()
 }
 
-/// Every cable's row, and the index of every cable id.
+/// Every cable's row (device ends as page positions), and the page index of every cable id.
 fn cable_rows<'a>(
     f: &'a Fabric,
     names: &'a LinkNames,
-    dg: &Diagram,
+    scope: &Scope<'_>,
 ) -> (Vec<CableRow<'a>>, BTreeMap<&'a str, usize>) {
     let mut cable_index: BTreeMap<&str, usize> = BTreeMap::new();
-    let cables = f
-        .links()
+    let links: Vec<&crate::topology::Link> = f.links().collect();
+    let device = |i| Scope::local(&scope.devices, i);
+    let cables = scope
+        .cables
+        .iter()
         .enumerate()
-        .map(|(i, l)| {
-            cable_index.insert(l.cable_id.as_str(), i);
+        .map(|(k, &i)| {
+            let l = links[i];
+            cable_index.insert(l.cable_id.as_str(), k);
             (
                 l.cable_id.as_str(),
                 names.label[i].as_str(),
-                f.device_position(&l.a),
+                device(f.device_position(&l.a)),
                 names.a_port[i].as_str(),
-                f.device_position(&l.b),
+                device(f.device_position(&l.b)),
                 names.b_port[i].as_str(),
                 l.speed.to_string(),
                 names.build[i].media,
@@ -203,7 +279,7 @@ fn cable_rows<'a>(
                 l.tier.as_str(),
                 l.plane,
                 l.rail,
-                dg.cable_bundle[i],
+                scope.diagram.map_or(0, |dg| dg.cable_bundle[i]),
             )
         })
         .collect();
@@ -213,7 +289,7 @@ fn cable_rows<'a>(
 /// Every switch's ports from its port map (`portmaps/<switch>.csv`), by device index.
 fn port_rows<'a>(
     devices: &[&Device],
-    portmaps: &'a [(&str, Csv)],
+    portmaps: impl Iterator<Item = &'a (&'a str, Csv)>,
     cable_index: &BTreeMap<&str, usize>,
 ) -> BTreeMap<usize, Vec<PortRow<'a>>> {
     let by_name: BTreeMap<&str, usize> = devices

@@ -1,9 +1,12 @@
 //! `report.html`: the page skeleton is a minijinja template (`templates/report/`, auto-escaped)
 //! filled with the overview ([`overview`]); the diagram and rack elevations come from the
 //! escaping writer; the tables' data is one JSON block ([`data`]) that the page's script renders.
+//! Split per pod, the same template makes the index and the pod pages ([`split`]): `page` says
+//! which sections a page has, and each page carries only the script pieces its sections use.
 
 mod data;
 mod overview;
+mod split;
 
 use minijinja::{AutoEscape, Environment, Value, context};
 
@@ -11,10 +14,20 @@ use super::{Csv, LinkNames, diagram, racks};
 use crate::artifacts::Inputs;
 use crate::artifacts::summary::Summary;
 use overview::thousands;
+pub use split::{PodPage, index_html};
 
 const TEMPLATE: &str = include_str!("../../../../templates/report/report.html.j2");
 const CSS: &str = include_str!("../../../../templates/report/report.css");
-const JS: &str = include_str!("../../../../templates/report/report.js");
+/// The page's script in pieces (`templates/report/js/`): the helpers and the table widget,
+/// the cabling and port-map tables, the BOM, the diagram's interaction, the print sheets, the end.
+const JS_CORE: &str = include_str!("../../../../templates/report/js/core.js");
+const JS_CABLING: &str = include_str!("../../../../templates/report/js/cabling.js");
+const JS_BOM: &str = include_str!("../../../../templates/report/js/bom.js");
+const JS_DIAGRAM: &str = include_str!("../../../../templates/report/js/diagram.js");
+const JS_SHEETS: &str = include_str!("../../../../templates/report/js/sheets.js");
+const JS_END: &str = include_str!("../../../../templates/report/js/end.js");
+
+const GENERATOR: &str = concat!("railyard ", env!("CARGO_PKG_VERSION"));
 
 /// Cables a printed sheet holds (A4 landscape at the sheet's font size).
 const ROWS_PER_PAGE: usize = 30;
@@ -30,18 +43,42 @@ pub fn report_html(
     let dg = diagram::build(f);
     let sheets = data::Sheets::of(f, names);
     let has_racks = sheets.has_racks;
-    let data_json = data::json(f, names, &dg, sheets, bom, portmaps)
+    let scope = data::Scope::whole(f, &dg);
+    let data_json = data::json(f, names, &scope, sheets, bom, portmaps)
         .map_err(|e| format!("the page's data does not serialize: {e}"))?;
 
     let rack_list = racks::racks(f);
     let racks_html = racks::render(&rack_list);
     let diagram_svg = diagram::svg::render(&dg);
 
-    let cable_count = f.link_count() as u64;
     let ctx = context! {
+        page => "full",
+        pod_title => "",
+        pods => Value::from(Vec::<Value>::new()),
+        diagram_note => overview::diagram_note(dg.mode),
+        diagram_svg => Value::from_safe_string(diagram_svg),
+        has_racks => has_racks,
+        rack_count => rack_list.len(),
+        racks_html => Value::from_safe_string(racks_html),
+        sheet_unit => if has_racks { "rack" } else { "switch" },
+        js => Value::from_safe_string(
+            [JS_CORE, JS_CABLING, JS_BOM, JS_DIAGRAM, JS_SHEETS, JS_END].concat()
+        ),
+        data_json => Value::from_safe_string(data_json),
+        ..fabric(inputs, summary)
+    };
+    render(ctx)
+}
+
+/// What the whole page and the index show of the whole fabric: its name, figures, design,
+/// findings and tenants.
+fn fabric(inputs: &Inputs<'_>, summary: &Summary) -> Value {
+    let f = inputs.fabric;
+    let cable_count = f.link_count() as u64;
+    context! {
         cluster => &f.name,
         site => &f.site,
-        generator => concat!("railyard ", env!("CARGO_PKG_VERSION")),
+        generator => GENERATOR,
         summary => summary,
         switch_total => thousands(summary.switches.values().sum()),
         cable_total => thousands(cable_count),
@@ -50,19 +87,10 @@ pub fn report_html(
         cables => overview::counts(&summary.links),
         design => overview::design(summary),
         diagnostics => overview::diagnostics(inputs.diagnostics),
-        diagram_note => overview::diagram_note(dg.mode),
-        diagram_svg => Value::from_safe_string(diagram_svg),
-        has_racks => has_racks,
-        rack_count => rack_list.len(),
-        racks_html => Value::from_safe_string(racks_html),
         tenants => overview::tenants(&summary.tenants),
-        sheet_unit => if has_racks { "rack" } else { "switch" },
         rows_per_page => ROWS_PER_PAGE,
         css => Value::from_safe_string(CSS.to_string()),
-        js => Value::from_safe_string(JS.to_string()),
-        data_json => Value::from_safe_string(data_json),
-    };
-    render(ctx)
+    }
 }
 
 /// The page from its template; a template error (an undefined value, say) is the page's

@@ -15,7 +15,7 @@ pub struct KeyValue {
     value: String,
 }
 
-fn kv(key: &str, value: String) -> KeyValue {
+pub fn kv(key: &str, value: String) -> KeyValue {
     KeyValue {
         key: key.to_string(),
         value,
@@ -26,6 +26,10 @@ fn kv(key: &str, value: String) -> KeyValue {
 pub struct Figure {
     label: &'static str,
     value: String,
+}
+
+pub fn figure(label: &'static str, value: String) -> Figure {
+    Figure { label, value }
 }
 
 #[derive(Serialize)]

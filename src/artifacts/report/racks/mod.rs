@@ -42,10 +42,15 @@ fn height_of(f: &Fabric, d: &Device) -> u32 {
 
 /// Every rack with its devices at proposed U positions, in natural rack order.
 pub fn racks(f: &Fabric) -> Vec<Rack<'_>> {
+    racks_where(f, |_| true)
+}
+
+/// The racks `keep` names, each whole, in natural rack order.
+pub fn racks_where<'f>(f: &'f Fabric, keep: impl Fn(&str) -> bool) -> Vec<Rack<'f>> {
     let mut by_rack: BTreeMap<&str, Vec<&Device>> = BTreeMap::new();
     for d in f.devices() {
-        if let Some(r) = &d.rack {
-            by_rack.entry(r.as_str()).or_default().push(d);
+        if let Some(r) = d.rack.as_deref().filter(|r| keep(r)) {
+            by_rack.entry(r).or_default().push(d);
         }
     }
     let mut out: Vec<Rack<'_>> = by_rack

@@ -168,7 +168,7 @@ fn tables<'a>(
 
 /// The Summary's figures: (name, value, whether it is a number). Names and ratios stay text,
 /// whatever they look like (a cluster may be called `2024`).
-fn summary_rows(s: &Summary) -> Vec<(String, String, bool)> {
+pub fn summary_rows(s: &Summary) -> Vec<(String, String, bool)> {
     let mut rows: Vec<(String, String, bool)> = vec![
         ("cluster".into(), s.cluster.clone(), false),
         ("GPUs".into(), s.gpus.to_string(), true),
@@ -202,7 +202,7 @@ fn summary_rows(s: &Summary) -> Vec<(String, String, bool)> {
 fn all_tables<'a>(
     used: &mut BTreeSet<String>,
     cabling: Option<&'a Csv>,
-    portmaps: &'a [(&'a str, Csv)],
+    portmaps: &'a [(&'a str, &'a Csv)],
     bom: Option<&'a Csv>,
     addresses: Option<&'a Csv>,
 ) -> Vec<Table<'a>> {
@@ -238,7 +238,7 @@ fn all_tables<'a>(
         }
     }
     // Every switch's ports in one table, the switch first; node ports apart.
-    let mut switches: Vec<&(&str, Csv)> = portmaps.iter().filter(|(n, _)| *n != "nodes").collect();
+    let mut switches: Vec<&(&str, &Csv)> = portmaps.iter().filter(|(n, _)| *n != "nodes").collect();
     switches.sort_by(|(a, _), (b, _)| crate::output::natural::cmp(a, b));
     if let Some((_, first)) = switches.first() {
         let mut header = vec!["switch".to_string()];
@@ -333,9 +333,9 @@ fn compress(tables: &[Table<'_>]) -> Result<Vec<Compressed>, ZipError> {
 /// The workbook's bytes, or why it cannot be written (beyond what a zip without zip64 holds,
 /// 4 GiB; a deflate failure).
 pub fn workbook(
-    summary: &Summary,
+    rows: &[(String, String, bool)],
     cabling: Option<&Csv>,
-    portmaps: &[(&str, Csv)],
+    portmaps: &[(&str, &Csv)],
     bom: Option<&Csv>,
     addresses: Option<&Csv>,
 ) -> Result<Vec<u8>, ZipError> {
@@ -344,7 +344,6 @@ pub fn workbook(
     let tables = all_tables(&mut used, cabling, portmaps, bom, addresses);
     let per_table = compress(&tables)?;
 
-    let rows = summary_rows(summary);
     let values: Vec<(String, Value)> = rows
         .iter()
         .map(|(k, v, number)| {

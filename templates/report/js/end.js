@@ -1,0 +1,2 @@
+  window.railyardReport = { ready: true, cables: cables.length, devices: devices.length };
+})();
