@@ -17,6 +17,7 @@ pub mod capture;
 pub mod catalog;
 pub mod diag;
 pub mod export;
+pub mod impact;
 pub mod intent;
 pub mod lab;
 pub mod labplan;

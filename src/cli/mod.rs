@@ -6,6 +6,7 @@ mod commit;
 mod destination;
 mod export;
 mod ib;
+mod impact;
 mod input;
 mod lab;
 mod memo;
@@ -139,6 +140,9 @@ enum Command {
     /// Write the plan as another tool's input: NVIDIA Air (air, air-dot), containerlab, Cumulus
     /// PTM (ptm), UFM Cable Validation Tool (ufm-cvt), NetBox bulk import (netbox).
     Export(export::ExportArgs),
+    /// What each single switch (or cable) failure costs: bandwidth per rail, SU, plane and
+    /// tenant, ECMP width left, nodes cut off, scheduler blocks; ranked by blast radius.
+    Impact(impact::ImpactArgs),
 }
 
 pub fn run() -> ExitCode {
@@ -234,6 +238,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Push(args) => push::run(args),
         Command::Ib(cmd) => ib::run(cmd),
         Command::Export(args) => export::run(args),
+        Command::Impact(args) => impact::run(args),
         Command::Catalog => Ok(catalog()),
     }
 }
