@@ -188,3 +188,26 @@ fn every_failure_is_ranked_worst_first() {
     assert_eq!(a.impacts[0].data_cut_off(), 4);
     assert!(to_text(&a).contains("inb-leaf01"));
 }
+
+#[test]
+fn the_command_prints_json_and_refuses_unknown_names() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_railyard"))
+            .arg("impact")
+            .args(args)
+            .output()
+            .expect("railyard runs")
+    };
+    let out = run(&["--fail", "spine01", "--format", "json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["impacts"][0]["failure"]["name"], "spine01");
+    assert_eq!(v["impacts"][0]["failure"]["kind"], "switch");
+    let bad = run(&["--fail", "no-such-switch", "--fail", "spine99"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("no-such-switch") && err.contains("spine99"),
+        "{err}"
+    );
+}

@@ -2,6 +2,7 @@
 //! (or cable) failure costs, ranked by blast radius (`railyard::impact`). Exit codes: 0 printed,
 //! 1 the spec did not compile, 2 a `--fail` name is not in the fabric.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,30 +34,13 @@ pub struct ImpactArgs {
 pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
     let src = load(args.spec.as_deref())?;
     let compiled = railyard::compile(&src);
-    let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
+    if compiled.intents.is_none() {
         report::print(&src, &compiled.diagnostics, Format::Short);
         return Ok(ExitCode::from(1));
+    }
+    let Some(analysis) = analyse(&compiled, &args.fail, args.links, None) else {
+        return Ok(ExitCode::from(2));
     };
-    let failures = match railyard::impact::failures(fabric, &args.fail, args.links) {
-        Ok(f) => f,
-        Err(unknown) => {
-            for u in unknown {
-                eprintln!(
-                    "error: {}",
-                    railyard::output::terminal::escape(&u.to_string())
-                );
-            }
-            return Ok(ExitCode::from(2));
-        }
-    };
-    let blocks = railyard::artifacts::scheduler_blocks(fabric);
-    let inputs = railyard::impact::Inputs {
-        fabric,
-        tenants: Some(&intents.tenants),
-        blocks: &blocks,
-        scope: None,
-    };
-    let analysis = railyard::impact::analyse(&inputs, &failures);
     let text = match args.format {
         ImpactFormat::Text => {
             railyard::output::terminal::escape(&railyard::impact::to_text(&analysis)).into_owned()
@@ -72,4 +56,35 @@ pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
         _ => {}
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The impact analysis of a compiled spec (`scope`: only those devices); `None` after printing
+/// every `--fail` name that is not in the fabric.
+pub(super) fn analyse(
+    compiled: &railyard::Compiled,
+    names: &[String],
+    links: bool,
+    scope: Option<&BTreeSet<String>>,
+) -> Option<railyard::impact::Analysis> {
+    let (fabric, intents) = (compiled.fabric.as_ref()?, compiled.intents.as_ref()?);
+    let failures = match railyard::impact::failures(fabric, names, links) {
+        Ok(f) => f,
+        Err(unknown) => {
+            for u in unknown {
+                eprintln!(
+                    "error: {}",
+                    railyard::output::terminal::escape_inline(&u.to_string())
+                );
+            }
+            return None;
+        }
+    };
+    let blocks = railyard::artifacts::scheduler_blocks(fabric);
+    let inputs = railyard::impact::Inputs {
+        fabric,
+        tenants: Some(&intents.tenants),
+        blocks: &blocks,
+        scope,
+    };
+    Some(railyard::impact::analyse(&inputs, &failures))
 }

@@ -204,22 +204,10 @@ fn verify_failed(
         return Ok(None);
     }
     let compiled = railyard::compile_for_platform(&src, Platform::Frr);
-    let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
+    if compiled.intents.is_none() {
         report::print(&src, &compiled.diagnostics, Format::Short);
         return Ok(None);
-    };
-    let failures = match railyard::impact::failures(fabric, &[name.to_string()], false) {
-        Ok(f) => f,
-        Err(unknown) => {
-            for u in unknown {
-                eprintln!(
-                    "error: {}",
-                    railyard::output::terminal::escape_inline(&u.to_string())
-                );
-            }
-            return Ok(None);
-        }
-    };
+    }
     let scope: BTreeSet<String> = st
         .plan
         .routers
@@ -227,14 +215,11 @@ fn verify_failed(
         .map(|r| r.name.clone())
         .chain(st.plan.hosts.iter().map(|h| h.name.clone()))
         .collect();
-    let blocks = railyard::artifacts::scheduler_blocks(fabric);
-    let inputs = railyard::impact::Inputs {
-        fabric,
-        tenants: Some(&intents.tenants),
-        blocks: &blocks,
-        scope: Some(&scope),
+    let Some(analysis) =
+        super::impact::analyse(&compiled, &[name.to_string()], false, Some(&scope))
+    else {
+        return Ok(None);
     };
-    let analysis = railyard::impact::analyse(&inputs, &failures);
     let Some(impact) = analysis.impacts.first() else {
         eprintln!(
             "error: `{}` is not in the lab",

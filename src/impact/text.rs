@@ -92,21 +92,10 @@ fn detail(out: &mut String, i: &Impact) {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    if !i.rails_lost.is_empty() {
-        let _ = writeln!(
-            out,
-            "  rails lost ({}): {}",
-            i.rails_lost.len(),
-            nodes(&i.rails_lost)
-        );
-    }
-    if !i.cut_off.is_empty() {
-        let _ = writeln!(
-            out,
-            "  cut off ({}): {}",
-            i.cut_off.len(),
-            nodes(&i.cut_off)
-        );
+    for (what, v) in [("rails lost", &i.rails_lost), ("cut off", &i.cut_off)] {
+        if !v.is_empty() {
+            let _ = writeln!(out, "  {what} ({}): {}", v.len(), nodes(v));
+        }
     }
     for b in &i.blocks {
         let _ = writeln!(
