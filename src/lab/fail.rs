@@ -154,3 +154,38 @@ pub fn verify_failed(
         plan.scale.lines(),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceFile;
+
+    #[test]
+    fn a_spine_down_expects_its_sessions_down_and_the_predicted_widths() {
+        let src = SourceFile::new("lab-small", crate::LAB_SMALL);
+        let c = crate::compile_for_platform(&src, crate::model::Platform::Frr);
+        let plan = super::super::plan(&c, false).expect("plan");
+        let (Some(f), Some(i)) = (&c.fabric, &c.intents) else {
+            panic!("compiled")
+        };
+        let blocks = crate::artifacts::scheduler_blocks(f);
+        let inputs = crate::impact::Inputs {
+            fabric: f,
+            tenants: Some(&i.tenants),
+            blocks: &blocks,
+            scope: None,
+        };
+        let fails = crate::impact::failures(f, &["spine01".into()], false).expect("known");
+        let a = crate::impact::analyse(&inputs, &fails);
+        let p = expectations(&plan, "spine01", &a.impacts[0]);
+        assert!(
+            p.sessions
+                .iter()
+                .all(|s| s.router != "spine01" && s.peer != "spine01")
+        );
+        // Each leaf's 2 sessions toward spine01 (4 uplinks, 2 per spine) expected down.
+        assert_eq!(p.dropped_sessions.len(), plan.dropped_sessions.len() + 4);
+        assert!(!p.ecmp.is_empty() && p.ecmp.iter().all(|t| t.width == 2));
+        assert!(p.routers.iter().all(|r| r.name != "spine01"));
+    }
+}
