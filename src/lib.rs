@@ -19,6 +19,7 @@ pub mod catalog;
 pub mod change;
 pub mod diag;
 pub mod export;
+pub mod impact;
 pub mod intent;
 pub mod lab;
 pub mod labplan;

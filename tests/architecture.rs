@@ -76,9 +76,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tenancy",
             "intent",
             "physical",
+            "impact",
             "output",
             "parallel",
         ],
+    ),
+    // Failure impact: what each single switch or cable failure costs, from the fabric, the
+    // tenant plan and the scheduler blocks `artifacts` hands in (the report shows it).
+    (
+        "impact",
+        &["diag", "model", "catalog", "spec", "topology", "tenancy"],
     ),
     // The lab's plan: what the virtual lab (and any export of its topology) builds, from the
     // compiled stages, never from rendered text.
@@ -143,6 +150,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "intent",
             "render",
             "labplan",
+            "impact",
             "output",
         ],
     ),

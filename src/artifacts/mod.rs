@@ -23,6 +23,7 @@ use crate::spec::ClusterSpec;
 use crate::topology::Fabric;
 pub use error::ArtifactError;
 pub(crate) use error::InFile;
+pub use scheduler::blocks as scheduler_blocks;
 
 /// What the artifacts are derived from: the graph, its allocation and intent, and the spec's
 /// global knobs.

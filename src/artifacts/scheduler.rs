@@ -22,6 +22,18 @@ use crate::model::{Network, Role, Tier};
 use crate::output::OutputFile;
 use crate::topology::Fabric;
 
+/// The scheduler's topology blocks (the leaf domains `topology.conf` and Kueue name), as the
+/// failure-impact analysis reads them: one grouping for both.
+pub fn blocks(f: &Fabric) -> Vec<crate::impact::Block> {
+    Tree::of(f)
+        .domains()
+        .map(|(_, d)| crate::impact::Block {
+            name: d.name.clone(),
+            nodes: d.nodes.clone(),
+        })
+        .collect()
+}
+
 pub fn files(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
     let tree = Tree::of(inputs.fabric);
     let mut out = slurm::files(&tree)?;

@@ -5,7 +5,8 @@
 //! found no failure but could not test something that applies (INCOMPLETE, e.g. a kernel without
 //! VXLAN leaves the tenant checks untested).
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -48,6 +49,13 @@ pub enum LabCommand {
         state: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
         format: ReportFormat,
+        /// Take this device down (its links), compare ECMP widths and pings with `railyard
+        /// impact`'s prediction, then restore it and check the fabric is whole again.
+        #[arg(long, value_name = "NAME")]
+        fail: Option<String>,
+        /// With `--fail`: the spec the lab was booted from (the built-in `lab-small` when omitted).
+        #[arg(long, value_name = "SPEC", requires = "fail")]
+        spec: Option<PathBuf>,
     },
     /// Stop every daemon, delete every namespace and file of the lab (also after a crashed `up`).
     Down {
@@ -121,8 +129,19 @@ pub fn run(cmd: LabCommand) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        LabCommand::Verify { state, format } => {
-            let r = lab::verify(&state, &mut progress)?;
+        LabCommand::Verify {
+            state,
+            format,
+            fail,
+            spec,
+        } => {
+            let r = match fail {
+                None => lab::verify(&state, &mut progress)?,
+                Some(name) => match verify_failed(&state, &name, spec.as_deref(), &mut progress)? {
+                    Some(r) => r,
+                    None => return Ok(ExitCode::from(2)),
+                },
+            };
             match format {
                 ReportFormat::Text => print!("{}", r.to_text()),
                 ReportFormat::Json => print!("{}", r.to_json()),
@@ -161,4 +180,54 @@ pub fn run(cmd: LabCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// `lab verify --fail NAME`: the impact analysis of the spec the lab runs, over the devices the
+/// lab kept, then the lab with `NAME` down compared with it. `None` (reported) when the spec does
+/// not compile or is not the lab's, or `NAME` is not in it.
+fn verify_failed(
+    state: &Path,
+    name: &str,
+    spec: Option<&Path>,
+    progress: lab::Progress<'_>,
+) -> anyhow::Result<Option<lab::Report>> {
+    let Some(st) = lab::state::read(state)? else {
+        return Err(lab::LabError::NoLab(state.to_path_buf()).into());
+    };
+    let src = load(spec)?;
+    if src.name != st.spec {
+        eprintln!(
+            "error: the lab runs `{}`, not `{}`: pass it with --spec",
+            railyard::output::terminal::escape_inline(&st.spec),
+            railyard::output::terminal::escape_inline(&src.name)
+        );
+        return Ok(None);
+    }
+    let compiled = railyard::compile_for_platform(&src, Platform::Frr);
+    if compiled.intents.is_none() {
+        report::print(&src, &compiled.diagnostics, Format::Short);
+        return Ok(None);
+    }
+    let scope: BTreeSet<String> = st
+        .plan
+        .routers
+        .iter()
+        .map(|r| r.name.clone())
+        .chain(st.plan.hosts.iter().map(|h| h.name.clone()))
+        .collect();
+    let Some(analysis) =
+        super::impact::analyse(&compiled, &[name.to_string()], false, Some(&scope))
+    else {
+        return Ok(None);
+    };
+    let Some(impact) = analysis.impacts.first() else {
+        eprintln!(
+            "error: `{}` is not in the lab",
+            railyard::output::terminal::escape_inline(name)
+        );
+        return Ok(None);
+    };
+    Ok(Some(lab::fail::verify_failed(
+        state, name, impact, progress,
+    )?))
 }

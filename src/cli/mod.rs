@@ -8,6 +8,7 @@ mod destination;
 mod diff;
 mod export;
 mod ib;
+mod impact;
 mod input;
 mod lab;
 mod memo;
@@ -150,6 +151,9 @@ enum Command {
     /// results point at (check).
     #[command(subcommand)]
     Acceptance(acceptance::AcceptanceCommand),
+    /// What each single switch (or cable) failure costs: bandwidth per rail, SU, plane and
+    /// tenant, ECMP width left, nodes cut off, scheduler blocks; ranked by blast radius.
+    Impact(impact::ImpactArgs),
 }
 
 pub fn run() -> ExitCode {
@@ -247,6 +251,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Ib(cmd) => ib::run(cmd),
         Command::Export(args) => export::run(args),
         Command::Acceptance(cmd) => acceptance::run(cmd),
+        Command::Impact(args) => impact::run(args),
         Command::Catalog => Ok(catalog()),
     }
 }

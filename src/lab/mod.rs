@@ -25,6 +25,8 @@ pub mod report;
 pub mod state;
 pub mod tenants;
 pub mod verify;
+// `lab verify --fail`: a device down, the lab against the impact analysis, restored.
+pub mod fail;
 
 mod down;
 mod inputs;

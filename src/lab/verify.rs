@@ -579,7 +579,7 @@ pub fn rail_pairs(plan: &LabPlan) -> Vec<RailPair> {
     out
 }
 
-fn rails(plan: &LabPlan) -> Check {
+pub(crate) fn rails(plan: &LabPlan) -> Check {
     let pairs = rail_pairs(plan);
     if pairs.is_empty() {
         return Check::skipped(
@@ -671,7 +671,7 @@ pub fn access_pairs(plan: &LabPlan) -> Vec<RailPair> {
     out
 }
 
-fn access(plan: &LabPlan) -> Check {
+pub(crate) fn access(plan: &LabPlan) -> Check {
     let pairs = access_pairs(plan);
     if pairs.is_empty() {
         return Check::skipped(

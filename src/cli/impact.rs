@@ -1,0 +1,90 @@
+//! `railyard impact SPEC [--fail NAME…] [--links] [--format text|json]`: what each single switch
+//! (or cable) failure costs, ranked by blast radius (`railyard::impact`). Exit codes: 0 printed,
+//! 1 the spec did not compile, 2 a `--fail` name is not in the fabric.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::{Format, load, report};
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ImpactFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+pub struct ImpactArgs {
+    /// Spec file; the built-in `lab-small` example when omitted.
+    spec: Option<PathBuf>,
+    /// A switch, a cable id or a `device:port` to fail (repeatable); every data-network switch
+    /// when omitted.
+    #[arg(long, value_name = "NAME")]
+    fail: Vec<String>,
+    /// Also every single cable failure (without `--fail`).
+    #[arg(long)]
+    links: bool,
+    #[arg(long, value_enum, default_value = "text")]
+    format: ImpactFormat,
+}
+
+pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
+    let src = load(args.spec.as_deref())?;
+    let compiled = railyard::compile(&src);
+    if compiled.intents.is_none() {
+        report::print(&src, &compiled.diagnostics, Format::Short);
+        return Ok(ExitCode::from(1));
+    }
+    let Some(analysis) = analyse(&compiled, &args.fail, args.links, None) else {
+        return Ok(ExitCode::from(2));
+    };
+    let text = match args.format {
+        ImpactFormat::Text => {
+            railyard::output::terminal::escape(&railyard::impact::to_text(&analysis)).into_owned()
+        }
+        ImpactFormat::Json => {
+            let json = serde_json::to_string_pretty(&analysis)?;
+            format!("{}\n", railyard::output::terminal::json(&json))
+        }
+    };
+    // A reader that stops early (`| head`) is no error.
+    match std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The impact analysis of a compiled spec (`scope`: only those devices); `None` after printing
+/// every `--fail` name that is not in the fabric.
+pub(super) fn analyse(
+    compiled: &railyard::Compiled,
+    names: &[String],
+    links: bool,
+    scope: Option<&BTreeSet<String>>,
+) -> Option<railyard::impact::Analysis> {
+    let (fabric, intents) = (compiled.fabric.as_ref()?, compiled.intents.as_ref()?);
+    let failures = match railyard::impact::failures(fabric, names, links) {
+        Ok(f) => f,
+        Err(unknown) => {
+            for u in unknown {
+                eprintln!(
+                    "error: {}",
+                    railyard::output::terminal::escape_inline(&u.to_string())
+                );
+            }
+            return None;
+        }
+    };
+    let blocks = railyard::artifacts::scheduler_blocks(fabric);
+    let inputs = railyard::impact::Inputs {
+        fabric,
+        tenants: Some(&intents.tenants),
+        blocks: &blocks,
+        scope,
+    };
+    Some(railyard::impact::analyse(&inputs, &failures))
+}

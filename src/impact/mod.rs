@@ -1,0 +1,285 @@
+//! Failure impact: what one switch (or one cable) failing costs the cluster, for every single
+//! failure, ranked by blast radius. A pure stage beside `artifacts` and `labplan`: it reads the
+//! fabric (links and their speeds), the tenant plan and the scheduler's topology blocks, and
+//! returns typed values; the command line (`railyard impact`), the report's "failure domains"
+//! section and the lab (`lab verify --fail`) print or check them.
+//!
+//! Rules (why each figure is computed as it is):
+//! - A failed switch takes all of its links down; a failed cable takes itself down. A leaf left
+//!   with no uplink by the failure is isolated too: its node links carry nothing beyond it.
+//! - Bandwidth is counted per tier from link speeds: the node–leaf tier is the compute (or
+//!   storage, in-band) bandwidth of the nodes; leaf–spine and spine–core the fabric's. Each
+//!   group (rail, SU, plane, tenant) gets the speeds of the links that belong to it, so "one
+//!   rail leaf of an SU down" is 1/rails of that SU's node–leaf bandwidth, as the DGX SuperPOD
+//!   reference architecture's rail-optimized design has it (one leaf per rail per SU).
+//! - ECMP width is counted in links, as BGP unnumbered (RFC 5549/RFC 7938 fabrics) runs one
+//!   session, hence one next hop, per link: a leaf's uplinks toward the spines, a spine's toward
+//!   the cores, a core's toward one spine group, a spine's toward one leaf. It is the figure
+//!   `lab verify` reads from FRR (`show ip route … json` next hops).
+//! - A node loses a rail when every link of that rail (one per plane) went down; it is cut off
+//!   from a network when it has no link left on it.
+//! - Blocks are the scheduler's (`artifacts` reduces the fabric to Slurm/Kueue topology blocks and
+//!   hands them in as [`Block`]s), so the names are the ones `topology.conf` uses.
+//! - Ranking: nodes cut off (data networks), then bandwidth lost, then name.
+
+mod failure;
+mod index;
+mod text;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::model::{Network, Role, Tier};
+use crate::tenancy::TenantPlan;
+use crate::topology::Fabric;
+
+pub use text::to_text;
+
+/// One scheduler topology block (Slurm block or tree leaf switch, Kueue domain) and its nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Block {
+    pub name: String,
+    pub nodes: Vec<String>,
+}
+
+/// What the analysis reads.
+#[derive(Clone, Copy)]
+pub struct Inputs<'a> {
+    pub fabric: &'a Fabric,
+    pub tenants: Option<&'a TenantPlan>,
+    pub blocks: &'a [Block],
+    /// Only these devices (and the links between them), e.g. a scaled-down lab's; all when `None`.
+    pub scope: Option<&'a BTreeSet<String>>,
+}
+
+/// One failure to analyse.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(tag = "kind", content = "name", rename_all = "lowercase")]
+pub enum Failure {
+    /// A switch, by name.
+    Switch(String),
+    /// A cable, by cable id.
+    Link(String),
+}
+
+impl Failure {
+    pub fn name(&self) -> &str {
+        match self {
+            Failure::Switch(n) | Failure::Link(n) => n,
+        }
+    }
+}
+
+/// The kind of group a loss is counted in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GroupKind {
+    Rail,
+    Su,
+    Plane,
+    Tenant,
+}
+
+impl GroupKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GroupKind::Rail => "rail",
+            GroupKind::Su => "su",
+            GroupKind::Plane => "plane",
+            GroupKind::Tenant => "tenant",
+        }
+    }
+}
+
+/// A group of links whose capacity a loss is measured against.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Group {
+    pub network: Network,
+    pub kind: GroupKind,
+    /// `rail3`, `su02`, `plane1`, or the tenant's name.
+    pub name: String,
+    pub tier: Tier,
+}
+
+/// Bandwidth one group lost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Loss {
+    #[serde(flatten)]
+    pub group: Group,
+    pub lost_gbps: u64,
+    pub capacity_gbps: u64,
+    /// `lost / capacity` in percent.
+    pub percent: f64,
+}
+
+/// The ECMP width a switch has left toward one destination class.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct EcmpChange {
+    pub switch: String,
+    /// `up` (toward the tier above), `group01` (a core toward one spine group), or the name of the
+    /// switch below (a spine toward one leaf, a leaf toward its pair peer).
+    pub toward: String,
+    pub before: usize,
+    pub after: usize,
+}
+
+/// A node that lost something on one network.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct NodeLoss {
+    pub node: String,
+    pub network: Network,
+    /// The rail lost (compute), `None` for a node cut off from the network.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rail: Option<u32>,
+}
+
+/// A scheduler block the failure touches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BlockHit {
+    pub block: String,
+    /// Nodes of the block that lost a link, or whose leaf lost uplinks.
+    pub degraded: usize,
+    pub cut_off: usize,
+    pub nodes: usize,
+}
+
+/// What one failure costs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Impact {
+    pub failure: Failure,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    pub network: Network,
+    pub links_down: usize,
+    /// Sum of the speeds of the links down (isolated leaves' node links included).
+    pub gbps_down: u64,
+    /// Leaves left without an uplink by the failure.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub isolated: Vec<String>,
+    pub losses: Vec<Loss>,
+    pub ecmp: Vec<EcmpChange>,
+    pub rails_lost: Vec<NodeLoss>,
+    pub cut_off: Vec<NodeLoss>,
+    pub blocks: Vec<BlockHit>,
+}
+
+impl Impact {
+    /// Nodes cut off from a data network (compute, storage, in-band): the first ranking key.
+    pub fn data_cut_off(&self) -> usize {
+        let nodes: BTreeSet<&str> = self
+            .cut_off
+            .iter()
+            .filter(|n| n.network != Network::Oob)
+            .map(|n| n.node.as_str())
+            .collect();
+        nodes.len()
+    }
+}
+
+/// Every analysed failure, worst first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    pub cluster: String,
+    pub impacts: Vec<Impact>,
+}
+
+/// A `--fail` name that is neither a switch nor a cable (`dev:port` included) of the fabric.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName(pub String);
+
+impl std::fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` is neither a switch, a cable id nor a `device:port` of the fabric",
+            self.0
+        )
+    }
+}
+
+/// The failures to analyse: the names given (switches, cable ids, `device:port`), or every
+/// switch of a data network (OOB switches carry management, not job traffic: name them to
+/// include them), plus every link of a data network between two switches or a node and a leaf
+/// with `links`. Every unknown name is returned at once.
+pub fn failures(
+    f: &Fabric,
+    names: &[String],
+    links: bool,
+) -> Result<Vec<Failure>, Vec<UnknownName>> {
+    let mut out = BTreeSet::new();
+    let mut unknown = Vec::new();
+    if names.is_empty() {
+        out.extend(
+            f.devices()
+                .filter(|d| d.role.is_switch() && d.network != Network::Oob)
+                .map(|d| Failure::Switch(d.name.clone())),
+        );
+    }
+    for n in names {
+        match resolve(f, n) {
+            Some(x) => {
+                out.insert(x);
+            }
+            None => unknown.push(UnknownName(n.clone())),
+        }
+    }
+    if links && names.is_empty() {
+        out.extend(
+            f.links()
+                .filter(|l| l.network != Network::Oob && l.tier != Tier::Mgmt)
+                .map(|l| Failure::Link(l.cable_id.clone())),
+        );
+    }
+    if unknown.is_empty() {
+        Ok(out.into_iter().collect())
+    } else {
+        Err(unknown)
+    }
+}
+
+/// A name as a switch, a cable id, or a `device:port` end of a cable.
+fn resolve(f: &Fabric, name: &str) -> Option<Failure> {
+    if f.devices().any(|d| d.name == name && d.role.is_switch()) {
+        return Some(Failure::Switch(name.to_string()));
+    }
+    if f.links().any(|l| l.cable_id == name) {
+        return Some(Failure::Link(name.to_string()));
+    }
+    let (dev, port) = name.rsplit_once(':')?;
+    f.links()
+        .find(|l| {
+            [&l.a, &l.b].into_iter().any(|e| {
+                let n = f.named(e);
+                n.device.name == dev && n.port_name == port
+            })
+        })
+        .map(|l| Failure::Link(l.cable_id.clone()))
+}
+
+/// Analyse each failure and rank them: nodes cut off, then bandwidth lost, then name.
+pub fn analyse(i: &Inputs<'_>, failures: &[Failure]) -> Analysis {
+    let ix = index::Index::build(i);
+    let mut impacts: Vec<Impact> = failures
+        .iter()
+        .filter_map(|x| failure::impact(&ix, x))
+        .collect();
+    impacts.sort_by(|a, b| {
+        b.data_cut_off()
+            .cmp(&a.data_cut_off())
+            .then(b.gbps_down.cmp(&a.gbps_down))
+            .then(a.failure.cmp(&b.failure))
+    });
+    Analysis {
+        cluster: i.fabric.name.clone(),
+        impacts,
+    }
+}
+
+/// The group names a capacity is summed under, shared by the index and the losses.
+pub(crate) fn group_names(kind: GroupKind, n: u32, width: usize) -> String {
+    format!("{}{n:0width$}", kind.as_str())
+}
+
+/// `BTreeMap` of group → capacity in Gb/s.
+pub(crate) type Capacities = BTreeMap<Group, u64>;

@@ -1,0 +1,213 @@
+//! The capacity arithmetic on the reference fabrics. Expectations come from the reference
+//! architectures the inventories model, not from the program:
+//! - NVIDIA DGX SuperPOD H100 RA (RA-11333-001, "Network Fabrics"): an SU is 32 DGX H100 with
+//!   8 NDR 400G compute ports each, one per rail, on 8 rail leaves (QM9700, 32 ports down, 32 up,
+//!   non-blocking); 4 SUs use 16 spines.
+//! - NVIDIA Spectrum-X RA: storage/in-band (converged) leaves come in pairs and every node is
+//!   dual-homed to its pair (EVPN multihoming), so one member down leaves every node a link.
+
+use std::collections::BTreeSet;
+
+use railyard::diag::SourceFile;
+use railyard::impact::*;
+use railyard::model::{Network, Role, Tier};
+
+fn compiled(name: &str) -> railyard::Compiled {
+    let text = std::fs::read_to_string(format!(
+        "{}/inventories/{name}.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap_or_default();
+    let c = railyard::compile(&SourceFile::new(name, text));
+    assert!(c.intents.is_some(), "{name} did not compile");
+    c
+}
+
+fn analyse_one(c: &railyard::Compiled, failed: &str) -> Impact {
+    let (Some(f), Some(intents)) = (&c.fabric, &c.intents) else {
+        panic!("not compiled");
+    };
+    let blocks = railyard::artifacts::scheduler_blocks(f);
+    let i = Inputs {
+        fabric: f,
+        tenants: Some(&intents.tenants),
+        blocks: &blocks,
+        scope: None,
+    };
+    let fails = match failures(f, &[failed.to_string()], false) {
+        Ok(v) => v,
+        Err(e) => panic!("{e:?}"),
+    };
+    let mut a = analyse(&i, &fails);
+    assert_eq!(a.impacts.len(), 1);
+    a.impacts.remove(0)
+}
+
+fn loss<'a>(i: &'a Impact, net: Network, name: &str, tier: Tier) -> Option<&'a Loss> {
+    i.losses
+        .iter()
+        .find(|l| l.group.network == net && l.group.name == name && l.group.tier == tier)
+}
+
+#[test]
+fn superpod_rail_leaf_down_loses_one_rail_of_its_sus_32_nodes() {
+    let c = compiled("dgx-superpod-h100");
+    let Some(f) = &c.fabric else { unreachable!() };
+    // SU 2 (SU 1 gives a position to the UFM appliances): the leaf of rail 3.
+    let Some(leaf) = f
+        .devices()
+        .find(|d| d.role == Role::Leaf && d.su == Some(2) && d.rails == [3])
+    else {
+        panic!("no rail 3 leaf in SU 2");
+    };
+    let i = analyse_one(&c, &leaf.name);
+    assert_eq!(i.data_cut_off(), 0, "a rail leaf cuts no node off");
+    assert_eq!(
+        i.rails_lost.len(),
+        32,
+        "one rail of each of the SU's 32 DGX"
+    );
+    assert!(i.rails_lost.iter().all(|r| r.rail == Some(3)));
+    let su = loss(&i, Network::Compute, "su02", Tier::NodeLeaf).expect("SU 2 loss");
+    assert_eq!(su.lost_gbps, 32 * 400);
+    assert_eq!(su.capacity_gbps, 32 * 8 * 400);
+    assert_eq!(su.percent, 12.5, "1/8 of the SU's compute bandwidth");
+    // Rail 3 of the whole cluster: 1 of 4 SUs' rail-3 links (SU 1 has 31 DGX).
+    let rail = loss(&i, Network::Compute, "rail3", Tier::NodeLeaf).expect("rail loss");
+    assert_eq!(rail.lost_gbps, 32 * 400);
+    assert_eq!(rail.capacity_gbps, (31 + 3 * 32) * 400);
+    // The leaf's 32 uplinks (non-blocking) leave every spine.
+    assert_eq!(
+        loss(&i, Network::Compute, "su02", Tier::LeafSpine).map(|l| l.lost_gbps),
+        Some(32 * 400)
+    );
+    let spines: BTreeSet<&str> = i.ecmp.iter().map(|e| e.switch.as_str()).collect();
+    assert_eq!(spines.len(), 16, "every spine loses its route to the leaf");
+    assert_eq!(i.blocks.len(), 1);
+    assert_eq!(
+        (i.blocks[0].block.as_str(), i.blocks[0].degraded),
+        ("su02", 32)
+    );
+}
+
+#[test]
+fn superpod_spine_down_narrows_every_leaf_from_s_to_s_minus_one_spines() {
+    let c = compiled("dgx-superpod-h100");
+    let Some(f) = &c.fabric else { unreachable!() };
+    let spines: Vec<&str> = f
+        .devices()
+        .filter(|d| d.role == Role::Spine)
+        .map(|d| d.name.as_str())
+        .collect();
+    assert_eq!(spines.len(), 16, "the RA's 16 spines for 4 SUs");
+    let i = analyse_one(&c, spines[0]);
+    assert_eq!(i.data_cut_off(), 0);
+    assert!(i.rails_lost.is_empty());
+    let ups: Vec<&EcmpChange> = i.ecmp.iter().filter(|e| e.toward == "up").collect();
+    assert_eq!(ups.len(), 32, "every one of the 32 leaves");
+    for e in ups {
+        // 32 uplinks spread over 16 spines: the width left is 15/16 of it.
+        assert_eq!(e.before, 32, "{}", e.switch);
+        assert_eq!(e.after * 16, e.before * 15, "{}", e.switch);
+    }
+    let su = loss(&i, Network::Compute, "su02", Tier::LeafSpine).expect("SU 2 uplinks");
+    assert_eq!(su.percent, 6.25, "1/16 of the SU's uplinks");
+    assert!(loss(&i, Network::Compute, "su02", Tier::NodeLeaf).is_none());
+    assert_eq!(i.blocks.len(), 4, "every SU's block is under every spine");
+}
+
+#[test]
+fn a_storage_pair_member_down_cuts_no_node_off() {
+    let c = compiled("spectrum-x-cloud");
+    let Some(f) = &c.fabric else { unreachable!() };
+    let Some(leaf) = f.devices().find(|d| d.role == Role::StorageLeaf) else {
+        panic!("no storage leaf");
+    };
+    let i = analyse_one(&c, &leaf.name);
+    let node_links = i
+        .losses
+        .iter()
+        .find(|l| l.group.network == Network::Storage && l.group.tier == Tier::NodeLeaf)
+        .map_or(0, |l| l.lost_gbps);
+    assert!(node_links > 0, "the leaf serves nodes");
+    assert!(i.cut_off.is_empty(), "{:?}", i.cut_off);
+    assert!(i.rails_lost.is_empty());
+}
+
+#[test]
+fn lab_small_spine_down_halves_each_leafs_uplinks() {
+    // lab-small: 2 spines; each leaf's uplinks split evenly over them.
+    let c = railyard::compile(&SourceFile::new("lab-small", railyard::LAB_SMALL));
+    let i = analyse_one(&c, "spine01");
+    let ups: Vec<(&str, usize, usize)> = i
+        .ecmp
+        .iter()
+        .filter(|e| e.toward == "up")
+        .map(|e| (e.switch.as_str(), e.before, e.after))
+        .collect();
+    assert_eq!(ups.len(), 2);
+    assert!(ups.iter().all(|&(_, b, a)| a * 2 == b && b > 0), "{ups:?}");
+    assert!(i.cut_off.is_empty() && i.rails_lost.is_empty());
+}
+
+#[test]
+fn a_node_cable_loses_that_rail_and_unknown_names_are_all_reported() {
+    let c = railyard::compile(&SourceFile::new("lab-small", railyard::LAB_SMALL));
+    let Some(f) = &c.fabric else { unreachable!() };
+    let i = analyse_one(&c, "gpu001:ens1f0");
+    assert_eq!(i.links_down, 1);
+    assert_eq!(i.rails_lost.len(), 1);
+    assert_eq!(
+        (i.rails_lost[0].node.as_str(), i.rails_lost[0].rail),
+        ("gpu001", Some(1))
+    );
+    let e = failures(
+        f,
+        &["nope".into(), "spine01".into(), "gpu001:zz".into()],
+        false,
+    );
+    assert_eq!(e.map_err(|v| v.len()), Err(2));
+}
+
+#[test]
+fn every_failure_is_ranked_worst_first() {
+    let c = railyard::compile(&SourceFile::new("lab-small", railyard::LAB_SMALL));
+    let Some(f) = &c.fabric else { unreachable!() };
+    let blocks = railyard::artifacts::scheduler_blocks(f);
+    let i = Inputs {
+        fabric: f,
+        tenants: None,
+        blocks: &blocks,
+        scope: None,
+    };
+    let fails = failures(f, &[], true).unwrap_or_default();
+    let a = analyse(&i, &fails);
+    assert_eq!(a.impacts.len(), fails.len());
+    // The in-band leaf is the only one for every node's in-band port: it ranks first.
+    assert_eq!(a.impacts[0].failure, Failure::Switch("inb-leaf01".into()));
+    assert_eq!(a.impacts[0].data_cut_off(), 4);
+    assert!(to_text(&a).contains("inb-leaf01"));
+}
+
+#[test]
+fn the_command_prints_json_and_refuses_unknown_names() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_railyard"))
+            .arg("impact")
+            .args(args)
+            .output()
+            .expect("railyard runs")
+    };
+    let out = run(&["--fail", "spine01", "--format", "json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["impacts"][0]["failure"]["name"], "spine01");
+    assert_eq!(v["impacts"][0]["failure"]["kind"], "switch");
+    let bad = run(&["--fail", "no-such-switch", "--fail", "spine99"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("no-such-switch") && err.contains("spine99"),
+        "{err}"
+    );
+}
