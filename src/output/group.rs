@@ -28,16 +28,16 @@ pub enum OutputGroup {
 }
 
 impl OutputGroup {
-    /// Every group a build can write.
-    pub const ALL: [OutputGroup; 7] = [
-        Self::Configs,
-        Self::Cabling,
-        Self::Addresses,
-        Self::Hosts,
-        Self::Plan,
-        Self::Report,
-        Self::Labels,
-    ];
+    /// Every group a build can write: the default ones, then the on-request label sheets.
+    pub const ALL: [OutputGroup; 7] = {
+        let mut all = [Self::Labels; 7];
+        let mut i = 0;
+        while i < Self::DEFAULT.len() {
+            all[i] = Self::DEFAULT[i];
+            i += 1;
+        }
+        all
+    };
 
     /// What a build writes when no group is named: all but the on-request label sheets.
     pub const DEFAULT: [OutputGroup; 6] = [

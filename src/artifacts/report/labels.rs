@@ -207,6 +207,22 @@ pub fn sheets(
     })
 }
 
+/// A location of one cable, for the tests of each format.
+#[cfg(test)]
+fn one_cable(id: &str, part: &'static str) -> Location<'_> {
+    Location {
+        name: "r1".into(),
+        kind: "rack",
+        cables: vec![CableLabel {
+            id,
+            ends: ["r1.leaf_1:swp1".into(), "r1.gpu1:rdma0".into()],
+            part,
+            leg: "",
+            modules: ["", ""],
+        }],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

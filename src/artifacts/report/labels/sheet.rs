@@ -253,29 +253,15 @@ mod tests {
         assert!(d.contains("M0 20.5h7m"), "{d}");
     }
 
-    fn location(id: &str) -> Location<'_> {
-        Location {
-            name: "leaf01".into(),
-            kind: "switch",
-            cables: vec![CableLabel {
-                id,
-                ends: ["a:1".into(), "b:1".into()],
-                part: "",
-                leg: "",
-                modules: ["", ""],
-            }],
-        }
-    }
-
     /// A cable id no QR code holds (version 40 at level M: 2,331 bytes) is the sheet's error,
     /// not a label without its code.
     #[test]
     fn an_id_too_long_for_a_qr_code_is_an_error() {
         let id = "c".repeat(5000);
-        let e = file("c", &location(&id)).unwrap_err();
-        assert_eq!(e.path, "labels/leaf01.html");
+        let e = file("c", &super::super::one_cable(&id, "")).unwrap_err();
+        assert_eq!(e.path, "labels/r1.html");
         assert!(e.reason.contains("does not fit a QR code"), "{e}");
-        assert!(file("c", &location("c1")).is_ok());
+        assert!(file("c", &super::super::one_cable("c1", "")).is_ok());
     }
 
     #[test]

@@ -100,17 +100,7 @@ mod tests {
     use super::*;
 
     fn location(id: &str) -> Location<'_> {
-        Location {
-            name: "r1".into(),
-            kind: "rack",
-            cables: vec![CableLabel {
-                id,
-                ends: ["r1.leaf_1:swp1".into(), "r1.gpu1:rdma0".into()],
-                part: "MCP4Y10-N001",
-                leg: "",
-                modules: ["", ""],
-            }],
-        }
+        super::super::one_cable(id, "MCP4Y10-N001")
     }
 
     #[test]
