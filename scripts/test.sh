@@ -37,6 +37,9 @@ command -v chromium >/dev/null || need_apt+=(chromium chromium-driver)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 # zbarimg scans the QR codes of the label sheets as Chromium draws them (tests/report.rs).
 command -v zbarimg >/dev/null || need_apt+=(zbar-tools)
+# Node runs the offline ZPL renderer (zpl-renderer-js, npm) that draws labels/*.zpl (tests/labels.rs).
+command -v node >/dev/null || need_apt+=(nodejs)
+command -v npm >/dev/null || need_apt+=(npm)
 # Graphviz's own reader (gvpr: cgraph, what Cumulus ptmd reads topology.dot with) parses every
 # exported DOT file (tests/exports.rs).
 command -v gvpr >/dev/null || need_apt+=(graphviz)
@@ -57,6 +60,8 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # pyavd (tests/eos_avd.rs), the NVUE schema (tests/nvue_schema.rs) and jsonschema
 # (containerlab's schema, tests/exports.rs), pinned, from PyPI.
 bash scripts/pyenv.sh >/dev/null
+# The ZPL renderer of tests/labels.rs, pinned by tests/zpl/package-lock.json, under target/zplenv.
+bash scripts/zplenv.sh >/dev/null
 
 # Tests that a developer opted out of (RAILYARD_SKIP, see tests/prereq/mod.rs) record themselves
 # here; the list is printed at the end so a skip is never silent.

@@ -192,7 +192,11 @@ impl Compiled {
         let (rendered, artifacts) = parallel::join(
             || {
                 if only.has(output::OutputGroup::Configs) {
-                    render::emit(intents, templates, sink, memo)
+                    let netconf: Vec<model::Platform> =
+                        self.spec.as_ref().map_or_else(Vec::new, |s| {
+                            s.push.netconf.iter().map(|p| p.value).collect()
+                        });
+                    render::emit(intents, templates, &netconf, sink, memo)
                 } else {
                     Ok(())
                 }

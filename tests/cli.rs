@@ -325,7 +325,7 @@ fn a_rebuild_renders_again_what_was_edited_or_whose_templates_changed() {
 
     // Edited in place: the unit is rendered again and the file restored, the rest kept.
     let script = dir.path().join("o/configs/leaf-su01-01/nv-set.sh");
-    let label = dir.path().join("o/labels/leaf-su01-01.html");
+    let label = dir.path().join("o/labels/leaf-su01-01.zpl");
     for f in [&script, &label] {
         let mut text = std::fs::read_to_string(f).unwrap();
         text.push_str("# edited by hand\n");
@@ -388,7 +388,7 @@ fn only_writes_the_selected_groups() {
     let want: Vec<&String> = all
         .keys()
         .filter(|p| {
-            p.ends_with(".csv") && !p.starts_with("addresses")
+            p.ends_with(".csv") && !p.starts_with("addresses") && !p.starts_with("labels/")
                 || p.starts_with("portmaps/")
                 || *p == "plan.json"
                 || *p == "summary.json"
@@ -441,7 +441,26 @@ fn only_writes_the_selected_groups() {
             assert_eq!(some[p], all[p], "{group}: {p}");
         }
     }
-    let bad = railyard(dir.path(), &["build", &spec, "--only", "labels"]);
+    // The office-printer label sheets: only on request, and then one per label file.
+    assert!(
+        all.keys()
+            .all(|p| !p.ends_with(".html") || p == "report.html")
+    );
+    let o = railyard(
+        dir.path(),
+        &["build", &spec, "-o", "only-labels", "--only", "labels"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sheets = tree(&dir.path().join("only-labels"));
+    let zpl = all.keys().filter(|p| p.ends_with(".zpl")).count();
+    assert!(zpl > 0);
+    assert_eq!(sheets.len(), zpl + 1, "{:?}", sheets.keys());
+    assert!(
+        sheets
+            .keys()
+            .all(|p| p == "manifest.json" || (p.starts_with("labels/") && p.ends_with(".html")))
+    );
+    let bad = railyard(dir.path(), &["build", &spec, "--only", "label"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("one of: configs, cabling"));
 }

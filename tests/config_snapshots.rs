@@ -10,6 +10,9 @@ use common::*;
 
 const PLATFORMS: [&str; 4] = ["nvue", "sonic", "frr", "eos"];
 
+/// Every OS declared loaded over NETCONF, so the pinned configs include `openconfig.xml`.
+const OVER_NETCONF: &str = "\npush: {netconf: [nvue, sonic, frr, eos]}\n";
+
 fn snapshot_files(name: &str, spec: &str, keep: impl Fn(&str) -> bool) -> usize {
     let files = outputs(spec);
     let mut n = 0;
@@ -28,7 +31,7 @@ fn lab_small_every_device_every_platform() {
         // split 4x10G, so OOB switches stay on their model's OS there (RY0111 refuses the split).
         let oob = if p == "sonic" { "nvue" } else { p };
         let spec = format!(
-            "{}\nplatforms: {{default: {p}, oob: {oob}}}\n",
+            "{}\nplatforms: {{default: {p}, oob: {oob}}}\n{OVER_NETCONF}",
             inventory("lab-small.yaml")
         );
         let n = snapshot_files(&format!("lab-{p}"), &spec, |path| {
@@ -44,7 +47,7 @@ fn lab_small_every_device_every_platform() {
 fn spectrum_x_one_leaf_one_spine_every_platform() {
     for p in PLATFORMS {
         let spec = format!(
-            "{}\nplatforms: {{default: {p}}}\n",
+            "{}\nplatforms: {{default: {p}}}\n{OVER_NETCONF}",
             inventory("spectrum-x-cloud.yaml")
         );
         let n = snapshot_files(&format!("spx-{p}"), &spec, |path| {
@@ -56,7 +59,8 @@ fn spectrum_x_one_leaf_one_spine_every_platform() {
 
 #[test]
 fn h100_superpod_ethernet_switches_and_subnet_managers() {
-    let n = snapshot_files("h100", &inventory("dgx-superpod-h100.yaml"), |path| {
+    let spec = inventory("dgx-superpod-h100.yaml") + OVER_NETCONF;
+    let n = snapshot_files("h100", &spec, |path| {
         path.starts_with("configs/inb-") || path.starts_with("configs/subnet-manager")
     });
     assert!(n >= 4, "{n} files");

@@ -9,11 +9,16 @@
 //! - `cabling.xlsx`: calamine, every sheet; FRR configs: FRR's own parser (`vtysh -C`);
 //! - `report.html`: headless Chromium with no console error and no request leaving the file,
 //!   until the page's script says it is ready, with the cables and devices the cabling plan and
-//!   `plan.json` have; `labels/*.html`: the first sheet of each inventory loaded in Chromium
-//!   (no console error, no request leaving the file), every sheet parsed by Chromium's HTML
-//!   parser (`DOMParser`, no layout: loading 600 sheets took a minute; the sheets go over in
-//!   batches of a few megabytes, one DevTools call each), two labels per cable of
-//!   `cabling.csv` over all sheets, each label with its QR code;
+//!   `plan.json` have; `labels/*.html` (written on request: the builds ask for them with
+//!   `--only …,labels`): the first sheet of each inventory loaded in Chromium (no console
+//!   error, no request leaving the file) and parsed by Chromium's HTML parser (`DOMParser`),
+//!   two labels for each cable of `cabling.csv` whose B end is in the sheet's rack (or switch),
+//!   each label with its QR code (every sheet is drawn by the same code; parsing all 600 of the
+//!   largest inventory took most of this test's browser time);
+//! - `labels/*.zpl`: every label one `^XA` … `^XZ` format whose fields are opened by `^FH` and
+//!   whose `^FD` data is printable ASCII with `_XX` escapes only (ZPL II Programming Guide: `^`
+//!   and `~` are command prefixes), two labels per cable of `cabling.csv` over all files (the
+//!   printer's own drawing of them: tests/labels.rs);
 //! - formats without a parser on this machine, read line by line against the grammar their
 //!   consumer accepts (the consumers themselves run in the tests named beside each): EOS CLI
 //!   (tests/eos_avd.rs), Slurm `Key=Value` lines (tests/scheduler.rs), OpenSM options, root
@@ -51,6 +56,7 @@ enum Kind {
     Xlsx,
     Report,
     Labels,
+    Zpl,
     Markdown,
     Frr,
     Eos,
@@ -66,6 +72,7 @@ fn kind(path: &str) -> Kind {
     match (name, ext) {
         ("report.html", _) => Kind::Report,
         (_, "html") if path.starts_with("labels/") => Kind::Labels,
+        (_, "zpl") => Kind::Zpl,
         (_, "json") => Kind::Json,
         (_, "yaml") => Kind::Yaml,
         (_, "csv") => Kind::Csv,
@@ -184,6 +191,11 @@ fn build(spec: &Path, out: &Path) -> Result<(), String> {
         .arg(spec)
         .arg("-o")
         .arg(out)
+        // Every group, and the label sheets that are written only on request.
+        .args([
+            "--only",
+            "configs,cabling,addresses,hosts,plan,report,labels",
+        ])
         .output()
         .expect("railyard runs");
     if run.status.success() {
@@ -241,7 +253,7 @@ fn read_here(kind: Kind, path: &Path, bytes: &[u8]) -> Result<Option<Kind>, Stri
         Kind::OpensmOptions => read_opensm_options(text()?).map(|()| None),
         Kind::RootSwitches => read_root_switches(text()?).map(|()| None),
         Kind::Partitions => read_partitions(text()?).map(|()| None),
-        Kind::Yaml | Kind::Markdown | Kind::Frr | Kind::Report | Kind::Labels => {
+        Kind::Yaml | Kind::Markdown | Kind::Frr | Kind::Report | Kind::Labels | Kind::Zpl => {
             text()?;
             Ok(Some(kind))
         }
@@ -496,7 +508,7 @@ fn read_in_chromium(b: &mut browser::Browser, out: &Path, files: &[(Kind, String
     let cables = csv_rows(&out.join("cabling.csv"));
     let mut failures = Vec::new();
     let mut sheets = Vec::new();
-    let mut loaded_a_sheet = false;
+    let mut zpl_labels = 0;
     for (k, p) in files {
         let path = out.join(p);
         match k {
@@ -513,14 +525,23 @@ fn read_in_chromium(b: &mut browser::Browser, out: &Path, files: &[(Kind, String
                 }
             }
             Kind::Labels => {
-                // Every sheet is drawn by the same code: one is loaded as a page, all are
-                // parsed and counted.
-                if !loaded_a_sheet {
+                // Every sheet is drawn by the same code: the first is loaded as a page, parsed
+                // and counted.
+                if sheets.is_empty() {
                     b.load(&path);
                     failures.extend(page_failures(b, p));
-                    loaded_a_sheet = true;
+                    sheets.push((p.as_str(), path));
                 }
-                sheets.push((p.as_str(), path));
+                continue;
+            }
+            Kind::Zpl => {
+                match std::fs::read_to_string(&path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| read_zpl(&t))
+                {
+                    Ok(n) => zpl_labels += n,
+                    Err(e) => failures.push(format!("{p}: {e}")),
+                }
                 continue;
             }
             _ => continue,
@@ -529,10 +550,83 @@ fn read_in_chromium(b: &mut browser::Browser, out: &Path, files: &[(Kind, String
     }
     let (labels, bad_sheets) = parse_label_sheets(b, &sheets);
     failures.extend(bad_sheets);
-    if labels != 2 * cables as u64 {
-        failures.push(format!("labels/: {labels} labels for {cables} cables"));
+    match sheets.first() {
+        Some((p, _)) => {
+            let here = cables_ending_in(&out.join("cabling.csv"), p);
+            if labels != 2 * here {
+                failures.push(format!(
+                    "{p}: {labels} labels for {here} cables ending there"
+                ));
+            }
+        }
+        None => failures.push("no label sheet written with --only labels".into()),
+    }
+    if zpl_labels != 2 * cables as u64 {
+        failures.push(format!(
+            "labels/*.zpl: {zpl_labels} labels for {cables} cables"
+        ));
     }
     failures
+}
+
+/// The cables of `cabling.csv` whose B end is in the location of the label file `labels/<loc>.…`
+/// (its rack, or its switch when the plan has no racks).
+fn cables_ending_in(cabling: &Path, label_file: &str) -> u64 {
+    let loc = label_file
+        .trim_start_matches("labels/")
+        .rsplit_once('.')
+        .map_or("", |(l, _)| l);
+    let bytes = std::fs::read(cabling).unwrap_or_default();
+    let mut r = csv::Reader::from_reader(&bytes[..]);
+    let header = r.headers().cloned().unwrap_or_default();
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let (Some(rack), Some(device)) = (col("b_rack"), col("b_device")) else {
+        return 0;
+    };
+    let rows: Vec<csv::StringRecord> = r.records().flatten().collect();
+    let racks = rows.iter().any(|row| !row[rack].is_empty());
+    rows.iter()
+        .filter(|row| (if racks { &row[rack] } else { &row[device] }) == loc)
+        .count() as u64
+}
+
+/// The labels of a ZPL file, each one `^XA` … `^XZ` format; every `^FD` opened by `^FH` and
+/// holding printable ASCII with `_XX` escapes only (ZPL II: `^` and `~` are command prefixes,
+/// `^FH` makes `_` plus two hexadecimal digits one byte).
+fn read_zpl(text: &str) -> Result<u64, String> {
+    let mut labels = 0;
+    for (i, form) in text.split("^XA").skip(1).enumerate() {
+        let body = form
+            .trim_end()
+            .strip_suffix("^XZ")
+            .ok_or_else(|| format!("label {i}: no ^XZ at its end"))?;
+        if body.contains("^XZ") || body.contains('~') {
+            return Err(format!("label {i}: a stray ^XZ or ~ command"));
+        }
+        for field in body.split("^FD").skip(1) {
+            let data = field.split("^FS").next().unwrap_or("");
+            if !field.contains("^FS") {
+                return Err(format!("label {i}: ^FD without ^FS"));
+            }
+            if railyard::output::zpl::unfield(data).is_none()
+                || data.bytes().any(|c| !(b' '..=b'~').contains(&c))
+            {
+                return Err(format!("label {i}: field data `{data}` is not escaped"));
+            }
+        }
+        if body.matches("^FD").count() != body.matches("^FH^FD").count() {
+            return Err(format!("label {i}: a ^FD not opened by ^FH"));
+        }
+        labels += 1;
+    }
+    if text
+        .split("^XA")
+        .next()
+        .is_some_and(|lead| !lead.trim().is_empty())
+    {
+        return Err("text before the first ^XA".into());
+    }
+    Ok(labels)
 }
 
 /// The console errors of the page loaded last, and its requests that left the file.
@@ -627,6 +721,10 @@ fn the_readers_refuse_broken_files() {
     assert!(read_partitions("Default=0x7fff : ALL=limited ;\nx").is_err());
     assert!(read_partitions("t=0x8000 : ALL ;").is_err());
     assert!(read_partitions("Default=0x7fff, ipoib : ALL=limited, SELF=full ;\n").is_ok());
+    assert_eq!(read_zpl("^XA^FO1,1^FH^FDa_5Fb^FS^XZ\n^XA^XZ\n"), Ok(2));
+    assert!(read_zpl("^XA^FO1,1^FDa^FS^XZ").is_err());
+    assert!(read_zpl("^XA^FO1,1^FH^FDa_zz^FS^XZ").is_err());
+    assert!(read_zpl("^XA^FO1,1^FH^FDa^FS").is_err());
     let dir = tempfile::tempdir().expect("tmp");
     let script = dir.path().join("x.sh");
     std::fs::write(&script, "#!/bin/sh\nif true; then\n").expect("write");

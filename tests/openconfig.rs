@@ -1,7 +1,8 @@
-//! The `openconfig` render target: every Ethernet switch gets `configs/<device>/openconfig.xml`,
-//! which the real `yanglint` (Debian `libyang2-tools`) validates against the vendored OpenConfig
-//! models in `tests/fixtures/yang/`, and which carries every cabled port with the intent's MTU
-//! and description.
+//! The `openconfig` render target: every Ethernet switch whose OS the spec declares loaded over
+//! NETCONF (`push: {netconf: [...]}`) gets `configs/<device>/openconfig.xml`, and no other
+//! switch does; the real `yanglint` (Debian `libyang2-tools`) validates each payload against the
+//! vendored OpenConfig models in `tests/fixtures/yang/`, and each carries every cabled port with
+//! the intent's MTU and description.
 
 mod common;
 mod prereq;
@@ -71,9 +72,38 @@ fn validate(yanglint: &Path, dir: &Path, name: &str, xml: &str) -> Result<(), St
     ))
 }
 
+/// Every OS declared loaded over NETCONF.
+const EVERY_OS_OVER_NETCONF: &str = "\npush:\n  netconf: [frr, nvue, sonic, eos]\n";
+
+/// The intents and the switch configs of an example whose every OS is declared loaded over
+/// NETCONF.
 fn render(inventory: &str) -> (Intents, Vec<OutputFile>) {
-    let text = common::inventory(inventory);
-    (common::intents(&text), common::outputs(&text))
+    let text = common::inventory(inventory) + EVERY_OS_OVER_NETCONF;
+    let configs = common::outputs_of(&text, &[railyard::output::OutputGroup::Configs]);
+    (common::intents(&text), configs)
+}
+
+/// Only a switch whose OS the spec declares loaded over NETCONF gets the payload: none by
+/// default, each switch of the declared OS, none for an OS no switch of the spec runs.
+#[test]
+fn openconfig_only_where_declared() {
+    use railyard::model::Platform;
+    use railyard::output::OutputGroup;
+    let count = |extra: &str| {
+        let text = common::inventory("lab-small.yaml") + extra;
+        payloads(&common::outputs_of(&text, &[OutputGroup::Configs])).len()
+    };
+    assert_eq!(count(""), 0, "nothing declared: no openconfig.xml");
+    let intents = common::intents(&common::inventory("lab-small.yaml"));
+    let on = |p: Platform| intents.devices.values().filter(|d| d.platform == p).count();
+    let used = intents.devices.values().next().expect("a switch").platform;
+    let unused = Platform::ALL
+        .into_iter()
+        .find(|p| on(*p) == 0)
+        .expect("an OS lab-small does not run");
+    let declare = |p: Platform| format!("\npush:\n  netconf: [{}]\n", p.row().name);
+    assert_eq!(count(&declare(used)), on(used), "every {used:?} switch");
+    assert_eq!(count(&declare(unused)), 0, "no {unused:?} switch");
 }
 
 fn payloads(files: &[OutputFile]) -> Vec<(&str, String)> {
@@ -257,7 +287,7 @@ fn descriptions_are_escaped() {
     let d = intents.devices.values_mut().next().expect("a switch");
     d.interfaces[0].description = "a<b & \"c\"".into();
     let env = railyard::render::Templates::default();
-    let files = railyard::render::device(&env.environment(), d).expect("render");
+    let files = railyard::render::device(&env.environment(), d, &[d.platform]).expect("render");
     let f = files
         .iter()
         .find(|f| f.path.ends_with("/openconfig.xml"))
@@ -291,7 +321,7 @@ fn every_platform_payload_validates() {
     ] {
         let mut d = leaf.clone();
         d.platform = platform;
-        let xml = match railyard::render::device(&env, &d) {
+        let xml = match railyard::render::device(&env, &d, &[platform]) {
             Ok(files) => files
                 .into_iter()
                 .find(|f| f.path.ends_with("/openconfig.xml"))
@@ -319,4 +349,54 @@ fn every_platform_payload_validates() {
                 .unwrap_or_else(|e| panic!("{e}"));
         }
     }
+}
+
+/// `railyard push` with the netconf driver on a build that has no `openconfig.xml` for the
+/// device (its OS not declared) is refused before anything is sent, naming the key to set.
+#[test]
+fn netconf_push_of_an_undeclared_switch_names_the_key() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = dir.path().join("out");
+    let run = |args: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_railyard"))
+            .args(args)
+            .output()
+            .expect("railyard runs")
+    };
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("inventories/lab-small.yaml");
+    let b = run(&[
+        "build".as_ref(),
+        spec.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--only".as_ref(),
+        "configs".as_ref(),
+    ]);
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let intents = common::intents(&common::inventory("lab-small.yaml"));
+    let leaf = intents.devices.keys().next().expect("a switch");
+    assert!(!out.join(format!("configs/{leaf}/openconfig.xml")).exists());
+    let targets = dir.path().join("targets.yaml");
+    std::fs::write(
+        &targets,
+        format!(
+            "defaults: {{user: admin, driver: netconf}}\ndevices:\n  {leaf}: {{address: 127.0.0.1}}\n"
+        ),
+    )
+    .expect("targets");
+    let p = run(&[
+        "push".as_ref(),
+        "--from".as_ref(),
+        out.as_os_str(),
+        "--targets".as_ref(),
+        targets.as_os_str(),
+        "--dry-run".as_ref(),
+    ]);
+    let err = String::from_utf8_lossy(&p.stderr);
+    assert_eq!(p.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(&format!("configs/{leaf}/openconfig.xml")),
+        "{err}"
+    );
+    assert!(err.contains("`push.netconf`"), "{err}");
 }

@@ -83,6 +83,15 @@ fn push_rendered(out: &Path, devices: &[String]) {
     drop(fabric);
 }
 
+/// The spec at `spec` declaring its `os` switches loaded with the netconf driver (the build
+/// renders `openconfig.xml` only for those).
+fn over_netconf(spec: &Path, os: &str) -> std::path::PathBuf {
+    let mut text = std::fs::read_to_string(spec).expect("spec");
+    text.push_str(&format!("\npush:\n  netconf: [{os}]\n"));
+    std::fs::write(spec, text).expect("spec");
+    spec.to_path_buf()
+}
+
 #[test]
 fn rendered_openconfig_of_every_lab_small_switch_loads_confirms_and_reads_back() {
     if !require_root("rendered_openconfig_of_every_lab_small_switch_loads_confirms_and_reads_back")
@@ -90,7 +99,7 @@ fn rendered_openconfig_of_every_lab_small_switch_loads_confirms_and_reads_back()
         return;
     }
     let scratch = tempfile::tempdir().expect("tempdir");
-    let spec = lab_small_on("nvue", scratch.path());
+    let spec = over_netconf(&lab_small_on("nvue", scratch.path()), "nvue");
     let out = scratch.path().join("out");
     build(&spec, &out);
     let devices = devices_with(&out, "openconfig.xml");
@@ -104,7 +113,10 @@ fn rendered_openconfig_of_a_spectrum_x_leaf_loads_confirms_and_reads_back() {
         return;
     }
     let scratch = tempfile::tempdir().expect("tempdir");
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("inventories/spectrum-x-cloud.yaml");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("inventories/spectrum-x-cloud.yaml");
+    let copy = scratch.path().join("spectrum-x-cloud.yaml");
+    std::fs::copy(&example, &copy).expect("copy the example");
+    let spec = over_netconf(&copy, "nvue");
     let out = scratch.path().join("out");
     build(&spec, &out);
     let leaf = devices_with(&out, "openconfig.xml")

@@ -6,7 +6,9 @@
 //! - `cabling.xlsx` read back with calamine (an independent reader) and compared row by row
 //!   with `cabling.csv`, and opened with openpyxl (the reader most Python tooling uses) for what
 //!   a person sees: frozen header, filters, print titles, page setup, colours, widths, types.
-//! - `labels/*.html`: two labels per cable with the text of `cabling.csv`.
+//! - `labels/*.html` (on request, `--only labels`): two labels per cable with the text of
+//!   `cabling.csv`, printed one per page, QR codes scanned by zbarimg (the default ZPL and CSV
+//!   labels: tests/labels.rs).
 
 mod browser;
 mod common;
@@ -731,6 +733,33 @@ fn deliverables_are_byte_identical_on_rebuild() {
     assert!(paths.iter().any(|p| p.starts_with("labels/")));
 }
 
+/// The office-printer label sheets of an example (`build --only labels`), rendered once per
+/// test binary and written under `target/report-artifacts/<name>/`.
+fn build_sheets(name: &str, inventory: &'static str) -> (PathBuf, &'static [OutputFile]) {
+    type Cell = std::sync::OnceLock<Vec<OutputFile>>;
+    static MEMO: std::sync::Mutex<BTreeMap<&'static str, &'static Cell>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let cell: &'static Cell = MEMO
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .entry(inventory)
+        .or_insert_with(|| Box::leak(Box::default()));
+    let files = cell.get_or_init(|| {
+        common::outputs_of(
+            &common::inventory(inventory),
+            &[railyard::output::OutputGroup::Labels],
+        )
+    });
+    let dir = artifacts_dir().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for f in files {
+        let p = dir.join(&f.path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dir");
+        std::fs::write(&p, &f.bytes).expect("write");
+    }
+    (dir, files)
+}
+
 /// The text content of every `<div class="line…">` inside one label's markup.
 fn label_lines(label: &str) -> Vec<String> {
     label
@@ -758,7 +787,8 @@ fn two_labels_per_cable_with_the_csv_label_text() {
             .map(|c| (c["cable_id"].as_str(), c["label"].as_str()))
             .collect();
         let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for f in files.iter().filter(|f| f.path.starts_with("labels/")) {
+        let (_, sheets) = build_sheets(&format!("sheets-{inventory}"), inventory);
+        for f in sheets.iter().filter(|f| f.path.ends_with(".html")) {
             let html = String::from_utf8(f.bytes.clone()).expect("utf-8");
             assert!(
                 html.contains("size: 2in 1.5in"),
@@ -803,7 +833,7 @@ fn label_sheet_prints_one_label_per_page_in_chromium() {
     let Some(bin) = chromium("label_sheet_prints_one_label_per_page_in_chromium") else {
         return;
     };
-    let (dir, files) = build("labels-lab-small", "lab-small.yaml");
+    let (dir, files) = build_sheets("labels-lab-small", "lab-small.yaml");
     let file = files
         .iter()
         .find(|f| f.path.starts_with("labels/leaf"))
@@ -837,7 +867,7 @@ fn label_qr_codes_scan_to_the_cable_id() {
     let Some(zbar) = prereq::program(test, "zbarimg", "zbar-tools") else {
         return;
     };
-    let (dir, files) = build("labels-qr", "spectrum-x-cloud.yaml");
+    let (dir, files) = build_sheets("labels-qr", "spectrum-x-cloud.yaml");
     let file = files
         .iter()
         .find(|f| f.path.starts_with("labels/"))
@@ -905,7 +935,8 @@ fn report_command_writes_the_deliverables_and_no_progress_when_not_a_terminal() 
         "report.html",
         "cabling.xlsx",
         "manifest.json",
-        "labels/A09.html",
+        "labels/A09.zpl",
+        "labels/A09.csv",
     ] {
         assert!(out.join(f).is_file(), "{f} written");
     }

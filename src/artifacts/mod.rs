@@ -186,6 +186,9 @@ pub fn emit(
             if only.has(OutputGroup::Report) {
                 report::files(inputs, &names, &sources, sink, memo)?;
             }
+            if only.has(OutputGroup::Labels) {
+                report::labels::sheets(inputs.fabric, &names, sink, memo)?;
+            }
             sources.into_iter().for_each(&put);
             Ok(())
         },
@@ -271,7 +274,7 @@ fn report_sources(
 }
 
 /// Only the deliverables people look at (`railyard report`): `report.html`, `cabling.xlsx`,
-/// `labels/*.html`, with `manifest.json` last. The CSV files they are read from are rendered
+/// `labels/*.{zpl,csv}`, with `manifest.json` last. The CSV files they are read from are rendered
 /// but not returned.
 pub fn render_report(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
     let (f, alloc) = (inputs.fabric, inputs.alloc);

@@ -52,11 +52,13 @@ enum Command {
     /// Expand a spec and write everything its networks need into one directory:
     ///
     /// configs/<switch>/ (NVUE nv-set.sh + startup.yaml, SONiC config_db.json + frr.conf +
-    /// snmp_trap.json, FRR frr.conf, EOS startup-config, openconfig.xml),
+    /// snmp_trap.json, FRR frr.conf, EOS startup-config; openconfig.xml for the OSes the spec's
+    /// push.netconf names),
     /// configs/subnet-manager-*/ (OpenSM opensm.conf, root-switches.txt), intent/<switch>.yaml,
     /// cabling.csv, netbox-cables.csv, portmaps/, addresses.csv, bom.csv, optics-power.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
     /// and env, netplan, RoCE NIC script, per-tenant files), scheduler/ (Slurm topology.conf and
-    /// topology.yaml, Kueue), report.html, cabling.xlsx, labels/, and manifest.json (SHA-256 of
+    /// topology.yaml, Kueue), report.html, cabling.xlsx, labels/ (ZPL and CSV per rack), and
+    /// manifest.json (SHA-256 of
     /// every file). A failed run leaves an earlier output directory as it was. A rebuild over it
     /// writes only what changed; .railyard-memo.json (not a deliverable, not in the manifest)
     /// records what each switch config, label sheet and the workbook was rendered from, so those whose inputs
@@ -89,8 +91,9 @@ enum Command {
         /// tenants/), cabling (cabling.csv, netbox-cables.csv, portmaps/, bom.csv,
         /// optics-power.csv), addresses,
         /// hosts (hosts/, scheduler/), plan (plan.json, summary.json), report (report.html,
-        /// cabling.xlsx, labels/). The output directory then holds just those, with their
-        /// manifest. Default: everything.
+        /// cabling.xlsx, labels/*.zpl and *.csv), labels (the label sheets for office printers,
+        /// labels/*.html: only on request). The output directory then holds just those, with
+        /// their manifest. Default: every group but labels.
         #[arg(long, value_name = "GROUPS", value_delimiter = ',')]
         only: Vec<railyard::output::OutputGroup>,
     },

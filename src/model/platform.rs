@@ -125,8 +125,8 @@ pub struct PlatformRow {
     pub vtep_loopback: Option<&'static str>,
     /// How the OS names front-panel ports.
     pub ports: PortNaming,
-    /// The files rendered under `configs/<device>/`, besides `openconfig.xml` (every OS's, the
-    /// payload of the generic `netconf` push driver).
+    /// The files rendered under `configs/<device>/`, besides `openconfig.xml` (the payload of
+    /// the generic `netconf` push driver, for the OSes the spec's `push.netconf` names).
     pub files: &'static [&'static str],
     /// The hardware vendor the OS runs on; `None` for a multi-vendor OS.
     pub vendor: Option<Vendor>,

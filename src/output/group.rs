@@ -18,12 +18,29 @@ pub enum OutputGroup {
     Hosts,
     /// The machine-readable plan and summary (`plan.json`, `summary.json`).
     Plan,
-    /// What people look at: `report.html`, `cabling.xlsx`, `labels/`.
+    /// What people look at: `report.html`, `cabling.xlsx`, the label files for label printers
+    /// and label software (`labels/*.zpl`, `labels/*.csv`).
     Report,
+    /// The label sheets for office printers (`labels/*.html`): only on request (`--only
+    /// labels`), never in [`Selection::all`] — at 131k GPUs they were a million QR codes drawn
+    /// as SVG, 0.85 GB.
+    Labels,
 }
 
 impl OutputGroup {
-    pub const ALL: [OutputGroup; 6] = [
+    /// Every group a build can write: the default ones, then the on-request label sheets.
+    pub const ALL: [OutputGroup; 7] = {
+        let mut all = [Self::Labels; 7];
+        let mut i = 0;
+        while i < Self::DEFAULT.len() {
+            all[i] = Self::DEFAULT[i];
+            i += 1;
+        }
+        all
+    };
+
+    /// What a build writes when no group is named: all but the on-request label sheets.
+    pub const DEFAULT: [OutputGroup; 6] = [
         Self::Configs,
         Self::Cabling,
         Self::Addresses,
@@ -40,6 +57,7 @@ impl OutputGroup {
             Self::Hosts => "hosts",
             Self::Plan => "plan",
             Self::Report => "report",
+            Self::Labels => "labels",
         }
     }
 }
@@ -58,16 +76,17 @@ impl std::str::FromStr for OutputGroup {
     }
 }
 
-/// The groups a build writes; every group when built with [`Selection::all`].
+/// The groups a build writes; the default ones ([`OutputGroup::DEFAULT`]) with [`Selection::all`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection(BTreeSet<OutputGroup>);
 
 impl Selection {
+    /// Every group but the on-request label sheets.
     pub fn all() -> Self {
-        Self(OutputGroup::ALL.into_iter().collect())
+        Self(OutputGroup::DEFAULT.into_iter().collect())
     }
 
-    /// The given groups; every group when the list is empty.
+    /// The given groups; the default ones when the list is empty.
     pub fn of(groups: &[OutputGroup]) -> Self {
         if groups.is_empty() {
             Self::all()
@@ -102,8 +121,10 @@ mod tests {
         assert!(only.keeps(manifest.group));
         assert_eq!(Selection::of(&[]), Selection::all());
         assert_eq!("report".parse::<OutputGroup>(), Ok(OutputGroup::Report));
+        assert_eq!("labels".parse::<OutputGroup>(), Ok(OutputGroup::Labels));
+        assert!(!Selection::all().has(OutputGroup::Labels));
         assert!(
-            "labels"
+            "label"
                 .parse::<OutputGroup>()
                 .unwrap_err()
                 .contains("one of: configs")

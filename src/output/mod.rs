@@ -2,7 +2,8 @@
 //! handed to, the group it belongs to (`build --only`), the manifest that lists every file of a
 //! build (written and read by one type), the rebuild memo a producer consults, and the one
 //! writer or escape function of each format railyard emits in several places (YAML, XML/HTML
-//! text, POSIX shell words, CSV cells, terminal text, template values of line-oriented files),
+//! text, POSIX shell words, CSV cells, ZPL field data, terminal text, template values of
+//! line-oriented files),
 //! the one join of a relative output path to a directory (`path`), the declaration of the
 //! secrets push may fill (`secrets`), plus the natural order of names and lowercase hex digests.
 //!
@@ -25,6 +26,7 @@ pub mod secrets;
 pub mod shell;
 pub mod terminal;
 pub mod yaml;
+pub mod zpl;
 
 pub use file::{OutputFile, Sink};
 pub use group::{OutputGroup, Selection};

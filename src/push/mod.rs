@@ -89,6 +89,14 @@ pub fn plan(
     }
     if missing.is_empty() {
         Ok(out)
+    } else if missing.iter().any(|p| p.ends_with("/openconfig.xml")) {
+        // The netconf driver's payload is rendered only where the spec declares it.
+        Err(format!(
+            "no rendered file {}: openconfig.xml is built only for the switches whose OS the \
+             spec lists under `push.netconf` (e.g. `push: {{netconf: [eos]}}`); add the \
+             device's OS there and build again, or push it with its OS's own driver",
+            missing.join(", ")
+        ))
     } else {
         Err(format!(
             "no rendered file {} (is the device's platform rendered to that file?)",

@@ -26,8 +26,8 @@ use crate::output::shell::quote;
 /// (`push/drivers/<os>/`), whose name and defaults are its platform's row (`Platform::row`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum DriverKind {
-    /// Generic NETCONF (candidate + confirmed commit) of the OpenConfig payload every platform
-    /// renders, `openconfig.xml`.
+    /// Generic NETCONF (candidate + confirmed commit) of the OpenConfig payload
+    /// `openconfig.xml`, rendered for the switches whose OS the spec's `push.netconf` names.
     Netconf,
     /// The platform's own driver over SSH (`frr-ssh`, `nvue-ssh`, `eos-ssh`, `sonic-ssh`).
     Native(Platform),

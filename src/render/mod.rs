@@ -89,8 +89,15 @@ pub(crate) fn template(
     t.render(ctx).map_err(fail)
 }
 
-/// The files of one switch under `configs/<device>/`.
-pub fn device(env: &Environment<'_>, d: &DeviceIntent) -> Result<Vec<OutputFile>, RenderError> {
+/// The files of one switch under `configs/<device>/`: its platform's own, and the payload of
+/// the generic `netconf` push driver (`openconfig.xml`) when its OS is one of `netconf` (the
+/// spec's `push.netconf`): only a switch loaded over NETCONF reads it (issue #28: at 16k GPUs
+/// the files nothing sent were 170 MB of 397 MB of configs).
+pub fn device(
+    env: &Environment<'_>,
+    d: &DeviceIntent,
+    netconf: &[Platform],
+) -> Result<Vec<OutputFile>, RenderError> {
     let dir = format!("configs/{}", d.hostname);
     let mut files = match d.platform {
         Platform::Frr => frr::render(env, d)?,
@@ -98,15 +105,17 @@ pub fn device(env: &Environment<'_>, d: &DeviceIntent) -> Result<Vec<OutputFile>
         Platform::Sonic => sonic::render(env, d)?,
         Platform::Eos => eos::render(env, d)?,
     };
-    // Beside every platform's own files: the payload of the generic `netconf` push driver.
-    files.push(openconfig::render(d)?);
+    if netconf.contains(&d.platform) {
+        files.push(openconfig::render(d)?);
+    }
     Ok(files
         .into_iter()
         .map(|(name, text)| OutputFile::new(OutputGroup::Configs, format!("{dir}/{name}"), text))
         .collect())
 }
 
-/// Every switch config, the subnet-manager files and the intent dumps, sorted by path.
+/// Every switch config, the subnet-manager files and the intent dumps, sorted by path (no
+/// `openconfig.xml`: no OS declared loaded over NETCONF).
 pub fn render_all(
     intents: &Intents,
     templates: &Templates,
@@ -115,6 +124,7 @@ pub fn render_all(
     emit(
         intents,
         templates,
+        &[],
         &|f| {
             c.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -137,6 +147,7 @@ pub fn render_all(
 pub fn emit(
     intents: &Intents,
     templates: &Templates,
+    netconf: &[Platform],
     sink: &Sink<'_>,
     memo: &dyn Memo,
 ) -> Result<(), RenderError> {
@@ -153,9 +164,14 @@ pub fn emit(
                 Err(_) => yaml(&d.hostname, &path, d)?.into_bytes(),
             };
             let unit = format!("configs/{}", d.hostname);
-            let inputs = unit_digest(&[overrides.as_bytes(), &text]);
+            let loaded: &[u8] = if netconf.contains(&d.platform) {
+                b"netconf"
+            } else {
+                b""
+            };
+            let inputs = unit_digest(&[overrides.as_bytes(), &text, loaded]);
             if !memo.reuse(&unit, &inputs) {
-                let mut files = device(&env, d)?;
+                let mut files = device(&env, d, netconf)?;
                 files.push(OutputFile::new(
                     OutputGroup::Configs,
                     path.clone(),
@@ -192,7 +208,8 @@ mod tests {
     use crate::diag::SourceFile;
 
     /// Each platform's row names the files its renderer writes (`files`), `openconfig.xml`
-    /// aside; the one its push driver sends by default is always among them.
+    /// aside (only for an OS declared loaded over NETCONF); the one its push driver sends by
+    /// default is always among them.
     #[test]
     fn every_platform_renders_the_files_its_row_names() {
         let env = Templates::default();
@@ -214,7 +231,7 @@ mod tests {
             let intents = c.intents.expect("the example compiles");
             for d in intents.devices.values() {
                 let row = d.platform.row();
-                let files = device(&env, d).unwrap();
+                let files = device(&env, d, &[]).unwrap();
                 let prefix = format!("configs/{}/", d.hostname);
                 let names: Vec<&str> = files
                     .iter()
@@ -222,13 +239,21 @@ mod tests {
                     .collect();
                 for n in &names {
                     assert!(
-                        *n == "openconfig.xml" || row.files.contains(n),
+                        row.files.contains(n),
                         "{}: {n} is not in the {} row",
                         d.hostname,
                         row.name
                     );
                 }
                 assert!(names.contains(&row.push.file), "{}", d.hostname);
+                // Declared loaded over NETCONF: the OpenConfig payload beside them.
+                let loaded = device(&env, d, &[d.platform]).unwrap();
+                assert_eq!(loaded.len(), files.len() + 1, "{}", d.hostname);
+                assert!(
+                    loaded
+                        .iter()
+                        .any(|f| f.path == format!("{prefix}openconfig.xml"))
+                );
                 seen.insert(d.platform);
             }
         }

@@ -89,6 +89,21 @@ pub struct ClusterSpec {
     /// so a lab can prove that verification catches it.
     #[serde(default)]
     pub overrides: std::collections::BTreeMap<Name, DeviceOverride>,
+    /// How the switches are loaded, where the build must know it.
+    #[serde(default)]
+    pub push: PushSpec,
+}
+
+/// How `railyard push` loads the switches, as far as the build must know it.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct PushSpec {
+    /// The network OSes whose switches are loaded with the generic `netconf` push driver
+    /// (OpenConfig over NETCONF, candidate + confirmed commit): only their switches get
+    /// `configs/<switch>/openconfig.xml`. Default: none; every OS has its own driver.
+    #[serde(default)]
+    pub netconf: Vec<Sp<Platform>>,
 }
 
 /// What one device may override.

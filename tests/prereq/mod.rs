@@ -95,3 +95,11 @@ pub fn find(bin: &str) -> Option<PathBuf> {
         .map(|d| d.join(bin))
         .find(|p| p.is_file())
 }
+
+/// How to get the offline ZPL renderer of the label tests (`zplenv`), after why it failed.
+pub fn zplenv_hint(why: &str) -> String {
+    format!(
+        "bash scripts/zplenv.sh must install zpl-renderer-js under target/zplenv (node and npm: \
+         apt-get install nodejs npm; the npm registry reachable once): {why}"
+    )
+}

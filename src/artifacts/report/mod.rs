@@ -1,6 +1,7 @@
 //! The deliverables people look at: `report.html` (summary, fabric diagram, rack elevations,
 //! cabling and port-map tables, BOM, tenants, print sheets per rack), `cabling.xlsx` and the cable
-//! label sheets `labels/<location>.html`.
+//! labels `labels/<location>.{zpl,csv}` (the office-printer sheets `labels/<location>.html` on
+//! request).
 //!
 //! Pure functions of the fabric and the already rendered CSV artifacts (`inputs → bytes`): the
 //! tables in the page and the workbook are read back from `cabling.csv`, `portmaps/*.csv`,
@@ -13,7 +14,7 @@
 
 mod csv_table;
 mod diagram;
-mod labels;
+pub(super) mod labels;
 mod markup;
 mod page;
 mod pods;
@@ -36,9 +37,9 @@ fn read_back(files: &[OutputFile], path: &str) -> Result<Option<Csv>, ArtifactEr
         .transpose()
 }
 
-/// `report.html`, `cabling.xlsx` and `labels/*.html` from the fabric and the CSV artifacts in
+/// `report.html`, `cabling.xlsx` and `labels/*.{zpl,csv}` from the fabric and the CSV artifacts in
 /// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`);
-/// above the spec's size, split per pod.
+/// above the spec's size, the page and the workbook split per pod.
 pub fn files(
     inputs: &Inputs<'_>,
     names: &LinkNames,
@@ -89,7 +90,7 @@ pub fn files(
             let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps)
                 .in_file(PAGE)?;
             sink(OutputFile::new(OutputGroup::Report, PAGE, html));
-            labels::sheets(f, names, sink, memo)
+            labels::files(f, names, sink, memo)
         },
     );
     page_and_labels?;

@@ -46,7 +46,7 @@ pub fn files(
             .into_iter()
             .collect::<Result<(), ArtifactError>>()
         },
-        || super::labels::sheets(f, names, sink, memo),
+        || super::labels::files(f, names, sink, memo),
     );
     pods_done.and(labels)
 }
