@@ -1,6 +1,7 @@
 //! The command line: the only place that knows clap, anyhow, miette rendering and the file system
 //! layout of outputs. Exit codes: 0 clean, 1 design errors, 2 unreadable input or usage error.
 
+mod audit;
 mod cabling;
 mod commit;
 mod destination;
@@ -133,6 +134,8 @@ enum Command {
     Lab(lab::LabCommand),
     /// Push rendered configs to switches: preflight, dry-run diff, confirmed commit in waves.
     Push(push::PushArgs),
+    /// Read-only: compare every device's running config by meaning with a build; drift per device.
+    Audit(audit::AuditArgs),
     /// InfiniBand: import port GUIDs of the installed fabric.
     #[command(subcommand)]
     Ib(ib::IbCommand),
@@ -232,6 +235,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Cabling(cmd) => cabling::run(cmd),
         Command::Lab(cmd) => lab::run(cmd),
         Command::Push(args) => push::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Ib(cmd) => ib::run(cmd),
         Command::Export(args) => export::run(args),
         Command::Catalog => Ok(catalog()),

@@ -219,7 +219,8 @@ impl FrrOps {
         Ok(out.stdout)
     }
 
-    fn daemons(&self, r: &mut Remote) -> Result<Vec<String>, DriverError> {
+    /// The daemons the device runs (the names of its vty sockets; read-only).
+    pub fn daemons(&self, r: &mut Remote) -> Result<Vec<String>, DriverError> {
         let dir = self
             .spec
             .vty_socket
@@ -234,6 +235,26 @@ impl FrrOps {
             ));
         }
         Ok(d)
+    }
+
+    /// Read-only (audit): `show running-config` as FRR renders it, nothing written anywhere.
+    pub fn read_running(&self, r: &mut Remote) -> Result<String, DriverError> {
+        let out = self.run(
+            r,
+            &format!("{} -c 'show running-config'", self.vtysh()),
+            None,
+        )?;
+        if out.status != 0 || out.stdout.trim().is_empty() {
+            return Err(DriverError::new(
+                FailKind::Transport,
+                format!(
+                    "reading the running config with vtysh (rc {}): {}",
+                    out.status,
+                    out.stderr.trim()
+                ),
+            ));
+        }
+        Ok(out.stdout)
     }
 
     /// `conf` as FRR itself reads it (see `scratch.rs`), saved to `out` on the device.
