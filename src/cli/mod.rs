@@ -2,6 +2,7 @@
 //! layout of outputs. Exit codes: 0 clean, 1 design errors, 2 unreadable input or usage error.
 
 mod acceptance;
+mod audit;
 mod cabling;
 mod commit;
 mod destination;
@@ -144,6 +145,8 @@ enum Command {
     /// renumbering, parts to order. Exit 0 no change, 1 additions only, 2 disruptive or
     /// renumbering, 3 could not compare.
     Diff(diff::DiffArgs),
+    /// Read-only: compare every device's running config by meaning with a build; drift per device.
+    Audit(audit::AuditArgs),
     /// InfiniBand: import port GUIDs of the installed fabric.
     #[command(subcommand)]
     Ib(ib::IbCommand),
@@ -251,6 +254,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Lab(cmd) => lab::run(cmd),
         Command::Push(args) => push::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Ib(cmd) => ib::run(cmd),
         Command::Export(args) => export::run(args),
         Command::Acceptance(cmd) => acceptance::run(cmd),

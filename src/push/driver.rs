@@ -219,6 +219,16 @@ pub fn read_back(
     ))
 }
 
+/// What an audit read: the device's running configuration and the build's intended one, both as
+/// the driver's canonical lines, and remarks on how they were compared (a weaker comparison
+/// that can show false drift says so here).
+#[derive(Clone, Debug, Default)]
+pub struct AuditLines {
+    pub device: BTreeSet<String>,
+    pub build: BTreeSet<String>,
+    pub notes: Vec<String>,
+}
+
 /// A device driver. Implementations keep their session between calls; every call has bounded
 /// time (drivers set timeouts on every network operation).
 pub trait Driver: Send {
@@ -249,6 +259,16 @@ pub trait Driver: Send {
         Err(DriverError::new(
             FailKind::Capability,
             "this driver cannot resume a pending commit; it reverts by itself at its timer",
+        ))
+    }
+    /// Read-only (`railyard audit`): the running configuration and `intended` (the build's files,
+    /// placeholders filled), each as canonical lines in this driver's form. Never stages, locks,
+    /// edits a candidate, creates a file on the device or commits.
+    fn running(&mut self, intended: &ConfigSet) -> Result<AuditLines, DriverError> {
+        let _ = intended;
+        Err(DriverError::new(
+            FailKind::Capability,
+            "this driver cannot audit",
         ))
     }
 }

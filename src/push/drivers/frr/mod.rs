@@ -13,6 +13,7 @@
 //! disarm, `write memory`, remove the transaction's files; cancel = disarm, reload the
 //! pre-change config, and read back.
 
+pub mod audit;
 pub mod canon;
 pub mod facts;
 pub mod ops;
@@ -24,7 +25,7 @@ use crate::output::digest::sha256_hex;
 use crate::push::PushSettings;
 use crate::push::canonical;
 use crate::push::disruptive;
-use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
+use crate::push::driver::{AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight};
 use crate::push::remote::Remote;
 use crate::push::revert_timer;
 use crate::push::ssh::{Auth, ConnectOptions, Endpoint};
@@ -221,5 +222,18 @@ impl Driver for FrrDriver {
         // still on the device under this transaction's tag: the other steps read them there.
         self.touched = true;
         Ok(())
+    }
+
+    fn running(&mut self, intended: &ConfigSet) -> Result<AuditLines, DriverError> {
+        // Two reads over SSH (the daemons' vty sockets, `show running-config`); nothing staged.
+        self.r.fresh();
+        let daemons = self.ops.daemons(&mut self.r)?;
+        let text = self.ops.read_running(&mut self.r)?;
+        let (device, build, note) = audit::lines(&text, intended.main(), &daemons);
+        Ok(AuditLines {
+            device,
+            build,
+            notes: note.into_iter().collect(),
+        })
     }
 }

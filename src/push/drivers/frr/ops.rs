@@ -206,20 +206,11 @@ impl FrrOps {
             ),
             None,
         )?;
-        if out.status != 0 {
-            return Err(DriverError::new(
-                FailKind::Transport,
-                format!(
-                    "reading the running config with vtysh (rc {}): {}",
-                    out.status,
-                    out.stderr.trim()
-                ),
-            ));
-        }
-        Ok(out.stdout)
+        running_text(out, false)
     }
 
-    fn daemons(&self, r: &mut Remote) -> Result<Vec<String>, DriverError> {
+    /// The daemons the device runs (the names of its vty sockets; read-only).
+    pub fn daemons(&self, r: &mut Remote) -> Result<Vec<String>, DriverError> {
         let dir = self
             .spec
             .vty_socket
@@ -234,6 +225,16 @@ impl FrrOps {
             ));
         }
         Ok(d)
+    }
+
+    /// Read-only (audit): `show running-config` as FRR renders it, nothing written anywhere.
+    pub fn read_running(&self, r: &mut Remote) -> Result<String, DriverError> {
+        let out = self.run(
+            r,
+            &format!("{} -c 'show running-config'", self.vtysh()),
+            None,
+        )?;
+        running_text(out, true)
     }
 
     /// `conf` as FRR itself reads it (see `scratch.rs`), saved to `out` on the device.
@@ -491,6 +492,22 @@ fn error_lines(out: &ExecOutput) -> Vec<String> {
         );
     }
     v
+}
+
+/// The running config a vtysh read printed, or a transport error (also for empty output when
+/// `non_empty`: an empty read means nothing was read).
+fn running_text(out: ExecOutput, non_empty: bool) -> Result<String, DriverError> {
+    if out.status != 0 || (non_empty && out.stdout.trim().is_empty()) {
+        return Err(DriverError::new(
+            FailKind::Transport,
+            format!(
+                "reading the running config with vtysh (rc {}): {}",
+                out.status,
+                out.stderr.trim()
+            ),
+        ));
+    }
+    Ok(out.stdout)
 }
 
 #[cfg(test)]

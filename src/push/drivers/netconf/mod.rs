@@ -11,12 +11,13 @@
 
 pub mod facts;
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crate::output::digest::sha256_hex;
 use crate::push::PushSettings;
 use crate::push::disruptive;
-use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
+use crate::push::driver::{AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight};
 use crate::push::netconf::canon;
 use crate::push::netconf::client::{
     CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, CAP_ROLLBACK_ON_ERROR, Client, ClientOptions,
@@ -284,5 +285,29 @@ impl Driver for NetconfDriver {
         // No lock: the candidate is not ours; confirm/cancel by persist-id need none.
         self.locked = false;
         Ok(())
+    }
+
+    fn running(&mut self, intended: &ConfigSet) -> Result<AuditLines, DriverError> {
+        let payload = ConfigPayload::from_xml(intended.main()).map_err(|e| {
+            DriverError::new(FailKind::Rejected, format!("{}: {e}", intended.main_name()))
+        })?;
+        // A session of its own: `<get-config>` of running only — no lock, no candidate.
+        let mut c = self.open()?;
+        let data = c.get_config(Datastore::Running, None);
+        let _ = c.close_session();
+        // The difference exactly as preflight computes it (`canon::diff`: list entries recognised
+        // over both trees at once, only the payload's top-level trees); the lines both sides
+        // share are the build's, so the sets differ by exactly that difference.
+        let d = canon::diff(&data?, payload.tree());
+        let added: BTreeSet<String> = d.added.into_iter().collect();
+        let common: BTreeSet<String> = canon::canonical_lines(payload.tree())
+            .into_iter()
+            .filter(|l| !added.contains(l))
+            .collect();
+        Ok(AuditLines {
+            device: common.iter().cloned().chain(d.removed).collect(),
+            build: common.into_iter().chain(added).collect(),
+            notes: Vec::new(),
+        })
     }
 }
