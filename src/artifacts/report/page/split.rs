@@ -100,7 +100,7 @@ struct Headline {
 /// sheets and port maps.
 pub struct PodPage<'a> {
     pub f: &'a Fabric,
-    pub names: &'a LinkNames,
+    pub names: &'a LinkNames<'a>,
     pub pods: &'a Pods,
     pub sheets: Sheets,
     pub portmaps: &'a [(&'a str, Csv)],
