@@ -209,7 +209,7 @@ pub fn sheets(
 
 /// A location of one cable, for the tests of each format.
 #[cfg(test)]
-fn one_cable(id: &str, part: &'static str) -> Location<'_> {
+fn one_cable<'a>(id: &'a str, part: &'a str) -> Location<'a> {
     Location {
         name: "r1".into(),
         kind: "rack",
