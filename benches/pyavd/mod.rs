@@ -55,7 +55,11 @@ fn pyavd(cases: &BTreeMap<String, Value>) -> (f64, f64, u64) {
     assert!(out.status.success(), "pyavd failed");
     let r: Value = serde_json::from_slice(&out.stdout).expect("pyavd's figures");
     let f = |k: &str| r[k].as_f64().unwrap_or(f64::NAN);
-    (f("validate_s"), f("render_s"), r["lines"].as_u64().unwrap_or(0))
+    (
+        f("validate_s"),
+        f("render_s"),
+        r["lines"].as_u64().unwrap_or(0),
+    )
 }
 
 pub fn side_by_side(sus: u32) {

@@ -568,4 +568,3 @@ fn qos(sc: &mut serde_json::Map<String, Value>, q: &railyard::intent::Qos) {
         );
     }
 }
-
