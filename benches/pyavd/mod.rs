@@ -85,7 +85,7 @@ pub fn side_by_side(sus: u32) {
         let t = Instant::now();
         bytes = 0;
         for d in &eos {
-            let files = railyard::render::device(&env, d).expect("render");
+            let files = railyard::render::device(&env, d, &[]).expect("render");
             bytes += files.iter().map(|f| f.bytes.len()).sum::<usize>();
         }
         ours = ours.min(t.elapsed().as_secs_f64());
