@@ -133,9 +133,9 @@ fn locations<'a>(f: &'a Fabric, names: &'a LinkNames) -> Vec<Location<'a>> {
                             label_end(f.device_of(&l.a), &names.a_port[i]),
                             label_end(f.device_of(&l.b), &names.b_port[i]),
                         ],
-                        part: &p.part,
+                        part: p.part,
                         leg: &p.leg,
-                        modules: [&p.a_module, &p.b_module],
+                        modules: [p.a_module, p.b_module],
                     }
                 })
                 .collect();
