@@ -131,7 +131,7 @@ fn check_plan(plan: &Plan, cables: &BTreeMap<String, (String, String)>) -> Resul
     }
     // First fit never needs more rounds than a test has conflicting tests, plus one: each of a
     // test's at most 4 links is in at most max−1 other tests.
-    if plan.schedule.rounds > 4 * (max - 1) + 1 {
+    if plan.schedule.rounds > 4 * max.saturating_sub(1) + usize::from(max > 0) {
         return Err(format!(
             "{} rounds for max degree {max}",
             plan.schedule.rounds
