@@ -13,7 +13,6 @@ use std::time::Duration;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 
-use railyard::output::secrets as secrets_declaration;
 use railyard::push::canonical;
 use railyard::push::driver::{AuditLines, DriverError};
 use railyard::push::secrets::Secrets;
@@ -104,16 +103,7 @@ fn plans_of(args: &AuditArgs) -> anyhow::Result<(Vec<DevicePlan>, Vec<targets::T
         bail!("targets file {} lists no devices", args.targets.display());
     }
     let files = inputs::read_output_dir(&args.from).map_err(anyhow::Error::msg)?;
-    let declaration = Some(secrets_declaration::PATH.to_string()).filter(|p| files.contains_key(p));
-    let paths: Vec<String> = targets
-        .iter()
-        .flat_map(|t| {
-            t.files()
-                .into_iter()
-                .map(|f| push_lib::file_label(&t.name, &f))
-        })
-        .chain(declaration)
-        .collect();
+    let paths = push_lib::manifest_paths(&targets, &files);
     inputs::check_manifest(&args.from, &files, &paths).map_err(anyhow::Error::msg)?;
     let mut plans = push_lib::plan(&targets, &files).map_err(anyhow::Error::msg)?;
     let declared = push_lib::declaration_of(&files).map_err(anyhow::Error::msg)?;

@@ -142,8 +142,8 @@ enum Command {
     Push(push::PushArgs),
     /// The change between two designs (specs or build directories) as a work order: cables to
     /// remove, move and add, switch configs by meaning with disruptive changes flagged,
-    /// renumbering, parts to order. Exit 0 no change, 1 additions only, 2 disruptive or
-    /// renumbering, 3 could not compare.
+    /// renumbering, parts to order. Exit 0 no change, 1 safe changes, 2 disruptive,
+    /// renumbering or removal, 3 could not compare.
     Diff(diff::DiffArgs),
     /// Read-only: compare every device's running config by meaning with a build; drift per device.
     Audit(audit::AuditArgs),

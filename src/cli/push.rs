@@ -14,7 +14,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
-use railyard::output::secrets::{self as secrets_declaration, Declaration};
+use railyard::output::secrets::Declaration;
 use railyard::push::journal::{self, Journal};
 use railyard::push::secrets::{SecretError, Secrets};
 use railyard::push::txn::{self, DevicePlan, DeviceState, Outcome};
@@ -96,18 +96,7 @@ fn rendered_files(
     if let Some(dir) = &args.from {
         let files = inputs::read_output_dir(dir).map_err(anyhow::Error::msg)?;
         if !args.allow_edited {
-            // The secrets declaration too: it says which placeholders push may fill.
-            let declaration =
-                Some(secrets_declaration::PATH.to_string()).filter(|p| files.contains_key(p));
-            let paths: Vec<String> = targets
-                .iter()
-                .flat_map(|t| {
-                    t.files()
-                        .into_iter()
-                        .map(|f| push_lib::file_label(&t.name, &f))
-                })
-                .chain(declaration)
-                .collect();
+            let paths = push_lib::manifest_paths(targets, &files);
             inputs::check_manifest(dir, &files, &paths).map_err(anyhow::Error::msg)?;
         }
         return Ok(files);

@@ -110,6 +110,18 @@ pub fn file_label(device: &str, file: &str) -> String {
     format!("configs/{device}/{file}")
 }
 
+/// The files of a build that a push or an audit of `targets` reads, as its manifest names them:
+/// every target's files, and the secrets declaration when the build has one (it says which
+/// placeholders may be filled).
+pub fn manifest_paths(targets: &[Target], files: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+    let declaration = Some(output::secrets::PATH.to_string()).filter(|p| files.contains_key(p));
+    targets
+        .iter()
+        .flat_map(|t| t.files().into_iter().map(|f| file_label(&t.name, &f)))
+        .chain(declaration)
+        .collect()
+}
+
 /// Which environment variables the plans' files need: name → files.
 pub fn needed_secrets(plans: &[DevicePlan]) -> BTreeMap<String, BTreeSet<String>> {
     let labelled: Vec<(String, &[u8])> = plans
