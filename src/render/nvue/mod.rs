@@ -80,8 +80,10 @@ pub fn render(
         secret_fill,
         notes,
     };
+    // The template names the switch only (hostname, role, model): the whole intent as a template
+    // value would be a copy of every interface, for three strings.
     let ctx = minijinja::context! {
-        d => Value::from_serialize(d),
+        d => Value::from_serialize(Named { hostname: &d.hostname, role: &d.role, model: &d.model }),
         nv => Value::from_serialize(&script),
     };
     let script = template(env, &d.hostname, "nvue/main.j2", ctx)?;
@@ -89,6 +91,14 @@ pub fn render(
         ("nv-set.sh".into(), script),
         ("startup.yaml".into(), startup),
     ])
+}
+
+/// What `templates/nvue/main.j2` reads of the intent.
+#[derive(Serialize)]
+struct Named<'a> {
+    hostname: &'a str,
+    role: &'a crate::model::Role,
+    model: &'a str,
 }
 
 #[derive(Serialize)]
@@ -145,27 +155,82 @@ fn sections(set: &Json, notes: &build::Notes) -> Result<(Vec<Section>, Vec<Strin
         (rank, k.as_str())
     });
     let mut fill = Vec::new();
-    let sections = keys
-        .into_iter()
-        .map(|k| {
-            let mut paths = Vec::new();
-            flatten(&top[k], &mut vec![k.clone()], &mut paths)?;
-            let lines = paths
-                .iter()
-                .map(|p| {
-                    let words: Vec<String> = p.iter().map(|w| shell_word(w, notes)).collect();
-                    let line = words.join(" ");
-                    fill.extend(secret_fill(p, &line, notes));
-                    line
-                })
-                .collect();
-            Ok(Section {
-                key: k.clone(),
-                lines,
-            })
-        })
-        .collect::<Result<_, String>>()?;
+    let mut sections = Vec::with_capacity(keys.len());
+    for k in keys {
+        let mut walk = Walk {
+            notes,
+            path: vec![k.as_str()],
+            line: shell_word(k, notes),
+            lines: Vec::new(),
+            fill: &mut fill,
+        };
+        walk.node(&top[k])?;
+        sections.push(Section {
+            key: k.clone(),
+            lines: walk.lines,
+        });
+    }
     Ok((sections, fill))
+}
+
+/// The walk that flattens one top-level object into `nv set` lines: every setting of the tree as
+/// a path of keys down to a leaf value, or down to an identifier that carries nothing (`{}`). The
+/// path's shell words are kept joined in `line` as the walk goes down (a leaf copies them once:
+/// a 16k-GPU fabric has millions of lines). A value NVUE's CLI cannot take (list, boolean, null)
+/// is a bug in the tree, reported rather than dropped.
+struct Walk<'a, 'n> {
+    notes: &'n build::Notes,
+    /// The keys from the top-level object down to here, as in the tree.
+    path: Vec<&'a str>,
+    /// The same keys as shell words, joined by spaces.
+    line: String,
+    lines: Vec<String>,
+    fill: &'n mut Vec<String>,
+}
+
+impl<'a> Walk<'a, '_> {
+    fn node(&mut self, v: &'a Json) -> Result<(), String> {
+        match v {
+            Json::Object(m) if m.is_empty() => self.leaf(None),
+            Json::Object(m) => {
+                for (k, x) in m {
+                    let len = self.line.len();
+                    self.line.push(' ');
+                    push_shell_word(&mut self.line, k, self.notes);
+                    self.path.push(k);
+                    self.node(x)?;
+                    self.path.pop();
+                    self.line.truncate(len);
+                }
+            }
+            Json::String(s) => self.leaf(Some(s)),
+            Json::Number(n) => self.leaf(Some(&n.to_string())),
+            other => return Err(format!("`{}` holds {other}", self.path.join(" "))),
+        }
+        Ok(())
+    }
+
+    fn leaf(&mut self, value: Option<&str>) {
+        let mut line = String::with_capacity(self.line.len() + value.map_or(0, |v| v.len() + 3));
+        line.push_str(&self.line);
+        if let Some(v) = value {
+            line.push(' ');
+            push_shell_word(&mut line, v, self.notes);
+        }
+        let secret =
+            |w: &str| build::placeholder(w).is_some_and(|v| self.notes.secrets.contains_key(v));
+        if self.path.iter().copied().chain(value).any(secret) {
+            let path: Vec<String> = self
+                .path
+                .iter()
+                .copied()
+                .chain(value)
+                .map(String::from)
+                .collect();
+            self.fill.extend(secret_fill(&path, &line, self.notes));
+        }
+        self.lines.push(line);
+    }
 }
 
 /// After `nv config replace`, a secret's placeholder is in the pending revision as written in
@@ -199,40 +264,38 @@ fn secret_fill(path: &[String], line: &str, notes: &build::Notes) -> Vec<String>
     out
 }
 
-/// Every setting of the tree as an `nv set` path: keys down to a leaf value, or down to an
-/// identifier that carries nothing (`{}`). A value NVUE's CLI cannot take (list, boolean, null)
-/// is a bug in the tree, reported rather than dropped.
-fn flatten(v: &Json, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) -> Result<(), String> {
-    match v {
-        Json::Object(m) if m.is_empty() => out.push(path.clone()),
-        Json::Object(m) => {
-            for (k, x) in m {
-                path.push(k.clone());
-                flatten(x, path, out)?;
-                path.pop();
-            }
-        }
-        Json::String(s) => out.push([path.as_slice(), std::slice::from_ref(s)].concat()),
-        Json::Number(n) => out.push([path.as_slice(), &[n.to_string()]].concat()),
-        other => return Err(format!("`{}` holds {other}", path.join(" "))),
-    }
-    Ok(())
-}
-
 /// One shell word: left bare when it holds only characters the shell does not interpret, else
 /// single-quoted (names and descriptions come from the spec and may hold anything). A secret's
 /// placeholder is the one word the shell must expand.
 fn shell_word(s: &str, notes: &build::Notes) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_shell_word(&mut out, s, notes);
+    out
+}
+
+/// [`shell_word`], appended to `out`.
+fn push_shell_word(out: &mut String, s: &str, notes: &build::Notes) {
     if build::placeholder(s).is_some_and(|var| notes.secrets.contains_key(var)) {
-        return format!("\"{s}\"");
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
     }
+    // Bytes, not chars: every byte of a non-ASCII character is ≥ 0x80, so it is quoted as before.
     let plain = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.:/@+-,=%".contains(c));
+        && s.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'.' | b':' | b'/' | b'@' | b'+' | b'-' | b',' | b'=' | b'%'
+                )
+        });
     if plain {
-        s.to_string()
+        out.push_str(s);
     } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
+        out.push('\'');
+        out.push_str(&s.replace('\'', r"'\''"));
+        out.push('\'');
     }
 }
 
@@ -259,19 +322,42 @@ mod tests {
 
     #[test]
     fn flattening_stops_at_values_and_empty_identifiers() {
-        let v = serde_json::json!({"link": {"mtu": 9216, "state": {"up": {}}}, "type": "swp"});
-        let mut out = Vec::new();
-        flatten(&v, &mut vec!["interface".into()], &mut out).unwrap();
-        let lines: Vec<String> = out.iter().map(|p| p.join(" ")).collect();
+        let notes = build::Notes::default();
+        let v = serde_json::json!({"interface": {"link": {"mtu": 9216, "state": {"up": {}}}, "type": "swp", "a b": {}}});
+        let (found, fill) = sections(&v, &notes).unwrap();
+        assert_eq!(found.len(), 1);
         assert_eq!(
-            lines,
+            found[0].lines,
             [
+                "interface 'a b'",
                 "interface link mtu 9216",
                 "interface link state up",
                 "interface type swp"
             ]
         );
-        let bad = serde_json::json!({"x": [1]});
-        assert!(flatten(&bad, &mut Vec::new(), &mut Vec::new()).is_err());
+        assert!(fill.is_empty());
+        let bad = serde_json::json!({"interface": {"x": [1]}});
+        assert!(sections(&bad, &notes).is_err());
+    }
+
+    #[test]
+    fn a_secret_in_a_path_is_filled_after_the_replace() {
+        let mut notes = build::Notes::default();
+        notes
+            .secrets
+            .insert("SNMP_TRAP_COMMUNITY".into(), "community");
+        let v = serde_json::json!({"system": {"snmp": {"community": {build::SNMP_COMMUNITY: {"v": "x"}}}}});
+        let (found, fill) = sections(&v, &notes).unwrap();
+        assert_eq!(
+            found[0].lines,
+            ["system snmp community \"${SNMP_TRAP_COMMUNITY}\" v x"]
+        );
+        assert_eq!(
+            fill,
+            [
+                "unset system snmp community '${SNMP_TRAP_COMMUNITY}'",
+                "set system snmp community \"${SNMP_TRAP_COMMUNITY}\" v x"
+            ]
+        );
     }
 }
