@@ -15,6 +15,8 @@ command -v slurmctld >/dev/null || need_apt+=(slurmctld slurm-client)
 command -v ping >/dev/null || need_apt+=(iputils-ping)
 # Namespaces, veths, per-rail tables and rules (the lab; NCCL's bootstrap in tests/nccl_bootstrap.rs).
 command -v ip >/dev/null || need_apt+=(iproute2)
+# The lab's acceptance run measures its cables with iperf3 (tests/acceptance_lab.rs).
+command -v iperf3 >/dev/null || need_apt+=(iperf3)
 command -v lldpd >/dev/null || need_apt+=(lldpd)
 # Push is tested against yuma123 netconfd behind OpenSSH, and FRR's frr-reload.py.
 command -v netconfd >/dev/null || need_apt+=(netconfd)

@@ -233,6 +233,81 @@ fn nccl_tests_output_is_read_at_its_largest_size() {
     assert!(parse::nccl("# nothing\n").is_err());
 }
 
+#[test]
+fn perftest_output_published_in_an_issue_is_read() {
+    // linux-rdma/perftest issue #273: `--report_gbits`, 8-byte messages.
+    let r = parse::perftest(&fixture("ib_write_bw_perftest_issue273.txt")).expect("issue 273");
+    assert_eq!((r.bytes, r.iterations), (8, 224958464));
+    assert_eq!((r.peak_gbps, r.average_gbps), (0.0, 0.48));
+    // Releases before 24.07 print the MiB/s figures under `[MB/sec]` (perftest commit 1d202bb
+    // renamed the header only): the same line reads the same.
+    let old = fixture("ib_write_bw_mib.txt").replace("[MiB/sec]", "[MB/sec]");
+    let m = parse::perftest(&old).expect("MB/sec header");
+    assert!((m.average_gbps - 93.965).abs() < 0.01, "{}", m.average_gbps);
+}
+
+#[test]
+fn nccl_tests_output_published_by_users_is_read() {
+    // coreweave/nccl-tests README: all_reduce_perf on a GB200 NVL72 rack (NCCL 2.26.2).
+    let r = parse::nccl(&fixture("all_reduce_perf_coreweave_gb200.txt")).expect("coreweave");
+    assert_eq!(r.bytes, 8589934592);
+    assert_eq!(r.busbw, 846.82);
+    assert_eq!(r.avg_busbw, Some(745.53));
+    assert_eq!(r.wrong, 0);
+    // NVIDIA/nccl-tests issue #78: an older release (no root column, an `error` deviation column,
+    // alltoall with a blank redop).
+    let a = parse::nccl(&fixture("nccl_tests_issue78_all_reduce.txt")).expect("issue 78");
+    assert_eq!(
+        (a.bytes, a.busbw, a.avg_busbw),
+        (536870912, 4.32, Some(4.32178))
+    );
+    assert_eq!(
+        a.wrong, 0,
+        "2e-06 is a deviation within tolerance, the footer says OK"
+    );
+    let t = parse::nccl(&fixture("nccl_tests_issue78_alltoall.txt")).expect("issue 78 a2a");
+    assert_eq!(
+        (t.bytes, t.busbw, t.avg_busbw),
+        (536870912, 0.51, Some(0.507636))
+    );
+    assert_eq!(t.wrong, 0);
+    // Open MPI's --tag-output prefix (as in aws/aws-k8s-tester PR #503) is not part of the row.
+    let tagged: String = fixture("all_reduce_perf_coreweave_gb200.txt")
+        .lines()
+        .map(|l| format!("[1,0]<stdout>:{l}\n"))
+        .collect();
+    let g = parse::nccl(&tagged).expect("tagged");
+    assert_eq!(
+        (g.bytes, g.busbw, g.avg_busbw),
+        (8589934592, 846.82, Some(745.53))
+    );
+}
+
+#[test]
+fn iperf3_json_is_read_from_the_receiver_sum() {
+    // Captured from iperf 3.12 here (loopback, `-t 1 --json`): end.sum_received.
+    let r = parse::iperf3(&fixture("iperf3_client.json")).expect("iperf3");
+    assert_eq!(r.bytes, 1094320128);
+    assert!(
+        (r.received_gbps - 8.32776316195006).abs() < 1e-9,
+        "{}",
+        r.received_gbps
+    );
+    assert_eq!(
+        parse::link_gbps(&fixture("iperf3_client.json")),
+        Ok(r.received_gbps)
+    );
+    let e = parse::iperf3(&fixture("iperf3_refused.json")).unwrap_err();
+    assert!(e.contains("Connection refused"), "{e}");
+    assert!(parse::link_gbps("{}").is_err());
+    assert!(parse::link_gbps("{ not json").is_err());
+    // perftest text goes to the perftest reader.
+    assert_eq!(
+        parse::link_gbps(&fixture("ib_write_bw_gbits.txt")),
+        Ok(365.87)
+    );
+}
+
 /// Results of every test: those crossing `slow` at 30% of their figure, the rest at 105%.
 fn results(plan: &Plan, slow: &str) -> BTreeMap<String, String> {
     let line = "-".repeat(87);

@@ -151,6 +151,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "render",
             "labplan",
             "impact",
+            "acceptance",
             "output",
         ],
     ),

@@ -105,16 +105,14 @@ pub fn check(plan: &Plan, results: &BTreeMap<String, String>) -> Report {
     let mut links = Vec::new();
     for t in &tests {
         let path = link_result(&t.id);
-        let (measured, status) = match results.get(&path).map(|s| parse::perftest(s)) {
+        let (measured, status) = match results.get(&path).map(|s| parse::link_gbps(s)) {
             None => (None, Status::Missing),
             Some(Err(e)) => {
                 unreadable.push((path, e));
                 (None, Status::Unreadable)
             }
-            Some(Ok(r)) if r.average_gbps + 1e-9 < t.expected_gbps => {
-                (Some(r.average_gbps), Status::Short)
-            }
-            Some(Ok(r)) => (Some(r.average_gbps), Status::Passed),
+            Some(Ok(gbps)) if gbps + 1e-9 < t.expected_gbps => (Some(gbps), Status::Short),
+            Some(Ok(gbps)) => (Some(gbps), Status::Passed),
         };
         links.push(LinkOutcome {
             id: t.id.clone(),

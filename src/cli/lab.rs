@@ -1,4 +1,4 @@
-//! `railyard lab up|verify|down`: the virtual lab from the command line. Progress lines go to
+//! `railyard lab up|verify|accept|down`: the virtual lab from the command line. Progress lines go to
 //! stderr with the elapsed time; the verify report goes to stdout (text or JSON).
 //! Exit codes: 0 done (verify: every applicable check passed), 1 verify found a failure or
 //! `down` left something behind, 2 the lab could not run (not root, missing tools, …), 3 verify
@@ -57,11 +57,40 @@ pub enum LabCommand {
         #[arg(long, value_name = "SPEC", requires = "fail")]
         spec: Option<PathBuf>,
     },
+    /// Run the acceptance plan's link rounds in the running lab (iperf3 between the nodes'
+    /// NICs in place of ib_write_bw) and write the results `railyard acceptance check` reads.
+    Accept(AcceptArgs),
     /// Stop every daemon, delete every namespace and file of the lab (also after a crashed `up`).
     Down {
         #[arg(long, value_name = "DIR", default_value = lab::DEFAULT_STATE_DIR)]
         state: PathBuf,
     },
+}
+
+#[derive(clap::Args)]
+pub struct AcceptArgs {
+    /// The spec the lab was booted from (the built-in `lab-small` when omitted).
+    spec: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", default_value = lab::DEFAULT_STATE_DIR)]
+    state: PathBuf,
+    /// Results directory (new, or an earlier `lab accept`'s): plan.json and links/<test>.txt.
+    #[arg(long, value_name = "DIR", default_value = "acceptance-results")]
+    out: PathBuf,
+    /// iperf3 run time of each test, seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=60))]
+    seconds: u32,
+    /// The rate a lab test must reach, Gb/s (what the lab's veth cables carry, not the line rate).
+    #[arg(long, value_name = "GBPS", default_value_t = lab::accept::DEFAULT_EXPECT_GBPS)]
+    expect_gbps: f64,
+    /// Slow this cable (id or label of the plan) with `tc` for the run: the check must name it.
+    #[arg(long, value_name = "CABLE")]
+    degrade: Option<String>,
+    /// `json`: the run's summary on stdout (tests, proven crossings, unproven ones).
+    #[arg(long, value_enum, default_value = "text")]
+    format: ReportFormat,
+    /// The degraded cable's rate, Mbit/s.
+    #[arg(long, value_name = "MBIT", default_value_t = lab::accept::DEFAULT_DEGRADE_MBIT, requires = "degrade")]
+    degrade_mbit: u32,
 }
 
 fn secs(ms: u64) -> String {
@@ -153,6 +182,7 @@ pub fn run(cmd: LabCommand) -> anyhow::Result<ExitCode> {
                 (false, false) => ExitCode::from(3),
             })
         }
+        LabCommand::Accept(args) => accept(&args, &mut progress),
         LabCommand::Down { state } => {
             let s = lab::down(&state, &mut progress)?;
             if s.stopped == 0 && s.namespaces == 0 && !s.removed_dir && s.leftovers.is_empty() {
@@ -230,4 +260,70 @@ fn verify_failed(
     Ok(Some(lab::fail::verify_failed(
         state, name, impact, progress,
     )?))
+}
+
+/// `lab accept`: the acceptance plan of the spec the lab runs, restricted to the lab, its link
+/// rounds run; exit 0 when every test ran and its traffic showed on every planned cable, 1 when
+/// a test failed to run or a crossing is unproven (listed), 2 when the lab could not run it.
+fn accept(args: &AcceptArgs, progress: lab::Progress<'_>) -> anyhow::Result<ExitCode> {
+    if !(args.expect_gbps.is_finite() && args.expect_gbps > 0.0) {
+        anyhow::bail!("--expect-gbps must be a positive number");
+    }
+    let Some(st) = lab::state::read(&args.state)? else {
+        return Err(lab::LabError::NoLab(args.state.clone()).into());
+    };
+    let src = load(args.spec.as_deref())?;
+    if src.name != st.spec {
+        eprintln!(
+            "error: the lab runs `{}`, not `{}`: pass it as SPEC",
+            railyard::output::terminal::escape_inline(&st.spec),
+            railyard::output::terminal::escape_inline(&src.name)
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let compiled = railyard::compile_for_platform(&src, Platform::Frr);
+    report::print(&src, &compiled.diagnostics, Format::Short);
+    let Some(inputs) = compiled.artifact_inputs() else {
+        return Ok(ExitCode::from(2));
+    };
+    let Some(full) = railyard::acceptance::plan(&inputs)? else {
+        anyhow::bail!("the cluster has no GPU nodes on a compute fabric: nothing to test");
+    };
+    let plan = lab::accept::lab_plan(&full, &st.plan, args.expect_gbps, args.seconds);
+    let opts = lab::accept::AcceptOptions {
+        results: args.out.clone(),
+        seconds: args.seconds,
+        expect_gbps: args.expect_gbps,
+        degrade: args.degrade.clone(),
+        degrade_mbit: args.degrade_mbit,
+    };
+    let left_out = full.schedule.tests - plan.schedule.tests;
+    let s = lab::accept::accept(&args.state, &plan, left_out, &opts, progress)?;
+    eprintln!(
+        "lab accept: {} tests in {} rounds ({} of the plan outside the lab) in {}; {} planned \
+         crossings proven by the cables' counters; results in {}",
+        s.tests,
+        s.rounds,
+        s.left_out,
+        secs(s.elapsed_ms),
+        s.proven,
+        args.out.display()
+    );
+    if let ReportFormat::Json = args.format {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+    }
+    for u in &s.unproven {
+        eprintln!(
+            "warning: {}: cable {} counted {} bytes, iperf3 received {}: the traffic took another path",
+            u.test, u.link, u.counted, u.received
+        );
+    }
+    for f in &s.failed {
+        eprintln!("warning: {f}: iperf3 did not report a result (see its file)");
+    }
+    Ok(if s.unproven.is_empty() && s.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

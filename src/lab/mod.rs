@@ -13,11 +13,14 @@
 //! - [`netns`], [`frr`], [`tenants`]: kernel objects and FRR daemons.
 //! - [`state`]: the JSON state file, so `verify` and `down` work from a new process.
 //! - [`verify`] and [`report`]: structured checks through `vtysh … json`, text and JSON report.
+//! - [`accept`]: the acceptance plan's link rounds run with iperf3 for `acceptance check`.
 //!
 //! Invariant: every namespace the lab creates is named `rylab-…` or `rylab.…`, and every file
 //! lives under the state directory (except FRR's own per-process directories in `/var/tmp/frr`,
 //! which the state file lists), so `down` can remove all of it even after a crashed `up`.
 
+// `lab accept`: the acceptance plan's link rounds run with iperf3, one cable optionally degraded.
+pub mod accept;
 mod cmd;
 pub mod frr;
 pub mod netns;

@@ -9,7 +9,7 @@
 //!   the end of a run, so a skip is never silent.
 //!
 //! Names: `root`, and the program or tool name the test needs (`lldpd`, `yanglint`, `slurm`,
-//! `netconfd`, `bash`, `gvpr`, …), as the failure message says.
+//! `netconfd`, `bash`, `gvpr`, `iperf3`, …), as the failure message says.
 
 #![allow(dead_code)]
 
