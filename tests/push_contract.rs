@@ -309,7 +309,14 @@ fn contract_nvue_sequence_units_and_cleanup() {
         "{:?}",
         s.calls()
     );
-    check_nvue_audit(&s);
+    check_audit(
+        &s,
+        "applied.yaml",
+        &NV_NEW.replace("hostname: sw1", "hostname: by-hand"),
+        ("system > hostname = by-hand", "system > hostname = sw1"),
+        &["config show -r applied -o yaml"],
+    );
+    assert!(!s.state.join("pending.yaml").exists());
 
     // A failing apply: cancelled, pending detached, device back at its config.
     std::fs::write(s.state.join("fail-apply"), "").expect("inject");
@@ -347,40 +354,29 @@ fn drift(v: &serde_json::Value) -> (String, Vec<String>, Vec<String>) {
     (device, lines("removed"), lines("added"))
 }
 
-/// `railyard audit` after the push (the stand-in's applied config is NV_NEW): no drift, and a
-/// hand edit of the applied config named by device and line; only `nv config show -r applied`
-/// is run, nothing replaced, applied or left pending.
-fn check_nvue_audit(s: &Stand) {
+/// `railyard audit` right after a push: no drift; then the stand-in's state `file` rewritten by
+/// hand to `edited`: that change named by device and line (`removed` only on the device, `added`
+/// only in the build). Each audit runs exactly `reads` on the stand-in, nothing that stages or
+/// applies. The state file is put back after.
+fn check_audit(s: &Stand, file: &str, edited: &str, drifted: (&str, &str), reads: &[&str]) {
     let (w, out) = (s.sbox.path(), s.sbox.path().join("out"));
     write_manifest(&out);
-    s.clear_calls();
-    let (code, v) = run_audit(w, &out);
-    assert_eq!(
-        (code, &v["devices"][0]["state"]),
-        (0, &"in-sync".into()),
-        "{v}"
-    );
-    starts(&s.calls(), &["config show -r applied -o yaml"]);
-    let applied = s.state.join("applied.yaml");
-    std::fs::write(
-        &applied,
-        NV_NEW.replace("hostname: sw1", "hostname: by-hand"),
-    )
-    .expect("edit");
-    s.clear_calls();
-    let (code, v) = run_audit(w, &out);
-    assert_eq!(code, 1, "{v}");
-    assert_eq!(
-        drift(&v),
-        (
-            "sw1".to_string(),
-            vec!["system > hostname = by-hand".to_string()],
-            vec!["system > hostname = sw1".to_string()]
-        )
-    );
-    starts(&s.calls(), &["config show -r applied -o yaml"]);
-    assert!(!s.state.join("pending.yaml").exists());
-    std::fs::write(&applied, NV_NEW).expect("restore");
+    let state = s.state.join(file);
+    let pushed = std::fs::read_to_string(&state).expect("state");
+    for (text, code) in [(pushed.as_str(), 0), (edited, 1)] {
+        std::fs::write(&state, text).expect("state");
+        s.clear_calls();
+        let (got, v) = run_audit(w, &out);
+        assert_eq!(got, code, "{v}");
+        let (removed, added) = if code == 0 {
+            (vec![], vec![])
+        } else {
+            (vec![drifted.0.to_string()], vec![drifted.1.to_string()])
+        };
+        assert_eq!(drift(&v), ("sw1".to_string(), removed, added), "{v}");
+        starts(&s.calls(), reads);
+    }
+    std::fs::write(&state, pushed).expect("restore");
 }
 
 const EOS_OLD: &str = "hostname sw1\n!\ninterface Ethernet1\n   mtu 1500\n!\nend\n";
@@ -456,7 +452,17 @@ fn contract_eos_sequence_units_and_cleanup() {
         )) < pos(&format!("configure session {session} commit"))
     );
     assert!(no_files_ending(&sessions, ".cfg") && no_files_ending(&sessions, ".timer"));
-    check_eos_audit(&s);
+    check_audit(
+        &s,
+        "running",
+        &EOS_NEW.replace("mtu 9214", "mtu 1500"),
+        (
+            "interface Ethernet1 > mtu 1500",
+            "interface Ethernet1 > mtu 9214",
+        ),
+        &["show running-config"],
+    );
+    assert!(no_files_ending(&sessions, ".cfg"));
 
     // Five leaked foreign sessions: EOS's cap refuses a sixth; railyard stops at preflight and
     // leaves the foreign sessions alone.
@@ -467,38 +473,6 @@ fn contract_eos_sequence_units_and_cleanup() {
     assert_eq!(code, 3, "{out}");
     assert!(out.contains("Maximum number of pending sessions"), "{out}");
     assert!(sessions.join("someone-0.cfg").exists());
-}
-
-/// `railyard audit` after the push (running is EOS_NEW): no drift, and a hand edit of the
-/// running config named by device and context path; only `show running-config` is sent, no
-/// session opened.
-fn check_eos_audit(s: &Stand) {
-    let (w, out) = (s.sbox.path(), s.sbox.path().join("out"));
-    write_manifest(&out);
-    s.clear_calls();
-    let (code, v) = run_audit(w, &out);
-    assert_eq!(
-        (code, &v["devices"][0]["state"]),
-        (0, &"in-sync".into()),
-        "{v}"
-    );
-    assert_eq!(s.calls(), ["show running-config"]);
-    let running = s.state.join("running");
-    std::fs::write(&running, EOS_NEW.replace("mtu 9214", "mtu 1500")).expect("edit");
-    s.clear_calls();
-    let (code, v) = run_audit(w, &out);
-    assert_eq!(code, 1, "{v}");
-    assert_eq!(
-        drift(&v),
-        (
-            "sw1".to_string(),
-            vec!["interface Ethernet1 > mtu 1500".to_string()],
-            vec!["interface Ethernet1 > mtu 9214".to_string()]
-        )
-    );
-    assert_eq!(s.calls(), ["show running-config"]);
-    assert!(no_files_ending(&s.state.join("sessions"), ".cfg"));
-    std::fs::write(&running, EOS_NEW).expect("restore");
 }
 
 const DB_OLD: &str = r#"{"DEVICE_METADATA": {"localhost": {"hostname": "leaf-su01-01"}}}"#;
