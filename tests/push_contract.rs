@@ -14,7 +14,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use push_support::{
-    FrrLab, Run, SshBox, build, connect_opts, lab_small_on, require_root, run_push, wait_for,
+    FrrLab, Run, SshBox, build, connect_opts, lab_small_on, require_root, run_audit, run_push,
+    wait_for, write_manifest,
 };
 use railyard::push::driver::{ConfigSet, Driver};
 use railyard::push::drivers::commands::CliSettings;
@@ -308,6 +309,14 @@ fn contract_nvue_sequence_units_and_cleanup() {
         "{:?}",
         s.calls()
     );
+    check_audit(
+        &s,
+        "applied.yaml",
+        &NV_NEW.replace("hostname: sw1", "hostname: by-hand"),
+        ("system > hostname = by-hand", "system > hostname = sw1"),
+        &["config show -r applied -o yaml"],
+    );
+    assert!(!s.state.join("pending.yaml").exists());
 
     // A failing apply: cancelled, pending detached, device back at its config.
     std::fs::write(s.state.join("fail-apply"), "").expect("inject");
@@ -328,6 +337,46 @@ fn contract_nvue_sequence_units_and_cleanup() {
         std::fs::read_to_string(s.state.join("applied.yaml")).unwrap_or_default(),
         NV_NEW
     );
+}
+
+/// The device and its drift in an audit report of one device: lines only on the device, lines
+/// only in the build.
+fn drift(v: &serde_json::Value) -> (String, Vec<String>, Vec<String>) {
+    let d = &v["devices"][0];
+    let lines = |k: &str| -> Vec<String> {
+        d[k].as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|l| l.as_str().map(str::to_string))
+            .collect()
+    };
+    let device = d["device"].as_str().unwrap_or_default().to_string();
+    (device, lines("removed"), lines("added"))
+}
+
+/// `railyard audit` right after a push: no drift; then the stand-in's state `file` rewritten by
+/// hand to `edited`: that change named by device and line (`removed` only on the device, `added`
+/// only in the build). Each audit runs exactly `reads` on the stand-in, nothing that stages or
+/// applies. The state file is put back after.
+fn check_audit(s: &Stand, file: &str, edited: &str, drifted: (&str, &str), reads: &[&str]) {
+    let (w, out) = (s.sbox.path(), s.sbox.path().join("out"));
+    write_manifest(&out);
+    let state = s.state.join(file);
+    let pushed = std::fs::read_to_string(&state).expect("state");
+    for (text, code) in [(pushed.as_str(), 0), (edited, 1)] {
+        std::fs::write(&state, text).expect("state");
+        s.clear_calls();
+        let (got, v) = run_audit(w, &out);
+        assert_eq!(got, code, "{v}");
+        let (removed, added) = if code == 0 {
+            (vec![], vec![])
+        } else {
+            (vec![drifted.0.to_string()], vec![drifted.1.to_string()])
+        };
+        assert_eq!(drift(&v), ("sw1".to_string(), removed, added), "{v}");
+        starts(&s.calls(), reads);
+    }
+    std::fs::write(&state, pushed).expect("restore");
 }
 
 const EOS_OLD: &str = "hostname sw1\n!\ninterface Ethernet1\n   mtu 1500\n!\nend\n";
@@ -403,6 +452,17 @@ fn contract_eos_sequence_units_and_cleanup() {
         )) < pos(&format!("configure session {session} commit"))
     );
     assert!(no_files_ending(&sessions, ".cfg") && no_files_ending(&sessions, ".timer"));
+    check_audit(
+        &s,
+        "running",
+        &EOS_NEW.replace("mtu 9214", "mtu 1500"),
+        (
+            "interface Ethernet1 > mtu 1500",
+            "interface Ethernet1 > mtu 9214",
+        ),
+        &["show running-config"],
+    );
+    assert!(no_files_ending(&sessions, ".cfg"));
 
     // Five leaked foreign sessions: EOS's cap refuses a sixth; railyard stops at preflight and
     // leaves the foreign sessions alone.
@@ -540,6 +600,7 @@ fn contract_sonic_both_halves_one_transaction_timer_and_cleanup() {
         .to_string();
     check_sonic_one_transaction(&s, &asn);
     check_sonic_second_push_unchanged(&s);
+    check_sonic_audit(&s);
     check_sonic_unified_mode_refuses_frr_conf(&s);
     let edited = check_sonic_failed_replace_rolls_back_both(&s, &rendered_frr);
     check_sonic_unconfirmed_commit_reverts_both(&s, &edited);
@@ -617,6 +678,43 @@ fn check_sonic_second_push_unchanged(s: &SonicBox) {
             .iter()
             .all(|c| !c.starts_with("replace /") && !c.starts_with("save"))
     );
+}
+
+/// `railyard audit` after the push: no drift on either half; then CONFIG_DB's hostname edited
+/// by hand and a static route added with vtysh, each named with its file; the `config`
+/// stand-in is never called (no checkpoint, no replace) and nothing is left on the device.
+fn check_sonic_audit(s: &SonicBox) {
+    let router = s.lab.router(&s.dev);
+    s.clear_calls();
+    let (code, v) = run_audit(s.lab.path(), &s.out);
+    assert_eq!(
+        (code, &v["devices"][0]["state"]),
+        (0, &"in-sync".into()),
+        "{v}"
+    );
+    let mut db = s.rendered_db();
+    let hostname = db["DEVICE_METADATA"]["localhost"]["hostname"].clone();
+    db["DEVICE_METADATA"]["localhost"]["hostname"] = "by-hand".into();
+    std::fs::write(s.state.join("db.json"), db.to_string()).expect("edit");
+    router.vtysh(&["conf t", "ip route 192.0.2.0/24 blackhole"]);
+    let (code, v) = run_audit(s.lab.path(), &s.out);
+    assert_eq!(code, 1, "{v}");
+    let key = "config_db.json: DEVICE_METADATA > localhost > hostname";
+    assert_eq!(
+        drift(&v),
+        (
+            s.dev.clone(),
+            vec![
+                format!("{key} = by-hand"),
+                "frr.conf: ip route 192.0.2.0/24 blackhole".to_string()
+            ],
+            vec![format!("{key} = {}", hostname.as_str().unwrap_or_default())]
+        )
+    );
+    assert!(s.calls().is_empty(), "{:?}", s.calls());
+    assert!(router.leftovers().is_empty(), "{:?}", router.leftovers());
+    std::fs::write(s.state.join("db.json"), s.rendered_db().to_string()).expect("restore");
+    router.vtysh(&["conf t", "no ip route 192.0.2.0/24 blackhole"]);
 }
 
 /// A config_db.json in a mode where CONFIG_DB generates FRR's config: frr.conf is refused.

@@ -145,9 +145,9 @@ fn expected_bundles(
 }
 
 /// Open `report.html` of `inventory` in Chromium and check it; returns the browser for more.
-fn check_report(inventory: &'static str, mode: &str) {
+fn check_report(inventory: &'static str, mode: &str) -> Option<Browser> {
     let test = format!("report_in_chromium[{inventory}]");
-    let Some(bin) = chromium(&test) else { return };
+    let bin = chromium(&test)?;
     let name = inventory.trim_end_matches(".yaml");
     let (dir, files) = build(name, inventory);
     let mut browser = Browser::launch(&bin);
@@ -175,6 +175,7 @@ fn check_report(inventory: &'static str, mode: &str) {
         );
     }
     check_self_contained(inventory, &browser, &dir);
+    Some(browser)
 }
 
 /// What the page shows, read in the browser.
@@ -391,7 +392,84 @@ fn clip(b: &mut Browser, selector: &str) -> Value {
 
 #[test]
 fn superpod_report_in_chromium() {
-    check_report("dgx-superpod-h100.yaml", "detail");
+    if let Some(mut browser) = check_report("dgx-superpod-h100.yaml", "detail") {
+        check_failure_domains(&mut browser);
+    }
+}
+
+/// The "failure domains" section as Chromium shows it on the SuperPOD example, against figures
+/// worked out by hand from `inventories/dgx-superpod-h100.yaml` and the DGX SuperPOD H100 RA
+/// (RA-11333-001, "Network Fabrics"): 4 SUs of 32 positions; SU 1's position 32 holds the 4 UFM
+/// appliances (so SU 1 has 31 DGX), appliance k on compute leaf k of SU 1 with its one port;
+/// every DGX has 8 × 400G compute ports, rail r on leaf r of its SU (`rails_per_leaf: 1`); a
+/// QM9700 leaf has 32 ports down and 32 up (non-blocking).
+/// - Worst single failure: a leaf of SU 1 carrying a UFM appliance — the appliance has no other
+///   link, so it is the one node cut off; ties among leaf-su01-01..04 go by name. Its 31 DGX
+///   lose rail 1 (none cut off: 7 rails left); down: 32 node ports + 32 uplinks = 64 × 400 =
+///   25,600 Gb/s.
+/// - A typical rail leaf (SU 2–4): its SU's 32 DGX lose one rail, 0 cut off.
+fn check_failure_domains(browser: &mut Browser) {
+    let v: Value = serde_json::from_str(
+        browser
+            .eval(
+                r##"JSON.stringify((() => {
+                const s = document.getElementById('failure-domains');
+                const cells = tr => Array.from(tr.children).map(c => c.innerText.trim());
+                return {
+                    nav: !!document.querySelector('nav a[href="#failure-domains"]'),
+                    height: s ? s.getBoundingClientRect().height : 0,
+                    rows: s ? Array.from(s.querySelectorAll('table.failure-ranking tbody tr')).map(cells) : [],
+                    roles: s ? Array.from(s.querySelectorAll('table.failure-roles tbody tr')).map(cells) : [],
+                };
+            })())"##,
+            )
+            .as_str()
+            .expect("string"),
+    )
+    .expect("failure domains");
+    assert_eq!(v["nav"], true, "table of contents entry: {v}");
+    assert!(
+        v["height"].as_f64().unwrap_or(0.0) > 100.0,
+        "section shown: {v}"
+    );
+    assert_eq!(v["rows"].as_array().map(Vec::len), Some(20), "top 20: {v}");
+    let first = &v["rows"][0];
+    let cell = |i: usize| first[i].as_str().unwrap_or_default();
+    // rank, switch, role, network, nodes cut off, nodes losing a rail, Gb/s down.
+    assert_eq!(
+        (0..7).map(cell).collect::<Vec<_>>(),
+        ["1", "leaf-su01-01", "leaf", "compute", "1", "31", "25,600"],
+        "{v}"
+    );
+    assert!(
+        cell(7).contains("compute su01 node-leaf: 12,400 of 99,200 Gb/s (12.50%)"),
+        "31 of SU 1's 248 DGX compute ports: {v}"
+    );
+    assert!(
+        cell(9).contains("su01: 31 of 31 nodes degraded, 0 cut off"),
+        "{v}"
+    );
+    let leaf = v["roles"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|r| r[0] == "leaf")
+        .expect("a leaf row");
+    assert_eq!(leaf[1], "32", "4 SUs × 8 rail leaves: {v}");
+    let typical = leaf[5].as_str().unwrap_or_default();
+    assert!(
+        typical.starts_with("0 nodes cut off, 32 lose a rail, 25,600 Gb/s down"),
+        "a rail leaf of SU 2–4: {typical}"
+    );
+    let roles: Vec<&str> = v["roles"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r[0].as_str())
+        .collect();
+    for want in ["spine", "storage-leaf", "oob-leaf"] {
+        assert!(roles.contains(&want), "{want} in {roles:?}");
+    }
 }
 
 #[test]

@@ -24,6 +24,7 @@
 
 mod failure;
 mod index;
+mod roles;
 mod text;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,6 +35,7 @@ use crate::model::{Network, Role, Tier};
 use crate::tenancy::TenantPlan;
 use crate::topology::Fabric;
 
+pub use roles::{RoleSummary, by_role};
 pub use text::to_text;
 
 /// One scheduler topology block (Slurm block or tree leaf switch, Kueue domain) and its nodes.
@@ -174,6 +176,16 @@ impl Impact {
             .map(|n| n.node.as_str())
             .collect();
         nodes.len()
+    }
+
+    /// The narrowest ECMP group left, as a fraction of what it was (a switch's uplinks even when
+    /// none are left; a group toward a switch below only while a path remains: a group to the
+    /// failed switch itself is gone, not narrowed).
+    pub fn worst_ecmp(&self) -> Option<&EcmpChange> {
+        self.ecmp
+            .iter()
+            .filter(|c| c.after > 0 || c.toward == failure::UP)
+            .min_by(|a, b| (a.after * b.before).cmp(&(b.after * a.before)))
     }
 }
 

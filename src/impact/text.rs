@@ -40,14 +40,10 @@ pub fn to_text(a: &Analysis) -> String {
 }
 
 fn worst_ecmp(i: &Impact) -> String {
-    i.ecmp
-        .iter()
-        .filter(|c| c.after > 0 || c.toward == super::failure::UP)
-        .min_by(|a, b| (a.after * b.before).cmp(&(b.after * a.before)))
-        .map_or_else(
-            || "-".to_string(),
-            |c| format!("{} {}: {}/{}", c.switch, c.toward, c.after, c.before),
-        )
+    i.worst_ecmp().map_or_else(
+        || "-".to_string(),
+        |c| format!("{} {}: {}/{}", c.switch, c.toward, c.after, c.before),
+    )
 }
 
 fn detail(out: &mut String, i: &Impact) {

@@ -682,6 +682,33 @@ pub fn run_push(dir: &Path, args: &[&str], env: &[(&str, &str)], passphrase: Opt
     r
 }
 
+/// `railyard audit --format json` against the targets file in `dir` and the build `out`: the
+/// exit code and the report.
+pub fn run_audit(dir: &Path, out: &Path) -> (i32, serde_json::Value) {
+    let t = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .arg("audit")
+        .arg("--targets")
+        .arg(dir.join("targets.yaml"))
+        .arg("--from")
+        .arg(out)
+        .args(["--format", "json"])
+        .env_remove("SSH_AUTH_SOCK")
+        .output()
+        .expect("run railyard audit");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    eprintln!(
+        "railyard audit → {:?} in {:.2} s\n--- stdout ---\n{stdout}--- stderr ---\n{stderr}",
+        o.status.code(),
+        t.elapsed().as_secs_f64()
+    );
+    let v = serde_json::from_str(&stdout).expect("audit JSON");
+    (o.status.code().unwrap_or(-1), v)
+}
+
 /// A fabric of netconfd targets at `old`, a scratch dir with its targets file, and the rendered
 /// configs (`new_config(device)`) under `out/`.
 pub fn setup_push(

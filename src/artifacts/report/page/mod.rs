@@ -5,6 +5,7 @@
 //! which sections a page has, and each page carries only the script pieces its sections use.
 
 mod data;
+mod domains;
 mod overview;
 mod split;
 
@@ -17,6 +18,7 @@ use overview::thousands;
 pub use split::{PodPage, index_html};
 
 const TEMPLATE: &str = include_str!("../../../../templates/report/report.html.j2");
+const FAILURE_DOMAINS: &str = include_str!("../../../../templates/report/failure_domains.html.j2");
 const CSS: &str = include_str!("../../../../templates/report/report.css");
 /// The page's script in pieces (`templates/report/js/`): the helpers and the table widget,
 /// the cabling and port-map tables, the BOM, the diagram's interaction, the print sheets, the end.
@@ -88,6 +90,7 @@ fn fabric(inputs: &Inputs<'_>, summary: &Summary) -> Value {
         design => overview::design(summary),
         diagnostics => overview::diagnostics(inputs.diagnostics),
         tenants => overview::tenants(&summary.tenants),
+        failure_domains => domains::section(inputs),
         rows_per_page => ROWS_PER_PAGE,
         css => Value::from_safe_string(CSS.to_string()),
     }
@@ -96,13 +99,19 @@ fn fabric(inputs: &Inputs<'_>, summary: &Summary) -> Value {
 /// The page from its template; a template error (an undefined value, say) is the page's
 /// error, never an empty page.
 fn render(ctx: Value) -> Result<Vec<u8>, String> {
+    render_template("report.html", ctx)
+}
+
+/// `name` of the page's templates, every value HTML-escaped.
+fn render_template(name: &str, ctx: Value) -> Result<Vec<u8>, String> {
     let mut env = Environment::new();
     env.set_auto_escape_callback(|_| AutoEscape::Html);
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     env.add_template("report.html", TEMPLATE)
-        .and_then(|()| env.get_template("report.html"))
+        .and_then(|()| env.add_template("failure_domains.html", FAILURE_DOMAINS))
+        .and_then(|()| env.get_template(name))
         .and_then(|t| t.render(ctx))
         .map(String::into_bytes)
         .map_err(|e| format!("the page template failed: {e}"))

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use super::commands::{self, CliSettings};
 use crate::push::PushSettings;
-use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, read_back};
+use crate::push::driver::{
+    AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight, read_back,
+};
 use crate::push::remote::Remote;
 use crate::push::targets::Target;
 use canon::eos_canonical;
@@ -91,7 +93,7 @@ impl EosDriver {
         Ok(out.stdout)
     }
 
-    fn running(&mut self) -> Result<BTreeSet<String>, DriverError> {
+    fn running_lines(&mut self) -> Result<BTreeSet<String>, DriverError> {
         let text = self.cli("show running-config", "show running-config\n")?;
         let lines = eos_canonical(&text);
         self.pre_text = text;
@@ -106,7 +108,7 @@ impl Driver for EosDriver {
         let text = String::from_utf8(intended.to_vec())
             .map_err(|_| DriverError::new(FailKind::Rejected, "startup-config is not UTF-8"))?;
         self.intended = intended.to_vec();
-        self.pre = self.running()?;
+        self.pre = self.running_lines()?;
         let s = self.session();
         // Full replace: a clean session, then the whole intended config (PUSH-DESIGN §1.3).
         let mut cmds = format!("configure session {s}\nrollback clean-config\n");
@@ -160,7 +162,7 @@ impl Driver for EosDriver {
     fn verify(&mut self) -> Result<(), DriverError> {
         self.r.fresh();
         let want = eos_canonical(&String::from_utf8_lossy(&self.intended));
-        let now = self.running()?;
+        let now = self.running_lines()?;
         read_back(&now, &want, "running-config differs from startup-config")
     }
 
@@ -179,7 +181,19 @@ impl Driver for EosDriver {
 
     fn check_reverted(&mut self) -> Result<bool, DriverError> {
         self.r.fresh();
-        Ok(self.running()? == self.pre)
+        Ok(self.running_lines()? == self.pre)
+    }
+
+    fn running(&mut self, intended: &ConfigSet) -> Result<AuditLines, DriverError> {
+        // Preflight's read alone (`show running-config`, no `configure session`), both sides in
+        // the context-path form push compares by.
+        self.r.fresh();
+        let build = eos_canonical(&String::from_utf8_lossy(intended.main()));
+        Ok(AuditLines {
+            device: self.running_lines()?,
+            build,
+            notes: Vec::new(),
+        })
     }
 }
 

@@ -13,7 +13,9 @@ use std::time::Duration;
 use super::commands::{self, CliSettings};
 use crate::output::shell::quote as q;
 use crate::push::PushSettings;
-use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight, read_back};
+use crate::push::driver::{
+    AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight, read_back,
+};
 use crate::push::remote::Remote;
 use crate::push::targets::Target;
 use canon::nvue_lines;
@@ -64,11 +66,7 @@ impl NvueDriver {
 
 impl Driver for NvueDriver {
     fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError> {
-        let text = std::str::from_utf8(intended.main())
-            .map_err(|_| DriverError::new(FailKind::Rejected, "startup.yaml is not UTF-8"))?;
-        self.want = nvue_lines(text).ok_or_else(|| {
-            DriverError::new(FailKind::Rejected, "startup.yaml is not valid YAML")
-        })?;
+        self.want = startup_lines(intended)?;
         self.pre = self.applied()?;
         let file = self.s.upload(&mut self.r, intended.main(), "yaml")?;
         let tool = self.s.tool.clone();
@@ -134,6 +132,25 @@ impl Driver for NvueDriver {
         self.r.fresh();
         Ok(self.applied()? == self.pre)
     }
+
+    fn running(&mut self, intended: &ConfigSet) -> Result<AuditLines, DriverError> {
+        // Preflight's read alone (`nv config show -r applied`): no replace, no pending revision.
+        let build = startup_lines(intended)?;
+        self.r.fresh();
+        Ok(AuditLines {
+            device: self.applied()?,
+            build,
+            notes: Vec::new(),
+        })
+    }
+}
+
+/// The build's `startup.yaml` as canonical tree lines.
+fn startup_lines(intended: &ConfigSet) -> Result<BTreeSet<String>, DriverError> {
+    let text = std::str::from_utf8(intended.main())
+        .map_err(|_| DriverError::new(FailKind::Rejected, "startup.yaml is not UTF-8"))?;
+    nvue_lines(text)
+        .ok_or_else(|| DriverError::new(FailKind::Rejected, "startup.yaml is not valid YAML"))
 }
 
 #[cfg(test)]

@@ -14,13 +14,14 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use super::commands::{self, CliSettings};
+use super::frr::audit as frr_audit;
 use super::frr::facts::FRR_LINES;
 use super::frr::ops::{Baseline, FrrOps};
 use crate::output::shell::quote as q;
 use crate::push::PushSettings;
 use crate::push::canonical::{self, diff_text};
 use crate::push::disruptive;
-use crate::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
+use crate::push::driver::{AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight};
 use crate::push::remote::Remote;
 use crate::push::revert_timer;
 use crate::push::targets::{FrrSpec, Target};
@@ -125,6 +126,21 @@ impl SonicDriver {
     }
 }
 
+/// The build's `config_db.json` as JSON.
+fn intended_db(intended: &ConfigSet) -> Result<serde_json::Value, DriverError> {
+    serde_json::from_slice(intended.main()).map_err(|e| {
+        DriverError::new(
+            FailKind::Rejected,
+            format!("{} is not valid JSON: {e}", intended.main_name()),
+        )
+    })
+}
+
+/// `file: line` for every line, so drift names the half it is in.
+fn in_file(file: &str, lines: BTreeSet<String>) -> impl Iterator<Item = String> + '_ {
+    lines.into_iter().map(move |l| format!("{file}: {l}"))
+}
+
 /// `- file: line` / `+ file: line`.
 fn tagged(file: &str, removed: &[String], added: &[String]) -> String {
     let r: Vec<String> = removed.iter().map(|l| format!("{file}: {l}")).collect();
@@ -134,12 +150,7 @@ fn tagged(file: &str, removed: &[String], added: &[String]) -> String {
 
 impl Driver for SonicDriver {
     fn preflight(&mut self, intended: &ConfigSet) -> Result<Preflight, DriverError> {
-        let db: serde_json::Value = serde_json::from_slice(intended.main()).map_err(|e| {
-            DriverError::new(
-                FailKind::Rejected,
-                format!("{} is not valid JSON: {e}", intended.main_name()),
-            )
-        })?;
+        let db = intended_db(intended)?;
         let frr_conf = intended.get("frr.conf");
         if frr_conf.is_some() {
             let mode = db
@@ -317,6 +328,29 @@ impl Driver for SonicDriver {
             self.notes.extend(self.frr.reload_previous(&mut self.r)?);
         }
         db.map(|_| ())
+    }
+
+    fn running(&mut self, intended: &ConfigSet) -> Result<AuditLines, DriverError> {
+        // Preflight's reads alone: the CONFIG_DB read command and, with `frr.conf` in the build,
+        // FRR's `show running-config` in the bgp container (both halves as push compares them);
+        // no checkpoint, no upload, no timer.
+        let build_db = tree::lines(&intended_db(intended)?);
+        self.r.fresh();
+        let (_, device_db) = self.running_db()?;
+        let mut lines = AuditLines {
+            device: in_file("config_db.json", device_db).collect(),
+            build: in_file("config_db.json", build_db).collect(),
+            notes: Vec::new(),
+        };
+        if let Some(conf) = intended.get("frr.conf") {
+            let daemons = self.frr.daemons(&mut self.r)?;
+            let text = self.frr.read_running(&mut self.r)?;
+            let (device, build, note) = frr_audit::lines(&text, conf, &daemons);
+            lines.device.extend(in_file("frr.conf", device));
+            lines.build.extend(in_file("frr.conf", build));
+            lines.notes.extend(note);
+        }
+        Ok(lines)
     }
 
     fn take_notes(&mut self) -> Vec<String> {
