@@ -117,7 +117,15 @@ impl Browser {
 
     fn read(&mut self) -> Value {
         loop {
-            match self.ws.read().expect("DevTools message") {
+            let msg = match self.ws.read() {
+                // A signal (a child of another test thread exiting) interrupts the blocking read;
+                // tungstenite keeps what it had buffered, so reading again resumes the message.
+                Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
+                    continue;
+                }
+                m => m.expect("DevTools message"),
+            };
+            match msg {
                 Message::Text(t) => return serde_json::from_str(t.as_str()).expect("json"),
                 Message::Close(_) => panic!("DevTools closed the connection"),
                 _ => {}
