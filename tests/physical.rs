@@ -354,3 +354,110 @@ fn every_bom_line_has_a_catalog_part() {
         }
     }
 }
+
+/// Patch panels (`physical.patch_panels`): NVIDIA's reaches assume at most two panels, totals
+/// include the cords; copper cannot pass a panel; each panel adds one cord per fibre (cord –
+/// panel – trunk – panel – cord: 4 ferrule-to-ferrule connections with two panels). Three
+/// panels are refused, located.
+#[test]
+fn patch_panels_take_optics_add_cords_and_count_in_the_reach() {
+    quote(
+        "nvidia-structured-cabling-requirements.txt",
+        "The maximum reach specifications of NVIDIA IB XDR/NDR and 400/800G ETH transceivers assume two optical connector junctions or patch panels in the link, a total of 4 ferule-to ferule connections",
+    );
+    quote(
+        "nvidia-structured-cabling-requirements.txt",
+        "MPO Multi-Mode straight and splitter cables: Total length up to 50m for NDR and 400G ETH (inc. patch panels, trunk, and cables).",
+    );
+    // Without racks, node links of 2 m (copper in the plain plan) and 30 m leaf–spine runs.
+    let racks = "racks: {nodes_per_rack: 4}";
+    let example = common::inventory("spectrum-x-cloud.yaml");
+    assert!(example.contains(racks) && !example.contains("physical:"));
+    let text = example.replace(racks, "cabling: {node_leaf_m: 2}");
+    let panels = format!("{text}\nphysical: {{patch_panels: {{node_leaf: 2, leaf_spine: 1}}}}\n");
+    let (f, p) = solve("sx-panels", &panels);
+    let (_, plain) = solve("sx", &text);
+    let cord_m = 2.0; // no racks: the default in-rack cord
+    let mut fibres = std::collections::BTreeSet::new();
+    let mut want = 0;
+    for (i, l) in f.links().enumerate() {
+        let n: u32 = match l.tier {
+            railyard::model::Tier::NodeLeaf => 2,
+            railyard::model::Tier::LeafSpine => 1,
+            _ => continue,
+        };
+        let b = &p.links[i];
+        // Copper cannot pass a panel: a module at both ends, a fibre between.
+        assert!(
+            b.a_module.is_some() && b.b_module.is_some(),
+            "{}: {:?} through a panel",
+            l.cable_id,
+            b.media
+        );
+        // The whole channel, cords included, within the reach; multimode only within 50 m.
+        let channel = l.route_m + f64::from(n) * cord_m;
+        for m in [b.a_module, b.b_module] {
+            let part = p.module(m).expect("module").part.to_string();
+            let module = &f.catalog.modules[part.as_str()];
+            assert!(module.reach() + 1e-9 >= channel, "{}: {part}", l.cable_id);
+            assert_eq!(
+                module.media == FibreMedia::Smf,
+                channel > 50.0,
+                "{} at {channel} m: {part}",
+                l.cable_id
+            );
+        }
+        for c in b.cord..b.cord + b.cord_count {
+            if fibres.insert(c) {
+                want += n as usize;
+            }
+        }
+    }
+    assert_eq!(p.panel_cords.len(), want, "one cord per fibre per panel");
+    assert!(plain.panel_cords.is_empty());
+    for k in &p.panel_cords {
+        let c = &p.cord_parts[*k as usize];
+        assert_eq!((c.legs, c.length_m), (1, cord_m), "{}", c.part);
+    }
+    // The 2 m node links are copper without panels: through them, optics.
+    let copper = |p: &PhysicalPlan| {
+        p.links
+            .iter()
+            .filter(|b| b.a_module.is_none() && b.b_module.is_none())
+            .count()
+    };
+    assert!(copper(&p) < copper(&plain), "panels moved links off copper");
+    let three = format!("{text}\nphysical: {{patch_panels: {{leaf_spine: 3}}}}\n");
+    let e = errors(&three);
+    assert!(
+        e.iter()
+            .any(|(c, m, located)| c == "RY1006" && *located && m.contains("two patch panels")),
+        "{e:?}"
+    );
+}
+
+/// Tray height (`racks.tray_height_m`): a cable between racks climbs to the tray and drops
+/// again, two drops of the tray's height on top of the horizontal run and the loops; a cable
+/// within one rack does not reach the tray. Not a vendor rule: the drop is the longest one (the
+/// spec places devices in racks, not at U positions), stated in docs/physical.md.
+#[test]
+fn tray_height_adds_two_drops_between_racks() {
+    let text = common::inventory("spectrum-x-cloud.yaml");
+    let tray = text.replace("racks: {", "racks: {tray_height_m: 2.5, ");
+    assert_ne!(tray, text);
+    let (f0, _) = solve("sx", &text);
+    let (f1, _) = solve("sx-tray", &tray);
+    let mut between = 0;
+    for (a, b) in f0.links().zip(f1.links()) {
+        let (da, db) = (f0.device_of(&a.a), f0.device_of(&a.b));
+        let same_rack = da.rack.is_some() && da.rack == db.rack;
+        let added = b.route_m - a.route_m;
+        if same_rack {
+            assert_eq!(added, 0.0, "{}", a.cable_id);
+        } else {
+            assert!((added - 5.0).abs() < 1e-9, "{}: {added}", a.cable_id);
+            between += 1;
+        }
+    }
+    assert!(between > 100);
+}

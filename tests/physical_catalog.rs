@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-const SECTIONS: [&str; 3] = ["modules", "assemblies", "fibres"];
+const SECTIONS: [&str; 4] = ["modules", "assemblies", "fibres", "adapters"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -466,6 +466,13 @@ fn fields_use_the_schema_vocabulary_and_add_up() {
                     bad(format!("kind {}", str_of(e, "kind")));
                 }
             }
+            "adapters" => {
+                for f in ["host_form", "module_form"] {
+                    if !forms.contains(&str_of(e, f).as_str()) {
+                        bad(format!("{f} {}", str_of(e, f)));
+                    }
+                }
+            }
             _ => {
                 let legs = num_of(e, "legs");
                 let splitter = str_of(e, "kind") == "splitter";
@@ -507,5 +514,44 @@ fn fixtures_readme_lists_every_fixture_with_its_source() {
             _ => problems.push(format!("{name}: no provenance header")),
         }
     }
+    fail_on(problems);
+}
+
+/// An adapter passes exactly the lane rates its page lists as supported link modes: NVIDIA's
+/// MAM1Q00A-QSA28 memory map "b0: 10Gbd NRZ / SDR-QDR, supported … b2: 25Gbd NRZ / EDR,
+/// supported b3: 25Gbd PAM4 / HDR, not supported" gives 10G-NRZ and 25G-NRZ, never a PAM4 rate.
+#[test]
+fn adapter_lane_rates_are_the_link_modes_its_page_supports() {
+    let cat = catalog();
+    let adapters = cat.get("adapters").and_then(Value::as_object);
+    let mut problems = Vec::new();
+    let mut n = 0;
+    for (key, e) in adapters.into_iter().flatten() {
+        n += 1;
+        let text: String = quotes(e).into_iter().map(|q| q.text + " ").collect();
+        // "<rate>Gbd <modulation> / <name>, supported" (and not "not supported").
+        let supported = |rate: &str, modulation: &str| {
+            let pat = format!("{rate}Gbd {modulation} / ");
+            text.match_indices(&pat).any(|(at, _)| {
+                let seg = text[at + pat.len()..].split(" b").next().unwrap_or("");
+                seg.trim_end().ends_with(", supported") && !seg.contains("not")
+            })
+        };
+        for r in e
+            .get("lane_rates")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let r = r.as_str().unwrap_or("");
+            let (rate, modulation) = r.split_once("G-").unwrap_or((r, ""));
+            if !supported(rate, modulation) {
+                problems.push(format!(
+                    "adapters.{key}: {r} is not a supported link mode in its quotes"
+                ));
+            }
+        }
+    }
+    assert!(n >= 1, "the QSA adapter is missing");
     fail_on(problems);
 }

@@ -168,6 +168,7 @@ fn check_report(inventory: &'static str, mode: &str) -> Option<Browser> {
     check_bundle_detail(inventory, &mut browser);
     save_diagram_screenshot(inventory, name, &mut browser);
     check_printed_sheets(inventory, name, &mut browser, &page, &cables, &switches);
+    check_cable_parts(inventory, &mut browser, &cables);
     if cables.iter().any(|c| !c["a_rack"].is_empty()) {
         assert!(
             page["racks"].as_u64().unwrap_or(0) > 0,
@@ -176,6 +177,64 @@ fn check_report(inventory: &'static str, mode: &str) -> Option<Browser> {
     }
     check_self_contained(inventory, &browser, &dir);
     Some(browser)
+}
+
+/// #26 item 4: the cabling table shows how each cable is built (both modules, the cable or fibre
+/// part, the splitter leg) as `cabling.csv` states it, read from the rendered table.
+fn check_cable_parts(inventory: &str, browser: &mut Browser, cables: &[BTreeMap<String, String>]) {
+    let shown: Value = serde_json::from_str(
+        browser
+            .eval(
+                r#"JSON.stringify({
+                head: Array.from(document.querySelectorAll('#cabling-table thead tr:first-child th')).map(t => t.textContent),
+                rows: Array.from(document.querySelectorAll('#cabling-table tbody tr')).map(r => Array.from(r.children).map(td => td.textContent)),
+            })"#,
+            )
+            .as_str()
+            .expect("string"),
+    )
+    .expect("cabling table");
+    let head: Vec<&str> = shown["head"]
+        .as_array()
+        .expect("head")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let col = |name: &str| {
+        head.iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{inventory}: cabling table has no {name} column: {head:?}"))
+    };
+    let (id, am, part, leg, bm) = (
+        col("cable_id"),
+        col("a_module"),
+        col("cable_part"),
+        col("leg"),
+        col("b_module"),
+    );
+    let by_id: BTreeMap<&str, &BTreeMap<String, String>> =
+        cables.iter().map(|c| (c["cable_id"].as_str(), c)).collect();
+    let rows = shown["rows"].as_array().expect("rows");
+    assert!(!rows.is_empty(), "{inventory}: cabling table rows");
+    for r in rows {
+        let cell = |i: usize| r[i].as_str().unwrap_or("").to_string();
+        let c = by_id[cell(id).as_str()];
+        let want_part = match c["cable_count"].parse::<u32>() {
+            Ok(n) if n > 1 => format!("{n} × {}", c["cable_part"]),
+            _ => c["cable_part"].clone(),
+        };
+        assert_eq!(
+            [cell(am), cell(part), cell(leg), cell(bm)],
+            [
+                c["a_module"].clone(),
+                want_part,
+                c["leg"].clone(),
+                c["b_module"].clone()
+            ],
+            "{inventory}: cable {}",
+            cell(id)
+        );
+    }
 }
 
 /// What the page shows, read in the browser.

@@ -60,7 +60,7 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError
         *items.entry(key).or_default() += n;
     }
     let mut cords = vec![0u64; p.cord_parts.len()];
-    for c in &p.cords {
+    for c in p.cords.iter().chain(&p.panel_cords) {
         cords[*c as usize] += 1;
     }
     // A splitter lengthened after its first leg leaves its first part unused.
@@ -71,9 +71,15 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError
             .or_default() += n;
     }
     if p.adapters > 0 {
-        let desc =
-            "QSFP-to-SFP adapter (QSA): one SFP module in a QSFP cage, order by specification";
-        items.insert(("adapter", "GEN-QSA".into(), desc.into()), p.adapters);
+        let (part, desc) = match &p.adapter {
+            Some(a) => (a.part.to_string(), a.description.to_string()),
+            None => (
+                "GEN-QSA".into(),
+                "QSFP-to-SFP adapter (QSA): one SFP module in a QSFP cage, order by specification"
+                    .into(),
+            ),
+        };
+        items.insert(("adapter", part, desc), p.adapters);
     }
     let mut w = Writer::new(&COLUMNS);
     for ((cat, part, desc), q) in items {

@@ -19,7 +19,8 @@ use crate::model::{Fits, Form, LaneRate, Platform, Speed, Top, Transport};
 pub use builtin::builtin;
 pub use cage::Cage;
 pub use physical::{
-    Assembly, AssemblyEnd, Evidence, Fibre, Length, Module, PnBasis, PnRule, length_for, order,
+    Adapter, Assembly, AssemblyEnd, Evidence, Fibre, Length, Module, PnBasis, PnRule, length_for,
+    order,
 };
 
 /// Every hardware model known to a build: built-ins plus the spec's own.
@@ -39,6 +40,9 @@ pub struct Catalog {
     /// Passive fibre cords by part family.
     #[serde(default)]
     pub fibres: BTreeMap<Name, Fibre>,
+    /// Adapters (QSFP-to-SFP) by part number.
+    #[serde(default)]
+    pub adapters: BTreeMap<Name, Adapter>,
 }
 
 impl Catalog {
@@ -55,6 +59,8 @@ impl Catalog {
             .extend(other.assemblies.iter().map(|(k, v)| (k.clone(), v.clone())));
         out.fibres
             .extend(other.fibres.iter().map(|(k, v)| (k.clone(), v.clone())));
+        out.adapters
+            .extend(other.adapters.iter().map(|(k, v)| (k.clone(), v.clone())));
         out
     }
 }

@@ -1,5 +1,6 @@
 //! The physical parts a link is built from: pluggable modules (transceivers), cable assemblies
-//! with their ends built in (DAC, ACC, AOC, twisted pair) and passive fibre cords. Built-ins are
+//! with their ends built in (DAC, ACC, AOC, twisted pair), passive fibre cords and adapters
+//! (QSA). Built-ins are
 //! `catalog/physical.yaml`, each part with its public source and the quotes that back it
 //! (`tests/physical_catalog.rs` checks them against the copies in `tests/fixtures/physical/`);
 //! a spec adds or replaces parts under `catalog: {modules, assemblies, fibres}`.
@@ -161,6 +162,26 @@ pub struct Fibre {
     pub grade: Grade,
     pub max_m: f64,
     pub lengths: Vec<Length>,
+    pub source: Text,
+    #[serde(default)]
+    pub evidence: Vec<Evidence>,
+}
+
+/// A passive adapter that seats a smaller module in a larger cage (a QSA: one SFP module in a
+/// QSFP port), keyed by its orderable part number.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Adapter {
+    pub vendor: Text,
+    pub description: Text,
+    /// The cage form it plugs into.
+    pub host_form: Form,
+    /// The module form it takes.
+    pub module_form: Form,
+    /// Lane rates it passes.
+    pub lane_rates: Vec<LaneRate>,
+    #[serde(default)]
+    pub power_w: Option<f64>,
     pub source: Text,
     #[serde(default)]
     pub evidence: Vec<Evidence>,

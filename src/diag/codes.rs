@@ -361,4 +361,11 @@ codes! {
          carries no Arista optics with a citable public source, so railyard planned NVIDIA modules \
          in Arista cages. Order Arista optics of the same standard (add them under `catalog: \
          {modules}` and set `optics_vendor: Arista` on the switch model), or plan the unlock.";
+    TOO_MANY_PATCH_PANELS = "RY1006", "more patch panels than an optical link allows",
+        "`physical.patch_panels` declares how many patch panels every cable of a tier passes. \
+         NVIDIA states the maximum reach of its transceivers assuming \"two optical connector \
+         junctions or patch panels in the link, a total of 4 ferule-to ferule connections\" (NVIDIA \
+         cabling requirements for NDR/400G Ethernet); every further panel adds connector loss no \
+         reach allows for, and copper cannot pass a panel at all, so a tier with panels is optical. \
+         Declare 0, 1 or 2 panels per tier.";
 }

@@ -79,7 +79,10 @@ pub(crate) fn solve(
         }
         let (a, b) = &input.ends[i];
         let twisted = input.cages.all[a.cage].form == Form::Rj45;
-        if !twisted && links[i].route_m > copper_max {
+        // A DAC, ACC or AOC is one assembly end to end: it cannot pass a patch panel, so a
+        // tier cabled through panels takes optics (`physical.patch_panels`).
+        let panels = input.spec.physical.patch_panels.of(links[i].tier);
+        if !twisted && (links[i].route_m > copper_max || panels > 0) {
             continue;
         }
         // The bundle seen from the end whose cage has more ports (the splitter's single end).

@@ -19,7 +19,7 @@ mod signal;
 use crate::catalog::Catalog;
 use crate::diag::Diagnostics;
 use crate::model::ident::{Name, Text};
-use crate::model::{Media, Signal};
+use crate::model::{Form, LaneRate, Media, Signal};
 use crate::spec::ClusterSpec;
 use crate::topology::Fabric;
 
@@ -41,6 +41,12 @@ pub struct PhysicalPlan {
     pub spares_percent: f64,
     /// QSFP-to-SFP adapters (QSA) the plan uses.
     pub adapters: u64,
+    /// The catalog part those adapters are ordered as (`None`: no catalog adapter passes every
+    /// lane rate they carry; the BOM then orders them by specification).
+    pub adapter: Option<ModulePart>,
+    /// The patch cords the declared patch panels add (`physical.patch_panels`): one per fibre
+    /// per panel, as indices into `cord_parts`; the planned fibre is the trunk between panels.
+    pub panel_cords: Vec<u32>,
 }
 
 /// How one link is built.
@@ -171,11 +177,17 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     let slots = ends::number_slots(&mut ends);
     let used = copper::cage_use(&ends, slots);
     let mut qsas = Vec::new();
+    let mut qsa_rates: Vec<LaneRate> = Vec::new();
     for (a, b) in &mut ends {
         for e in [a, b] {
             if let Some(q) = cages.qsa(e, used[e.slot as usize] as usize) {
                 qsas.push(e.device);
                 *e = q;
+                for r in &cages.all[q.cage].rates {
+                    if !qsa_rates.contains(r) {
+                        qsa_rates.push(*r);
+                    }
+                }
             }
         }
     }
@@ -193,6 +205,9 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     let mut plan = PhysicalPlan {
         spares_percent: spec.physical.spares_percent.value,
         adapters: qsas.len() as u64,
+        adapter: (!qsas.is_empty())
+            .then(|| qsa_adapter(spec, &fabric.catalog, &qsa_rates))
+            .flatten(),
         ..PhysicalPlan::default()
     };
     let mut builds: Vec<Option<LinkBuild>> = vec![None; input.ends.len()];
@@ -204,6 +219,27 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
         plan.links = builds.into_iter().flatten().collect();
     }
     plan
+}
+
+/// The adapter part for the plan's QSAs: an SFP28-in-QSFP adapter that passes every lane rate
+/// the adapted ports run (NVIDIA MAM1Q00A-QSA28: "used to connect an SFP28 module in a QSFP28
+/// port", 10G and 25G NRZ), the preferred vendor's first, then by part number.
+fn qsa_adapter(spec: &ClusterSpec, catalog: &Catalog, rates: &[LaneRate]) -> Option<ModulePart> {
+    let vendor = spec.physical.vendor.as_ref();
+    catalog
+        .adapters
+        .iter()
+        .filter(|(_, a)| {
+            a.host_form == Form::Qsfp28
+                && a.module_form == Form::Sfp28
+                && rates.iter().all(|r| a.lane_rates.contains(r))
+        })
+        .min_by_key(|(name, a)| (vendor.is_some_and(|v| *v != a.vendor), *name))
+        .map(|(name, a)| ModulePart {
+            part: name.clone(),
+            description: a.description.clone(),
+            power_w: a.power_w,
+        })
 }
 
 /// The signal of every link, `None` (and a problem) where the ends cannot agree.

@@ -172,8 +172,9 @@ pub(crate) fn solve(
         };
         let route = links[i].route_m;
         let reach = pa.reach().min(pb.reach());
-        if route > reach + 1e-9 {
-            problems.too_long(i, reach, input);
+        let channel = channel_m(input, links[i]);
+        if channel > reach + 1e-9 {
+            problems.too_long(i, channel, reach, input);
             continue;
         }
         match fibres.link(input, plan, (a, pa), (b, pb), signal, route, i) {
@@ -211,7 +212,7 @@ fn cage_needs(
         let (Some(signal), (a, b)) = (signals[i], &input.ends[i]) else {
             continue;
         };
-        let route = links[i].route_m;
+        let route = channel_m(input, links[i]);
         let media = if route > beyond {
             FibreMedia::Smf
         } else {
@@ -327,12 +328,13 @@ impl Fibres {
                 signal.lanes,
                 route,
             )?;
+            panel_cords(input, plan, hub.1, hub.1.lanes, panels(input, i))?;
             self.splitters.insert(k, c);
             return Ok((c, 1, Some(leg)));
         }
         let first = plan.cords.len() as u32;
+        let lanes = a.1.lanes.min(b.1.lanes);
         for _ in 0..la.span {
-            let lanes = a.1.lanes.min(b.1.lanes);
             push_cord(
                 input,
                 plan,
@@ -343,6 +345,7 @@ impl Fibres {
                 route,
             )?;
         }
+        panel_cords(input, plan, a.1, lanes, la.span * panels(input, i))?;
         Ok((first, la.span, None))
     }
 
@@ -390,6 +393,7 @@ impl Fibres {
             lanes,
             route,
         )?;
+        panel_cords(input, plan, a.0.1, lanes, panels(input, i))?;
         self.trunks.insert(lo, (c, hi));
         Ok((c, 1, None))
     }
@@ -418,6 +422,63 @@ impl Fibres {
         plan.cords[c as usize] = k;
         Ok(())
     }
+}
+
+/// Patch panels link `i` passes (`physical.patch_panels` of its tier).
+fn panels(input: &Inputs<'_>, i: usize) -> u32 {
+    input
+        .links
+        .get(i)
+        .map_or(0, |l| input.spec.physical.patch_panels.of(l.tier))
+}
+
+/// Length of one patch cord at a panel: a cord from a device to a panel in its own rack (or
+/// the panel's own rack), `racks.in_rack_m` (2 m without a rack layout).
+fn patch_cord_m(spec: &crate::spec::ClusterSpec) -> f64 {
+    spec.racks
+        .as_ref()
+        .map_or_else(crate::spec::defaults::in_rack, |r| r.in_rack_m)
+}
+
+/// The whole optical channel of a link: the routed run plus its patch cords. NVIDIA's reaches
+/// are totals "inc. patch panels, trunk and cables" (NVIDIA cabling requirements).
+fn channel_m(input: &Inputs<'_>, l: &crate::topology::Link) -> f64 {
+    let n = input.spec.physical.patch_panels.of(l.tier);
+    l.route_m + f64::from(n) * patch_cord_m(input.spec)
+}
+
+/// Order the patch cords `n` panel crossings add: each panel joins a cord (device side) to the
+/// planned fibre (the trunk), NVIDIA's "two ... patch panels in the link, a total of 4 ferule-to
+/// ferule connections" being cord–panel–trunk–panel–cord. A straight cord of the module's own
+/// connector, fibre and polish, `patch_cord_m` long.
+fn panel_cords(
+    input: &Inputs<'_>,
+    plan: &mut PhysicalPlan,
+    m: &Module,
+    lanes: u32,
+    n: u32,
+) -> Result<(), String> {
+    if n == 0 {
+        return Ok(());
+    }
+    let len = patch_cord_m(input.spec);
+    let (name, f, (part, length_m)) = pick_fibre(input, (m, m), FibreKind::Straight, 1, lanes, len)
+        .ok_or_else(|| {
+            format!(
+                "no {} straight {} patch cord in the catalog for the declared patch panels",
+                m.media, m.connector
+            )
+        })?;
+    let k = plan.cord_part(CordPart {
+        part,
+        family: name.clone(),
+        description: f.description.clone(),
+        length_m,
+        legs: 1,
+        media: fibre_media(f),
+    });
+    plan.panel_cords.extend(std::iter::repeat_n(k, n as usize));
+    Ok(())
 }
 
 fn push_cord(

@@ -128,9 +128,17 @@ impl Problems {
         self.add(codes::LINK_NO_PART, i, input, why, help);
     }
 
-    pub fn too_long(&mut self, i: usize, reach: f64, input: &Inputs<'_>) {
+    /// `run`: the whole channel, the routed run plus any patch cords its panels add.
+    pub fn too_long(&mut self, i: usize, run: f64, reach: f64, input: &Inputs<'_>) {
         let route = input.links.get(i).copied().map_or(0.0, |l| l.route_m);
-        let why = format!("the run is {route} m, the modules that fit reach {reach} m");
+        let why = if run > route + 1e-9 {
+            format!(
+                "the run is {route} m plus {} m of patch cords at its panels, the modules that fit reach {reach} m",
+                run - route
+            )
+        } else {
+            format!("the run is {route} m, the modules that fit reach {reach} m")
+        };
         let help =
             "place the devices closer (`racks:`), or add a longer-reach module to `catalog:`"
                 .into();

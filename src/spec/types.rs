@@ -455,6 +455,13 @@ pub struct RackSpec {
     /// A cable within one rack (between U positions, with its service loop), in metres.
     #[serde(default = "super::defaults::in_rack")]
     pub in_rack_m: f64,
+    /// Height of the overhead cable tray above the floor, in metres. When set, a cable between
+    /// racks is routed up from each device to the tray and down again: two drops of the full
+    /// tray height (the spec places devices in racks, not at U positions, so the longest drop,
+    /// from the rack's bottom, is taken) plus the horizontal run, and `slack_m` then counts only
+    /// the service loops. Unset: `slack_m` stands for the drops and the loops (as before).
+    #[serde(default)]
+    pub tray_height_m: Option<Sp<f64>>,
 }
 
 /// Cable lengths by tier when no rack layout is given, in metres.
@@ -500,6 +507,47 @@ pub struct PhysicalSpec {
     /// Spare parts ordered on top of the count, in percent (rounded up per part).
     #[serde(default)]
     pub spares_percent: Sp<f64>,
+    /// Patch panels every cable of a tier passes through (structured cabling). Copper cannot
+    /// pass a panel, so such links take optics; each panel adds one patch cord per fibre.
+    #[serde(default)]
+    pub patch_panels: PatchPanels,
+}
+
+/// Patch panels per tier (`physical.patch_panels`). NVIDIA's optics reaches assume at most two
+/// in a link (NVIDIA cabling requirements: "two optical connector junctions or patch panels in
+/// the link, a total of 4 ferule-to ferule connections"); more is RY1006.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct PatchPanels {
+    #[serde(default)]
+    pub node_leaf: Sp<u32>,
+    #[serde(default)]
+    pub leaf_spine: Sp<u32>,
+    #[serde(default)]
+    pub spine_core: Sp<u32>,
+}
+
+impl PatchPanels {
+    /// The panels a link of `tier` passes (peer, management and OOB links: none).
+    pub fn of(&self, tier: crate::model::Tier) -> u32 {
+        use crate::model::Tier;
+        match tier {
+            Tier::NodeLeaf => self.node_leaf.value,
+            Tier::LeafSpine => self.leaf_spine.value,
+            Tier::SpineCore => self.spine_core.value,
+            Tier::LeafLeaf | Tier::Mgmt | Tier::OobUplink => 0,
+        }
+    }
+
+    /// Every declared count with its key.
+    pub fn all(&self) -> [(&'static str, &Sp<u32>); 3] {
+        [
+            ("node_leaf", &self.node_leaf),
+            ("leaf_spine", &self.leaf_spine),
+            ("spine_core", &self.spine_core),
+        ]
+    }
 }
 
 impl Default for PhysicalSpec {
@@ -509,6 +557,7 @@ impl Default for PhysicalSpec {
             singlemode_beyond_m: super::defaults::singlemode_beyond(),
             vendor: None,
             spares_percent: Sp::new(0.0),
+            patch_panels: PatchPanels::default(),
         }
     }
 }

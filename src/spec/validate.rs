@@ -131,4 +131,44 @@ pub fn physical(spec: &ClusterSpec, diags: &mut Diagnostics) {
             );
         }
     }
+    if let Some(t) = spec.racks.as_ref().and_then(|r| r.tray_height_m.as_ref())
+        && !(t.value.is_finite() && (0.0..=20.0).contains(&t.value))
+    {
+        diags.push(
+            Diagnostic::error(
+                codes::PHYSICAL_POLICY,
+                format!("`racks.tray_height_m` is {}, outside 0–20", t.value),
+            )
+            .at(t.span, "out of range")
+            .help("the tray's height above the floor in metres, e.g. 2.6"),
+        );
+    }
+    patch_panels(spec, diags);
+}
+
+/// NVIDIA's optics reaches "assume two optical connector junctions or patch panels in the link,
+/// a total of 4 ferule-to ferule connections" (NVIDIA cabling requirements,
+/// https://docs.nvidia.com/networking/display/intrcnctcabreqndr400eth): a link through more
+/// panels has more loss than any of its reaches allows for. Copper cannot pass a panel, so every
+/// link of a tier with panels is optical.
+fn patch_panels(spec: &ClusterSpec, diags: &mut Diagnostics) {
+    for (key, v) in spec.physical.patch_panels.all() {
+        if v.value > 2 {
+            diags.push(
+                Diagnostic::error(
+                    codes::TOO_MANY_PATCH_PANELS,
+                    format!(
+                        "`physical.patch_panels.{key}` is {}: NVIDIA's optics reaches assume at \
+                         most two patch panels in a link (4 ferrule-to-ferrule connections)",
+                        v.value
+                    ),
+                )
+                .at(v.span, "more panels than any optic's reach allows for")
+                .help(
+                    "cross-connect at most twice between the two devices (0, 1 or 2), or \
+                     add a part whose vendor states a reach with more connections",
+                ),
+            );
+        }
+    }
 }

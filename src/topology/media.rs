@@ -87,7 +87,9 @@ pub fn length(spec: &ClusterSpec, a: &Device, b: &Device, tier: Tier) -> f64 {
 /// The routed run of a cable in metres, before rounding to what a part is sold in. Between
 /// racks: rows apart times the row pitch plus rack positions apart times the rack width (the
 /// horizontal run in the overhead tray) plus `slack_m` (the two vertical drops and service
-/// loops); within one rack: `in_rack_m`. Without a rack layout: the tier's `cabling:` length.
+/// loops; with `tray_height_m` declared, two drops of the tray's height plus `slack_m` as the
+/// service loops alone); within one rack: `in_rack_m`. Without a rack layout: the tier's
+/// `cabling:` length.
 pub fn route(spec: &ClusterSpec, a: &Device, b: &Device, tier: Tier) -> f64 {
     if let (Some(r), Some(ra), Some(rb)) = (&spec.racks, &a.rack, &b.rack) {
         if ra == rb {
@@ -95,7 +97,11 @@ pub fn route(spec: &ClusterSpec, a: &Device, b: &Device, tier: Tier) -> f64 {
         }
         let (ya, xa) = position(ra);
         let (yb, xb) = position(rb);
-        return (ya - yb).abs() * r.row_pitch_m + (xa - xb).abs() * r.rack_width_m + r.slack_m;
+        let drops = r.tray_height_m.as_ref().map_or(0.0, |t| 2.0 * t.value);
+        return (ya - yb).abs() * r.row_pitch_m
+            + (xa - xb).abs() * r.rack_width_m
+            + drops
+            + r.slack_m;
     }
     tier_default(spec, tier)
 }

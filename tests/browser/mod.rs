@@ -74,7 +74,13 @@ impl Browser {
         let url = rx
             .recv_timeout(Duration::from_secs(60))
             .expect("chromium prints its DevTools address");
-        let (ws, _) = tungstenite::connect(url.as_str()).expect("DevTools WebSocket");
+        // A printed sheet set of a large fabric comes back as one base64 PDF over 16 MiB
+        // (tungstenite's default message limit): allow 64 MiB.
+        let config = tungstenite::protocol::WebSocketConfig::default()
+            .max_message_size(Some(64 << 20))
+            .max_frame_size(Some(64 << 20));
+        let (ws, _) = tungstenite::client::connect_with_config(url.as_str(), Some(config), 3)
+            .expect("DevTools WebSocket");
         if let MaybeTlsStream::Plain(s) = ws.get_ref() {
             s.set_read_timeout(Some(Duration::from_secs(120)))
                 .expect("read timeout");
@@ -111,7 +117,15 @@ impl Browser {
 
     fn read(&mut self) -> Value {
         loop {
-            match self.ws.read().expect("DevTools message") {
+            let msg = match self.ws.read() {
+                // A signal (a child of another test thread exiting) interrupts the blocking read;
+                // tungstenite keeps what it had buffered, so reading again resumes the message.
+                Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
+                    continue;
+                }
+                m => m.expect("DevTools message"),
+            };
+            match msg {
                 Message::Text(t) => return serde_json::from_str(t.as_str()).expect("json"),
                 Message::Close(_) => panic!("DevTools closed the connection"),
                 _ => {}

@@ -1,5 +1,5 @@
   // ---- cabling ------------------------------------------------------------------------------
-  var cablingCols = ['cable_id', 'label', 'a_device', 'a_port', 'b_device', 'b_port', 'speed', 'media', 'length_m', 'network', 'tier', 'plane', 'rail', 'a_rack', 'b_rack'];
+  var cablingCols = ['cable_id', 'label', 'a_device', 'a_port', 'b_device', 'b_port', 'speed', 'media', 'length_m', 'network', 'tier', 'plane', 'rail', 'a_rack', 'b_rack', 'a_module', 'cable_part', 'leg', 'b_module'];
   function cablingCell(r, c) {
     var x = cables[r];
     switch (c) {
@@ -17,7 +17,11 @@
       case 11: return x[CAB.plane] === null ? '' : x[CAB.plane];
       case 12: return x[CAB.rail] === null ? '' : x[CAB.rail];
       case 13: return devRack(x[CAB.a]);
-      default: return devRack(x[CAB.b]);
+      case 14: return devRack(x[CAB.b]);
+      case 15: return x[CAB.parts][0];
+      case 16: return cablePart(x);
+      case 17: return x[CAB.parts][3];
+      default: return x[CAB.parts][4];
     }
   }
   DataTable(document.getElementById('cabling-table'), cablingCols, cables.length, cablingCell);

@@ -4,7 +4,7 @@
   'use strict';
   var D = JSON.parse(document.getElementById('report-data').textContent);
   var DEV = { name: 0, role: 1, rack: 2, model: 3, unit: 4, frame: 5, col: 6 };
-  var CAB = { id: 0, label: 1, a: 2, ap: 3, b: 4, bp: 5, speed: 6, media: 7, len: 8, net: 9, tier: 10, plane: 11, rail: 12, bundle: 13 };
+  var CAB = { id: 0, label: 1, a: 2, ap: 3, b: 4, bp: 5, speed: 6, media: 7, len: 8, net: 9, tier: 10, plane: 11, rail: 12, bundle: 13, parts: 14 };
   var devices = D.devices, cables = D.cables;
 
   function el(tag, attrs, text) {
@@ -19,6 +19,10 @@
   }
   function devName(i) { return devices[i][DEV.name]; }
   function devRack(i) { return devices[i][DEV.rack] || ''; }
+  // How a cable is built (#26 item 4): the cable or fibre part, "2 × part" where a link takes two
+  // fibres (800G over a twin-port module), and the module at one end (a is the cable's a end).
+  function cablePart(x) { var p = x[CAB.parts]; return p[1] && p[2] > 1 ? p[2] + ' × ' + p[1] : p[1]; }
+  function moduleAt(x, a) { return x[CAB.parts][a ? 0 : 4]; }
 
   // ---- a filterable, sortable, paged table ------------------------------------------------
   function DataTable(container, columns, count, cell, opts) {

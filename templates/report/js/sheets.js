@@ -15,12 +15,12 @@
       var aHere = D.sheet_mode === 'rack' ? devRack(x[CAB.a]) === loc : devName(x[CAB.a]) === loc;
       var here = aHere ? [x[CAB.a], x[CAB.ap]] : [x[CAB.b], x[CAB.bp]];
       var far = aHere ? [x[CAB.b], x[CAB.bp]] : [x[CAB.a], x[CAB.ap]];
-      return [x[CAB.id], devName(here[0]) + ':' + here[1], (devRack(far[0]) ? devRack(far[0]) + '.' : '') + devName(far[0]) + ':' + far[1], x[CAB.speed], x[CAB.media], x[CAB.len] + ' m', x[CAB.tier], x[CAB.label]];
+      return [x[CAB.id], devName(here[0]) + ':' + here[1], (devRack(far[0]) ? devRack(far[0]) + '.' : '') + devName(far[0]) + ':' + far[1], x[CAB.speed], x[CAB.media], x[CAB.len] + ' m', x[CAB.tier], x[CAB.label], moduleAt(x, aHere), cablePart(x) + (x[CAB.parts][3] ? ' leg ' + x[CAB.parts][3] : ''), moduleAt(x, !aHere)];
     });
   }
   function buildSheets(list) {
     pages.textContent = '';
-    var heads = ['', 'cable', 'this end', 'far end', 'speed', 'media', 'length', 'tier', 'label'];
+    var heads = ['', 'cable', 'this end', 'far end', 'speed', 'media', 'length', 'tier', 'label', 'module here', 'cable part', 'module far'];
     var count = 0;
     list.forEach(function (k) {
       var s = D.sheets[k];

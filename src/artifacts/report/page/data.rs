@@ -17,7 +17,9 @@ use crate::topology::{Device, Fabric};
 const AUTO_SHEET_ROWS: usize = 4000;
 
 /// A cable as the page's script reads it: id, label, a device, a port, b device, b port,
-/// speed, media, length, network, tier, plane, rail, bundle.
+/// speed, media, length, network, tier, plane, rail, bundle, and how it is built (#26 item 4:
+/// a module, cable or fibre part, how many of it, splitter leg, b module; one nested tuple, as
+/// serde serializes tuples of at most 16).
 type CableRow<'a> = (
     &'a str,
     &'a str,
@@ -33,6 +35,7 @@ type CableRow<'a> = (
     Option<u32>,
     Option<u32>,
     usize,
+    (&'a str, &'a str, u32, &'a str, &'a str),
 );
 
 /// A device: name, role, rack, model, diagram unit, diagram frame, diagram column.
@@ -280,6 +283,10 @@ fn cable_rows<'a>(
                 l.plane,
                 l.rail,
                 scope.diagram.map_or(0, |dg| dg.cable_bundle[i]),
+                {
+                    let b = &names.build[i];
+                    (b.a_module, b.part, b.count, b.leg.as_str(), b.b_module)
+                },
             )
         })
         .collect();
