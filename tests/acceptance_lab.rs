@@ -10,70 +10,26 @@
 //! (labs share the fixed `rylab` namespace prefix). Without them: `tests/prereq`'s policy.
 
 use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use railyard::acceptance::model::{LinkKind, Plan};
-use railyard::diag::SourceFile;
-use railyard::lab::{self, UpOptions};
-use railyard::model::Platform;
-use railyard::output::{OutputGroup, Selection};
+use railyard::lab;
 use serde_json::Value;
 
+mod lab_support;
 mod prereq;
 
-/// The same lock as `tests/lab.rs` and `tests/impact_lab.rs`: one lab at a time.
-const LOCK: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/railyard-lab-tests.lock");
-
-/// The name `railyard` gives the built-in spec: `lab accept` checks the lab runs it.
-const BUILTIN: &str = "inventories/lab-small.yaml (built-in)";
-
-fn say(msg: &str) {
-    let _ = writeln!(std::io::stderr(), "{msg}");
-}
-
-/// Runs `down` when the test fails half-way.
-struct Running(PathBuf, bool);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if !self.1 {
-            let _ = lab::down(&self.0, &mut |_| {});
-        }
-    }
-}
+use lab_support::{LOCK, say};
 
 /// lab-small booted whole, and its acceptance plan (as `lab accept` computes it).
-fn boot() -> (Running, Plan) {
-    let c = railyard::compile_for_platform(
-        &SourceFile::new(BUILTIN, railyard::LAB_SMALL),
-        Platform::Frr,
-    );
-    let configs_only = Selection::of(&[OutputGroup::Configs]);
-    let files = match c.outputs_only(&railyard::render::Templates::default(), &configs_only) {
-        Some(Ok(f)) => f,
-        _ => panic!("lab-small did not render"),
-    };
+fn boot() -> (lab_support::Running, Plan) {
+    let (guard, c) = lab_support::boot("railyard-acceptance-lab-");
     let inputs = c.artifact_inputs().expect("inputs");
     let plan = railyard::acceptance::plan(&inputs)
         .expect("plan")
         .expect("GPU nodes");
-    let lab_plan = lab::plan(&c, false).expect("lab plan");
-    let configs = lab::configs(&lab_plan, &files).expect("configs");
-    let dir = tempfile::Builder::new()
-        .prefix("railyard-acceptance-lab-")
-        .tempdir()
-        .expect("tempdir")
-        .keep();
-    let guard = Running(dir.clone(), false);
-    let opts = UpOptions::new(&dir, BUILTIN);
-    let s = lab::up(lab_plan, &configs, &opts, &mut |m| {
-        say(&format!("  [lab] {m}"))
-    })
-    .expect("lab up");
-    assert!(s.converged, "not converged: {:?}", s.pending);
     (guard, plan)
 }
 

@@ -10,62 +10,20 @@
 //! (labs share the fixed `rylab` namespace prefix). Without root: a loud skip (`tests/prereq`).
 
 use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use railyard::diag::SourceFile;
-use railyard::lab::{self, Status, UpOptions};
-use railyard::model::Platform;
-use railyard::output::{OutputGroup, Selection};
+use railyard::lab::{self, Status};
 use serde_json::Value;
 
+mod lab_support;
 mod prereq;
 
-/// The same lock as `tests/lab.rs`: one lab at a time across test binaries.
-const LOCK: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/railyard-lab-tests.lock");
+use lab_support::{LOCK, say};
 
-/// The name `railyard` gives the built-in spec: `lab verify --fail` checks the lab runs it.
-const BUILTIN: &str = "inventories/lab-small.yaml (built-in)";
-
-fn say(msg: &str) {
-    let _ = writeln!(std::io::stderr(), "{msg}");
-}
-
-/// Runs `down` when the test fails half-way.
-struct Running(PathBuf, bool);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if !self.1 {
-            let _ = lab::down(&self.0, &mut |_| {});
-        }
-    }
-}
-
-fn boot() -> Running {
-    let c = railyard::compile_for_platform(
-        &SourceFile::new(BUILTIN, railyard::LAB_SMALL),
-        Platform::Frr,
-    );
-    let configs_only = Selection::of(&[OutputGroup::Configs]);
-    let files = match c.outputs_only(&railyard::render::Templates::default(), &configs_only) {
-        Some(Ok(f)) => f,
-        _ => panic!("lab-small did not render"),
-    };
-    let plan = lab::plan(&c, false).expect("lab plan");
-    let configs = lab::configs(&plan, &files).expect("configs");
-    let dir = tempfile::Builder::new()
-        .prefix("railyard-impact-lab-")
-        .tempdir()
-        .expect("tempdir")
-        .keep();
-    let guard = Running(dir.clone(), false);
-    let opts = UpOptions::new(&dir, BUILTIN);
-    let s = lab::up(plan, &configs, &opts, &mut |m| say(&format!("  [lab] {m}"))).expect("lab up");
-    assert!(s.converged, "not converged: {:?}", s.pending);
-    guard
+fn boot() -> lab_support::Running {
+    lab_support::boot("railyard-impact-lab-").0
 }
 
 fn check<'a>(r: &'a Value, name: &str) -> &'a Value {
