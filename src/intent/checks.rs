@@ -1,7 +1,10 @@
 //! Cross-device checks on the intent: both ends of every BGP session agree; MTU and the RoCE
 //! class match across every fabric link; router-ids are unique; the MTU leaves room for VXLAN.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+// Lookup only, never iterated: see `Index`.
+#[allow(clippy::disallowed_types)]
+use std::collections::HashMap;
 
 use ipnet::IpNet;
 
@@ -28,6 +31,7 @@ struct DeviceIndex<'a> {
 /// on its order. Why not a `BTreeMap`: at 131k GPUs (10k switches, 400k sessions) the ordered
 /// search compared hostnames that share long prefixes 14 times per lookup, and `memcmp` was a
 /// quarter of `railyard validate` (perf, issue #28).
+#[allow(clippy::disallowed_types)]
 struct Index<'a>(HashMap<&'a str, DeviceIndex<'a>>);
 
 impl<'a> Index<'a> {
