@@ -334,10 +334,16 @@ fn prepare_results(dir: &Path, plan: &Plan) -> Result<(), LabError> {
             )));
         }
     }
-    if links.exists() {
-        std::fs::remove_dir_all(&links).map_err(|e| LabError::io(&links, e))?;
-    }
     std::fs::create_dir_all(&links).map_err(|e| LabError::io(&links, e))?;
+    // An earlier run's result of a test this run may not reach would be read as this run's: only
+    // those files go, by the names `lab accept` gives them, never anything else in the directory.
+    for t in plan.rounds.iter().flat_map(|r| &r.tests) {
+        let p = dir.join(link_result(&t.id));
+        match std::fs::remove_file(&p) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(LabError::io(&p, e)),
+            _ => {}
+        }
+    }
     let write = |name: &str, bytes: &[u8]| {
         let p = dir.join(name);
         std::fs::write(&p, bytes).map_err(|e| LabError::io(&p, e))
