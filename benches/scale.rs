@@ -25,6 +25,7 @@ fn keep_freed_memory() {
 }
 
 use railyard::diag::SourceFile;
+use railyard::output::{OutputGroup, Selection};
 
 #[path = "pyavd/mod.rs"]
 mod pyavd;
@@ -239,33 +240,39 @@ fn measure(sus: u32) -> (Figures, String) {
     let src = SourceFile::new("bench.yaml", spec(sus));
     let t0 = Instant::now();
     let compiled = railyard::compile(&src);
-    let Some(fabric) = compiled.fabric else {
+    let Some(design) = &compiled.design else {
         for d in compiled.diagnostics.sorted() {
             eprintln!("{}: {}", d.code.id, d.message);
         }
         panic!("bench spec for {sus} SUs did not compile");
     };
+    let fabric = &design.fabric;
     let t1 = Instant::now();
-    let configs = railyard::render::render_all(
-        compiled.intents.as_ref().expect("intents"),
-        &railyard::render::Templates::default(),
-    )
-    .expect("render");
+    let templates = railyard::render::Templates::default();
+    let configs = railyard::render::render_all(&design.intents, &templates).expect("render");
     let t_cfg = Instant::now();
     let n_cfg = configs
         .iter()
         .filter(|f| f.path.starts_with("configs/"))
         .count();
     let cfg_bytes: usize = configs.iter().map(|f| f.bytes.len()).sum();
-    let inputs = railyard::artifacts::Inputs {
-        fabric: &fabric,
-        spec: compiled.spec.as_ref().expect("spec"),
-        alloc: compiled.allocation.as_ref().expect("allocation"),
-        intents: compiled.intents.as_ref().expect("intents"),
-        physical: compiled.physical.as_ref().expect("physical plan"),
-        diagnostics: &compiled.diagnostics,
-    };
-    let files = railyard::artifacts::render_all(&inputs, configs).expect("artifacts");
+    // Every default group but the configs (rendered above), then the manifest over all of it.
+    let documents: Vec<OutputGroup> = OutputGroup::DEFAULT
+        .into_iter()
+        .filter(|g| *g != OutputGroup::Configs)
+        .collect();
+    let collector = railyard::output::Collector::default();
+    configs.into_iter().for_each(|f| collector.put(f));
+    compiled
+        .emit(
+            &templates,
+            &Selection::of(&documents),
+            &|f| collector.put(f),
+            &railyard::output::NoMemo,
+        )
+        .expect("compiled")
+        .expect("artifacts");
+    let files = collector.finish();
     let t2 = Instant::now();
     let cfg_s = (t_cfg - t1).as_secs_f64();
     let dir = std::env::temp_dir().join(format!("railyard-bench-{}-{sus}", std::process::id()));
@@ -273,7 +280,7 @@ fn measure(sus: u32) -> (Figures, String) {
     let t3 = Instant::now();
     let _ = std::fs::remove_dir_all(&dir);
     drop(files);
-    let (report_s, report_line) = report_only(sus, &inputs);
+    let (report_s, report_line) = report_only(sus, &compiled);
     let access = fabric
         .devices()
         .filter(|d| {
@@ -312,9 +319,12 @@ fn write_all(dir: &std::path::Path, files: &[railyard::output::OutputFile]) {
 
 /// The report deliverables alone (`railyard report`): the time, and the size's row of the
 /// report table.
-fn report_only(sus: u32, inputs: &railyard::artifacts::Inputs) -> (f64, String) {
+fn report_only(sus: u32, compiled: &railyard::Compiled) -> (f64, String) {
     let t4 = Instant::now();
-    let report = railyard::artifacts::render_report(inputs).expect("report");
+    let report = compiled
+        .report_outputs()
+        .expect("compiled")
+        .expect("report");
     let report_s = t4.elapsed().as_secs_f64();
     let mb = |pred: &dyn Fn(&str) -> bool| {
         report

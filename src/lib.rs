@@ -17,6 +17,7 @@ pub mod cabling;
 pub mod capture;
 pub mod catalog;
 pub mod change;
+pub mod design;
 pub mod diag;
 pub mod export;
 pub mod impact;
@@ -29,10 +30,12 @@ mod parallel;
 pub mod physical;
 pub mod push;
 pub mod render;
+pub mod report;
 pub mod spec;
 pub mod tenancy;
 pub mod topology;
 
+use design::Design;
 use diag::{Diagnostics, SourceFile};
 use output::{Collector, Memo, NoMemo, OutputFile, Selection, Sink};
 
@@ -41,7 +44,7 @@ use output::{Collector, Memo, NoMemo, OutputFile, Selection, Sink};
 #[derive(Debug)]
 pub enum BuildError {
     Render(render::RenderError),
-    Artifact(artifacts::ArtifactError),
+    Artifact(output::FileError),
 }
 
 impl std::fmt::Display for BuildError {
@@ -55,16 +58,10 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// The result of compiling a spec: every stage's value when all stages succeeded, and all
-/// diagnostics.
+/// The result of compiling a spec: every diagnostic, and the [`Design`] when no stage had an
+/// error (the one test of "compiled").
 pub struct Compiled {
-    pub fabric: Option<topology::Fabric>,
-    pub allocation: Option<addressing::Allocation>,
-    pub intents: Option<intent::Intents>,
-    /// Every link solved into parts (modules, cables, fibres).
-    pub physical: Option<physical::PhysicalPlan>,
-    /// The parsed spec: artifacts read its global knobs (QoS values, label keys).
-    pub spec: Option<spec::ClusterSpec>,
+    pub design: Option<Design>,
     pub diagnostics: Diagnostics,
 }
 
@@ -108,46 +105,52 @@ fn compile_site(
     guids: &model::PortGuids,
 ) -> Compiled {
     let mut diagnostics = Diagnostics::default();
-    let mut out = Compiled {
-        fabric: None,
-        allocation: None,
-        intents: None,
-        physical: None,
-        spec: None,
-        diagnostics: Diagnostics::default(),
-    };
-    let Some(mut spec) = spec::parse(src, &mut diagnostics) else {
-        out.diagnostics = diagnostics;
-        return out;
-    };
-    adjust(&mut spec);
-    let fabric = topology::build(&spec, catalog::builtin(), &mut diagnostics);
+    let design = spec::parse(src, &mut diagnostics).and_then(|mut spec| {
+        adjust(&mut spec);
+        design_of(spec, guids, &mut diagnostics)
+    });
+    Compiled {
+        design,
+        diagnostics,
+    }
+}
+
+/// The stages after parsing; `None` when any had an error.
+fn design_of(
+    spec: spec::ClusterSpec,
+    guids: &model::PortGuids,
+    diagnostics: &mut Diagnostics,
+) -> Option<Design> {
+    let fabric = topology::build(&spec, catalog::builtin(), diagnostics)
+        .filter(|_| !diagnostics.has_errors())?;
     // The physical solution's findings are reported beside the later stages' (all problems at
     // once); its errors withhold the outputs like any other.
     let mut physical_findings = Diagnostics::default();
-    let fabric = fabric.filter(|_| !diagnostics.has_errors());
-    let physical = fabric
-        .as_ref()
-        .map(|f| physical::solve(&spec, f, &mut physical_findings));
-    if let Some(fabric) = fabric.filter(|_| !diagnostics.has_errors()) {
-        let alloc = addressing::allocate(&spec, &fabric, &mut diagnostics);
-        let plan = tenancy::plan(&spec, &fabric, &alloc, &mut diagnostics);
-        if !diagnostics.has_errors() {
-            let intents = intent::build(&spec, &fabric, &alloc, plan, guids, &mut diagnostics);
-            if !diagnostics.has_errors() && !physical_findings.has_errors() {
-                out.intents = Some(intents);
-                out.physical = physical;
-                out.allocation = Some(alloc);
-                out.fabric = Some(fabric);
-                out.spec = Some(spec);
-            }
+    let physical = physical::solve(&spec, &fabric, &mut physical_findings);
+    let design = (|| {
+        let allocation = addressing::allocate(&spec, &fabric, diagnostics);
+        let plan = tenancy::plan(&spec, &fabric, &allocation, diagnostics);
+        if diagnostics.has_errors() {
+            return None;
         }
-    }
+        let intents = intent::build(&spec, &fabric, &allocation, plan, guids, diagnostics);
+        if diagnostics.has_errors() || physical_findings.has_errors() {
+            return None;
+        }
+        let scheduler = topology::SchedulerTree::of(&fabric);
+        Some(Design {
+            spec,
+            fabric,
+            physical,
+            allocation,
+            intents,
+            scheduler,
+        })
+    })();
     physical_findings
         .iter()
         .for_each(|d| diagnostics.push(d.clone()));
-    out.diagnostics = diagnostics;
-    out
+    design
 }
 
 impl Compiled {
@@ -185,53 +188,84 @@ impl Compiled {
         sink: &Sink<'_>,
         memo: &dyn Memo,
     ) -> Option<Result<(), BuildError>> {
-        let inputs = self.artifact_inputs()?;
-        let intents = inputs.intents;
-        // Configs and artifacts side by side: each splits its own work over the cores, and each
+        let design = self.design.as_ref()?;
+        // Configs and documents side by side: each splits its own work over the cores, and each
         // has single-threaded stretches (the workbook, the report page) the other fills.
-        let (rendered, artifacts) = parallel::join(
+        let (rendered, documents) = parallel::join(
             || {
                 if only.has(output::OutputGroup::Configs) {
                     let netconf: Vec<model::Platform> =
-                        self.spec.as_ref().map_or_else(Vec::new, |s| {
-                            s.push.netconf.iter().map(|p| p.value).collect()
-                        });
-                    render::emit(intents, templates, &netconf, sink, memo)
+                        design.spec.push.netconf.iter().map(|p| p.value).collect();
+                    render::emit(&design.intents, templates, &netconf, sink, memo)
                 } else {
                     Ok(())
                 }
             },
-            || artifacts::emit(&inputs, only, sink, memo),
+            || documents(design, &self.diagnostics, only, sink, memo),
         );
         Some(
             rendered
                 .map_err(BuildError::Render)
-                .and(artifacts.map_err(BuildError::Artifact)),
+                .and(documents.map_err(BuildError::Artifact)),
         )
     }
-}
 
-impl Compiled {
     /// The report deliverables only (`report.html`, `cabling.xlsx`, `labels/`, manifest);
     /// `None` when the compile failed, an error when a deliverable cannot be written.
-    pub fn report_outputs(&self) -> Option<Result<Vec<OutputFile>, artifacts::ArtifactError>> {
-        Some(artifacts::render_report(&self.artifact_inputs()?))
+    pub fn report_outputs(&self) -> Option<Result<Vec<OutputFile>, output::FileError>> {
+        let design = self.design.as_ref()?;
+        let names = artifacts::LinkNames::new(&design.fabric, &design.physical);
+        let c = Collector::default();
+        let done = artifacts::report_sources(design, &names).and_then(|sources| {
+            report::files(
+                design,
+                &self.diagnostics,
+                &names,
+                &sources,
+                &|f| c.put(f),
+                &NoMemo,
+            )
+        });
+        Some(done.map(|()| c.finish()))
     }
 }
 
-impl Compiled {
-    /// What the artifacts (and the stages beside them) are made from; `None` when the compile
-    /// failed.
-    pub fn artifact_inputs(&self) -> Option<artifacts::Inputs<'_>> {
-        Some(artifacts::Inputs {
-            fabric: self.fabric.as_ref()?,
-            spec: self.spec.as_ref()?,
-            alloc: self.allocation.as_ref()?,
-            intents: self.intents.as_ref()?,
-            physical: self.physical.as_ref()?,
-            diagnostics: &self.diagnostics,
-        })
-    }
+/// The artifacts and the report of the selected groups into `sink` (no manifest: the sink's owner
+/// writes it over everything it received). Nothing is rendered that no selected group needs:
+/// the report needs the cabling plan, port maps, BOM and address plan (it reads them back),
+/// nothing else needs anything. The first file that cannot be written is the error (files
+/// already handed to `sink` are then to be discarded by its owner).
+fn documents(
+    design: &Design,
+    findings: &Diagnostics,
+    only: &Selection,
+    sink: &Sink<'_>,
+    memo: &dyn Memo,
+) -> Result<(), output::FileError> {
+    let names = artifacts::LinkNames::new(&design.fabric, &design.physical);
+    let put = |file: OutputFile| {
+        if only.keeps(file.group) {
+            sink(file);
+        }
+    };
+    let (beside, report) = parallel::join(
+        // What the report does not read renders beside it from the start.
+        || artifacts::emit(design, only, &names, &put),
+        || {
+            let sources = artifacts::sources(design, only, &names)?;
+            // The report, workbook and labels read the CSV files back, so they show exactly
+            // those rows.
+            if only.has(output::OutputGroup::Report) {
+                report::files(design, findings, &names, &sources, sink, memo)?;
+            }
+            if only.has(output::OutputGroup::Labels) {
+                report::label_sheets(&design.fabric, &names, sink, memo)?;
+            }
+            sources.into_iter().for_each(&put);
+            Ok(())
+        },
+    );
+    beside.and(report)
 }
 
 /// The built-in example cluster (`inventories/lab-small.yaml`), used when no spec is given.

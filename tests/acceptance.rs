@@ -23,11 +23,12 @@ fn fixture(name: &str) -> String {
 /// The plan of a spec, and the compute cables of its fabric: (cable id, lower end, upper end).
 fn plan_of(text: &str) -> (Plan, BTreeMap<String, (String, String)>) {
     let c = railyard::compile(&SourceFile::new("spec.yaml", text));
-    let Some(inputs) = c.artifact_inputs() else {
+    let Some(design) = &c.design else {
         panic!("spec did not compile: {:?}", c.diagnostics.sorted());
     };
-    let fabric = inputs.fabric;
-    let plan = acceptance::plan(&inputs).expect("plan").expect("GPU nodes");
+    let fabric = &design.fabric;
+    let env = railyard::artifacts::nccl_env(design).expect("NCCL environment");
+    let plan = acceptance::plan(design, env).expect("GPU nodes");
     let cables = fabric
         .links()
         .filter(|l| l.network == Network::Compute)

@@ -26,10 +26,9 @@ use lab_support::{LOCK, say};
 /// lab-small booted whole, and its acceptance plan (as `lab accept` computes it).
 fn boot() -> (lab_support::Running, Plan) {
     let (guard, c) = lab_support::boot("railyard-acceptance-lab-");
-    let inputs = c.artifact_inputs().expect("inputs");
-    let plan = railyard::acceptance::plan(&inputs)
-        .expect("plan")
-        .expect("GPU nodes");
+    let design = c.design.as_ref().expect("compiled");
+    let env = railyard::artifacts::nccl_env(design).expect("NCCL environment");
+    let plan = railyard::acceptance::plan(design, env).expect("GPU nodes");
     (guard, plan)
 }
 

@@ -64,6 +64,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "diag", "model", "catalog", "tenancy", "intent", "output", "parallel",
         ],
     ),
+    // The hand-off after the compiler: every stage's result in one value.
+    (
+        "design",
+        &[
+            "diag",
+            "model",
+            "catalog",
+            "spec",
+            "topology",
+            "physical",
+            "addressing",
+            "tenancy",
+            "intent",
+        ],
+    ),
     (
         "artifacts",
         &[
@@ -76,19 +91,43 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "tenancy",
             "intent",
             "physical",
+            "design",
+            "output",
+            "parallel",
+        ],
+    ),
+    // The report: the documents people look at, drawn from the design and the CSV artifacts it
+    // reads back (the cabling names `artifacts` resolves), with the failure domains `impact`
+    // analyses.
+    (
+        "report",
+        &[
+            "diag",
+            "model",
+            "catalog",
+            "spec",
+            "topology",
+            "addressing",
+            "tenancy",
+            "intent",
+            "physical",
+            "design",
+            "artifacts",
             "impact",
             "output",
             "parallel",
         ],
     ),
-    // Failure impact: what each single switch or cable failure costs, from the fabric, the
-    // tenant plan and the scheduler blocks `artifacts` hands in (the report shows it).
+    // Failure impact: what each single switch or cable failure costs, from the design's fabric,
+    // tenant plan and scheduler blocks (the report shows it).
     (
         "impact",
-        &["diag", "model", "catalog", "spec", "topology", "tenancy"],
+        &[
+            "diag", "model", "catalog", "spec", "topology", "tenancy", "design",
+        ],
     ),
     // The lab's plan: what the virtual lab (and any export of its topology) builds, from the
-    // compiled stages, never from rendered text.
+    // design, never from rendered text.
     (
         "labplan",
         &[
@@ -100,6 +139,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "addressing",
             "tenancy",
             "intent",
+            "design",
         ],
     ),
     // Topology exports for the tools a data center runs (Air, containerlab, PTM, UFM CVT,
@@ -119,14 +159,15 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "render",
             "labplan",
             "artifacts",
+            "design",
             "output",
         ],
     ),
-    // The acceptance plan and its check: tests from the fabric and the nodes' intent, the NCCL
-    // environment as `artifacts::hosts` renders it.
+    // The acceptance plan and its check: tests from the design's fabric and the nodes' intent;
+    // the NCCL environment the host files carry is handed in by the edge.
     (
         "acceptance",
-        &["model", "topology", "intent", "artifacts", "output"],
+        &["model", "topology", "intent", "design", "output"],
     ),
     (
         "capture",
@@ -152,6 +193,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "labplan",
             "impact",
             "acceptance",
+            "artifacts",
+            "design",
             "output",
         ],
     ),

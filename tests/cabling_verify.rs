@@ -31,7 +31,8 @@ mod prereq;
 
 fn fabric() -> Fabric {
     railyard::compile(&SourceFile::new("lab-small.yaml", railyard::LAB_SMALL))
-        .fabric
+        .design
+        .map(|d| d.fabric)
         .expect("lab-small compiles")
 }
 

@@ -10,7 +10,7 @@ use railyard::topology::Fabric;
 
 pub fn compile_text(name: &str, text: &str) -> Fabric {
     let c = railyard::compile(&SourceFile::new(name, text));
-    match c.fabric {
+    match c.design.map(|d| d.fabric) {
         Some(f) => f,
         None => {
             let msgs: Vec<String> = c
@@ -123,7 +123,7 @@ pub fn links_per_pair(f: &Fabric) -> BTreeMap<(String, String), usize> {
 /// The intents of a spec that must compile.
 pub fn intents(text: &str) -> railyard::intent::Intents {
     let c = railyard::compile(&SourceFile::new("spec.yaml", text));
-    c.intents.unwrap_or_else(|| {
+    c.design.map(|d| d.intents).unwrap_or_else(|| {
         panic!(
             "did not compile: {:?}",
             c.diagnostics

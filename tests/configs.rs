@@ -197,7 +197,7 @@ fn adaptive_routing_on_spectrum4_fabric_ports_only() {
 fn adaptive_routing_on_part_of_the_fabric_is_one_located_warning() {
     fn mixed(text: &str) -> Vec<railyard::diag::Diagnostic> {
         let c = railyard::compile(&SourceFile::new("spec.yaml", text));
-        assert!(c.intents.is_some(), "compiles");
+        assert!(c.design.is_some(), "compiles");
         c.diagnostics
             .sorted()
             .into_iter()

@@ -160,13 +160,13 @@ fn check_file(path: &Path) -> String {
     let has_error = diags.iter().any(|d| d.severity == Severity::Error);
     if h.warning_only {
         assert!(
-            !has_error && compiled.fabric.is_some(),
+            !has_error && compiled.design.is_some(),
             "{name}: marked warning-only, but it does not compile cleanly:\n{}",
             render(&name, &src, &diags)
         );
     } else {
         assert!(
-            has_error && compiled.fabric.is_none(),
+            has_error && compiled.design.is_none(),
             "{name}: expected at least one error and no fabric:\n{}",
             render(&name, &src, &diags)
         );

@@ -32,7 +32,8 @@ use structured::structured_config;
 
 fn intents(spec: &str) -> Intents {
     railyard::compile(&SourceFile::new("spec.yaml", spec))
-        .intents
+        .design
+        .map(|d| d.intents)
         .expect("spec compiles")
 }
 

@@ -202,16 +202,11 @@ fn example(path: &Path, platform: Option<Platform>) -> Example {
         .unwrap()
         .unwrap();
     let file = |p: &str| files.iter().find(|f| f.path == p).unwrap().bytes.clone();
-    let inputs = railyard::labplan::Inputs {
-        spec: compiled.spec.as_ref().unwrap(),
-        fabric: compiled.fabric.as_ref().unwrap(),
-        alloc: compiled.allocation.as_ref().unwrap(),
-        intents: compiled.intents.as_ref().unwrap(),
-    };
+    let design = compiled.design.as_ref().unwrap();
     let exports = Target::ALL
         .into_iter()
         .map(|t| {
-            let r = export::export(t, &inputs, &Images::default(), false);
+            let r = export::export(t, design, &Images::default(), false);
             (t, r.map(|e| e.files).map_err(|e| e.to_string()))
         })
         .collect();
@@ -235,7 +230,7 @@ impl Example {
     /// Ethernet switches the lab plan simulates (every one with a platform, OOB aside).
     fn simulated_switches(&self) -> BTreeSet<String> {
         let oob = [Role::OobLeaf, Role::OobCore, Role::OobGateway];
-        let f = self.compiled.fabric.as_ref().unwrap();
+        let f = &self.compiled.design.as_ref().unwrap().fabric;
         f.devices()
             .filter(|d| d.platform.is_some() && !oob.contains(&d.role))
             .map(|d| d.name.clone())
@@ -254,7 +249,7 @@ impl Example {
     }
 
     fn gpu_nodes(&self) -> BTreeSet<String> {
-        let f = self.compiled.fabric.as_ref().unwrap();
+        let f = &self.compiled.design.as_ref().unwrap().fabric;
         f.devices()
             .filter(|d| d.role == Role::Node)
             .map(|d| d.name.clone())
@@ -336,7 +331,7 @@ fn check_ufm(x: &Example) {
         .flat_map(|c| [c.a.0.clone(), c.b.0.clone()])
         .map(|d| (d, Naming::Kernel))
         .collect();
-    let fabric = x.compiled.fabric.as_ref().unwrap();
+    let fabric = &x.compiled.design.as_ref().unwrap().fabric;
     let hosts: BTreeSet<&str> = fabric
         .devices()
         .filter(|d| matches!(d.role, Role::Node | Role::Appliance))
@@ -565,7 +560,7 @@ fn check_dot(x: &Example, gvpr: &Path, dir: &Path) {
         }
     }
     let graphs = graphviz(gvpr, &files);
-    let fabric = x.compiled.fabric.as_ref().unwrap();
+    let fabric = &x.compiled.design.as_ref().unwrap().fabric;
     let cumulus: BTreeSet<String> = fabric
         .devices()
         .filter(|d| d.platform == Some(Platform::Nvue))

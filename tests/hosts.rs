@@ -495,7 +495,7 @@ fn nic_overrides_must_agree_with_the_switches() {
             "s.yaml",
             format!("{base}{bad}\n"),
         ));
-        assert!(c.fabric.is_none(), "{bad} must fail");
+        assert!(c.design.is_none(), "{bad} must fail");
         assert!(
             c.diagnostics
                 .iter()
@@ -689,7 +689,9 @@ fn only_verified_layouts_reach_nccl_topo_file() {
     for name in names {
         let text = inventory(&name);
         let c = railyard::compile(&railyard::diag::SourceFile::new(&name, text.as_str()));
-        let Some(fabric) = &c.fabric else { continue };
+        let Some(fabric) = c.design.as_ref().map(|d| &d.fabric) else {
+            continue;
+        };
         let model_name = fabric.sizing.node_model.clone();
         let model = &fabric.catalog.nodes[&model_name];
         let files = outputs(&text);

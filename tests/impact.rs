@@ -19,26 +19,19 @@ fn compiled(name: &str) -> railyard::Compiled {
     ))
     .unwrap_or_default();
     let c = railyard::compile(&SourceFile::new(name, text));
-    assert!(c.intents.is_some(), "{name} did not compile");
+    assert!(c.design.is_some(), "{name} did not compile");
     c
 }
 
 fn analyse_one(c: &railyard::Compiled, failed: &str) -> Impact {
-    let (Some(f), Some(intents)) = (&c.fabric, &c.intents) else {
+    let Some(design) = &c.design else {
         panic!("not compiled");
     };
-    let blocks = railyard::artifacts::scheduler_blocks(f);
-    let i = Inputs {
-        fabric: f,
-        tenants: Some(&intents.tenants),
-        blocks: &blocks,
-        scope: None,
-    };
-    let fails = match failures(f, &[failed.to_string()], false) {
+    let fails = match failures(&design.fabric, &[failed.to_string()], false) {
         Ok(v) => v,
         Err(e) => panic!("{e:?}"),
     };
-    let mut a = analyse(&i, &fails);
+    let mut a = analyse(design, None, &fails);
     assert_eq!(a.impacts.len(), 1);
     a.impacts.remove(0)
 }
@@ -52,7 +45,9 @@ fn loss<'a>(i: &'a Impact, net: Network, name: &str, tier: Tier) -> Option<&'a L
 #[test]
 fn superpod_rail_leaf_down_loses_one_rail_of_its_sus_32_nodes() {
     let c = compiled("dgx-superpod-h100");
-    let Some(f) = &c.fabric else { unreachable!() };
+    let Some(f) = c.design.as_ref().map(|d| &d.fabric) else {
+        unreachable!()
+    };
     // SU 2 (SU 1 gives a position to the UFM appliances): the leaf of rail 3.
     let Some(leaf) = f
         .devices()
@@ -93,7 +88,9 @@ fn superpod_rail_leaf_down_loses_one_rail_of_its_sus_32_nodes() {
 #[test]
 fn superpod_spine_down_narrows_every_leaf_from_s_to_s_minus_one_spines() {
     let c = compiled("dgx-superpod-h100");
-    let Some(f) = &c.fabric else { unreachable!() };
+    let Some(f) = c.design.as_ref().map(|d| &d.fabric) else {
+        unreachable!()
+    };
     let spines: Vec<&str> = f
         .devices()
         .filter(|d| d.role == Role::Spine)
@@ -119,7 +116,9 @@ fn superpod_spine_down_narrows_every_leaf_from_s_to_s_minus_one_spines() {
 #[test]
 fn a_storage_pair_member_down_cuts_no_node_off() {
     let c = compiled("spectrum-x-cloud");
-    let Some(f) = &c.fabric else { unreachable!() };
+    let Some(f) = c.design.as_ref().map(|d| &d.fabric) else {
+        unreachable!()
+    };
     let Some(leaf) = f.devices().find(|d| d.role == Role::StorageLeaf) else {
         panic!("no storage leaf");
     };
@@ -153,7 +152,9 @@ fn lab_small_spine_down_halves_each_leafs_uplinks() {
 #[test]
 fn a_node_cable_loses_that_rail_and_unknown_names_are_all_reported() {
     let c = railyard::compile(&SourceFile::new("lab-small", railyard::LAB_SMALL));
-    let Some(f) = &c.fabric else { unreachable!() };
+    let Some(f) = c.design.as_ref().map(|d| &d.fabric) else {
+        unreachable!()
+    };
     let i = analyse_one(&c, "gpu001:ens1f0");
     assert_eq!(i.links_down, 1);
     assert_eq!(i.rails_lost.len(), 1);
@@ -172,16 +173,11 @@ fn a_node_cable_loses_that_rail_and_unknown_names_are_all_reported() {
 #[test]
 fn every_failure_is_ranked_worst_first() {
     let c = railyard::compile(&SourceFile::new("lab-small", railyard::LAB_SMALL));
-    let Some(f) = &c.fabric else { unreachable!() };
-    let blocks = railyard::artifacts::scheduler_blocks(f);
-    let i = Inputs {
-        fabric: f,
-        tenants: None,
-        blocks: &blocks,
-        scope: None,
+    let Some(design) = &c.design else {
+        unreachable!()
     };
-    let fails = failures(f, &[], true).unwrap_or_default();
-    let a = analyse(&i, &fails);
+    let fails = failures(&design.fabric, &[], true).unwrap_or_default();
+    let a = analyse(design, None, &fails);
     assert_eq!(a.impacts.len(), fails.len());
     // The in-band leaf is the only one for every node's in-band port: it ranks first.
     assert_eq!(a.impacts[0].failure, Failure::Switch("inb-leaf01".into()));

@@ -121,7 +121,7 @@ fn fabric_net(
 /// (node, port) → RDMA device, from the build's hosts JSON.
 fn rdma_names(files: &[railyard::output::OutputFile]) -> BTreeMap<(String, String), String> {
     let c = railyard::compile(&spec());
-    let hosts = &c.intents.expect("compiles").hosts;
+    let hosts = &c.design.map(|d| d.intents).expect("compiles").hosts;
     let mut m = BTreeMap::new();
     for n in hosts.nodes.values() {
         for p in &n.ports {
@@ -145,7 +145,8 @@ fn outputs_with(guids: &railyard::model::PortGuids) -> Vec<railyard::output::Out
 /// The GUIDs of the capture fixture, matched to the plan.
 fn imported(capture: &str) -> (ib::Imported, Diagnostics) {
     let c = railyard::compile(&spec());
-    let (Some(fabric), Some(intents)) = (&c.fabric, &c.intents) else {
+    let (Some(fabric), Some(intents)) = c.design.as_ref().map(|d| (&d.fabric, &d.intents)).unzip()
+    else {
         panic!("fixture spec compiles");
     };
     let mut d = Diagnostics::default();
@@ -196,7 +197,13 @@ fn imported_guids_give_a_partitions_conf_without_placeholders() {
     assert_eq!(conf.matches("\n  0x").count(), 24);
     // The CSV `ib import` writes reads back to the same GUIDs.
     let c = railyard::compile(&spec());
-    let rows = imp.rows(&c.intents.as_ref().expect("intents").hosts);
+    let rows = imp.rows(
+        &c.design
+            .as_ref()
+            .map(|d| &d.intents)
+            .expect("intents")
+            .hosts,
+    );
     let csv = String::from_utf8(ib::write_csv(&rows).expect("csv")).expect("utf-8");
     assert!(csv.starts_with("node,port,rdma,guid,leaf,leaf_port,cable_id\n"));
     let mut d = Diagnostics::default();
@@ -204,8 +211,8 @@ fn imported_guids_give_a_partitions_conf_without_placeholders() {
     assert!(!d.has_errors());
     let again = ib::map(
         &back,
-        c.fabric.as_ref().expect("fabric"),
-        &c.intents.as_ref().expect("i").hosts,
+        c.design.as_ref().map(|d| &d.fabric).expect("fabric"),
+        &c.design.as_ref().map(|d| &d.intents).expect("i").hosts,
     );
     assert_eq!(again.guids, imp.guids);
 }

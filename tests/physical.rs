@@ -38,7 +38,8 @@ fn solve(name: &str, text: &str) -> (Fabric, PhysicalPlan) {
         .map(|d| format!("{}: {}", d.code.id, d.message))
         .collect();
     assert!(errors.is_empty(), "{name}: {errors:?}");
-    (c.fabric.expect("fabric"), c.physical.expect("plan"))
+    let d = c.design.expect("compiled");
+    (d.fabric, d.physical)
 }
 
 fn errors(text: &str) -> Vec<(String, String, bool)> {
@@ -62,7 +63,7 @@ fn errors(text: &str) -> Vec<(String, String, bool)> {
 fn modules_by_role(f: &Fabric, p: &PhysicalPlan) -> BTreeMap<Role, BTreeMap<String, usize>> {
     let mut out: BTreeMap<Role, BTreeMap<String, usize>> = BTreeMap::new();
     for m in &p.modules {
-        let role = f.devices().nth(m.device).expect("device").role;
+        let role = f.device(m.device).role;
         *out.entry(role)
             .or_default()
             .entry(p.part_of(m).expect("part").part.to_string())
@@ -165,11 +166,10 @@ fn a_4x200g_twin_port_takes_two_splitters() {
         "spectrum-x-cloud",
         &common::inventory("spectrum-x-cloud.yaml"),
     );
-    let links: Vec<_> = f.links().collect();
     // Per storage-leaf module: the splitter cords of its links, and the leg of each.
     let mut per_module: BTreeMap<u32, Vec<(u32, Option<u32>)>> = BTreeMap::new();
-    for (i, b) in p.links.iter().enumerate() {
-        if links[i].speed.as_gbps() != 200 || links[i].network != railyard::model::Network::Storage
+    for (i, b) in p.links.iter() {
+        if f.link(i).speed.as_gbps() != 200 || f.link(i).network != railyard::model::Network::Storage
         {
             continue;
         }
@@ -179,9 +179,7 @@ fn a_4x200g_twin_port_takes_two_splitters() {
         assert_eq!(cord.legs, 2);
         let (ma, mb) = (b.a_module.expect("optics"), b.b_module.expect("optics"));
         let leaf_end = if f
-            .devices()
-            .nth(p.modules[ma as usize].device)
-            .expect("d")
+            .device(p.modules[ma as usize].device)
             .role
             .is_switch()
         {
@@ -222,7 +220,7 @@ fn reach_decides_the_media_and_too_long_is_refused() {
     );
     let text = common::inventory("spectrum-x-cloud.yaml");
     let (f, p) = solve("sx", &text);
-    for (i, l) in f.links().enumerate() {
+    for (i, l) in f.links_with_ids() {
         let b = &p.links[i];
         let part = |m: Option<u32>| m.map(|m| p.module(Some(m)).expect("module").part.to_string());
         if let Some(a) = part(b.a_module) {
@@ -254,7 +252,7 @@ fn apc_never_meets_upc() {
     );
     let (f, p) = solve("h100", &common::inventory("dgx-superpod-h100.yaml"));
     let mut checked = 0;
-    for b in &p.links {
+    for b in p.links.values() {
         let (Some(ma), Some(mb)) = (b.a_module, b.b_module) else {
             continue;
         };
@@ -380,7 +378,7 @@ fn patch_panels_take_optics_add_cords_and_count_in_the_reach() {
     let cord_m = 2.0; // no racks: the default in-rack cord
     let mut fibres = std::collections::BTreeSet::new();
     let mut want = 0;
-    for (i, l) in f.links().enumerate() {
+    for (i, l) in f.links_with_ids() {
         let n: u32 = match l.tier {
             railyard::model::Tier::NodeLeaf => 2,
             railyard::model::Tier::LeafSpine => 1,
@@ -422,7 +420,7 @@ fn patch_panels_take_optics_add_cords_and_count_in_the_reach() {
     // The 2 m node links are copper without panels: through them, optics.
     let copper = |p: &PhysicalPlan| {
         p.links
-            .iter()
+            .values()
             .filter(|b| b.a_module.is_none() && b.b_module.is_none())
             .count()
     };

@@ -81,7 +81,7 @@ proptest! {
     #[test]
     fn generated_storage_fabrics_are_one_routed_fabric(text in arb_storage()) {
         let c = railyard::compile(&railyard::diag::SourceFile::new("gen.yaml", text.clone()));
-        let Some(f) = c.fabric else {
+        let Some(f) = c.design.map(|d| d.fabric) else {
             // More than one pair without spines, or a size a spine tier cannot take: a located
             // diagnostic, never a panic and never an island.
             prop_assert!(c.diagnostics.has_errors());
@@ -143,7 +143,7 @@ proptest! {
     #[test]
     fn generated_fabrics_keep_the_rail_and_port_invariants(text in arb_spec()) {
         let c = railyard::compile(&railyard::diag::SourceFile::new("gen.yaml", text.clone()));
-        let Some(f) = c.fabric else {
+        let Some(f) = c.design.map(|d| d.fabric) else {
             // Some combinations exceed a 2-tier spine; that must be a diagnostic, never a panic.
             prop_assert!(c.diagnostics.has_errors());
             return Ok(());
@@ -201,9 +201,10 @@ proptest! {
         for d in &physical {
             prop_assert!(d.span.is_some(), "{} not located", d.message);
         }
-        let (Some(f), Some(p)) = (c.fabric, c.physical) else { return Ok(()) };
+        let Some(railyard::design::Design { fabric: f, physical: p, .. }) = c.design else { return Ok(()) };
         prop_assert_eq!(p.links.len(), f.link_count());
-        for (l, b) in f.links().zip(&p.links) {
+        for (id, l) in f.links_with_ids() {
+            let b = &p.links[id];
             for c in b.cord..b.cord + b.cord_count {
                 let cord = p.cord(c).expect("every cord of a link is in the plan");
                 prop_assert!(cord.length_m + 1e-9 >= l.route_m, "{} shorter than its run", cord.part);

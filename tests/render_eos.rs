@@ -986,7 +986,8 @@ fn the_eos_example_runs_eos_on_arista_models_only() {
         "{codes:?}"
     );
     let i = railyard::compile(&railyard::diag::SourceFile::new("spec.yaml", &spec))
-        .intents
+        .design
+        .map(|d| d.intents)
         .expect("compiles");
     let catalog = railyard::catalog::builtin();
     assert!(i.devices.len() >= 18);

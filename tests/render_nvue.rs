@@ -28,7 +28,7 @@ fn spx() -> String {
 
 fn intents(text: &str) -> Intents {
     let c = railyard::compile(&SourceFile::new("spec.yaml", text));
-    c.intents.expect("spec compiles")
+    c.design.map(|d| d.intents).expect("spec compiles")
 }
 
 fn script(files: &[railyard::output::OutputFile], device: &str) -> String {

@@ -269,7 +269,7 @@ fn a_5000_character_cluster_name_is_refused_where_it_is_written() {
     let long = "Big_Cluster.".repeat(417);
     let spec = tenants_spec(&long);
     let c = railyard::compile(&railyard::diag::SourceFile::new("spec.yaml", spec.clone()));
-    assert!(c.fabric.is_none(), "compiled");
+    assert!(c.design.is_none(), "compiled");
     let errors = c.diagnostics.sorted();
     let at = spec.find(&long).expect("name in spec");
     assert!(

@@ -92,8 +92,8 @@ fn rendered() -> &'static Rendered {
 fn sonic_configs(name: &str, text: &str) -> Vec<(String, Map<String, Value>)> {
     let src = SourceFile::new(name, text);
     let ethernet = railyard::compile(&src)
-        .spec
-        .is_some_and(|s| s.compute.transport == Transport::Ethernet);
+        .design
+        .is_some_and(|d| d.spec.compute.transport == Transport::Ethernet);
     let c = railyard::compile_with(&src, |s| {
         let sonic = Some(Sp::new(Platform::Sonic));
         if ethernet {

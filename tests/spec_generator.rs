@@ -388,14 +388,14 @@ fn check(c: &Cluster) -> Result<(), TestCaseError> {
     let b = b.map_err(|e| TestCaseError::fail(format!("render failed: {e}\n{text}")))?;
     prop_assert!(a == b, "outputs differ between two compiles");
     VALID.fetch_add(1, Ordering::Relaxed);
-    if let Some(f) = &first.fabric {
+    if let Some(f) = first.design.as_ref().map(|d| &d.fabric) {
         check_label_lengths(f)?;
     }
 
     let files: Files = a.iter().map(|f| (f.path.as_str(), &f.bytes[..])).collect();
     check_cable_ends(&files)?;
     check_addresses_unique(&files)?;
-    let Some(intents) = first.intents.as_ref() else {
+    let Some(intents) = first.design.as_ref().map(|d| &d.intents) else {
         return Ok(());
     };
     // (On InfiniBand a tenant is a partition key, not a VRF: nothing to check there.)

@@ -67,7 +67,7 @@ pub fn side_by_side(sus: u32) {
         .expect("the EOS example");
     let spec = text.replacen("  count: 2\n", &format!("  count: {sus}\n"), 1);
     let compiled = railyard::compile(&SourceFile::new("eos-ai-fabric.yaml", spec));
-    let Some(intents) = compiled.intents else {
+    let Some(intents) = compiled.design.map(|d| d.intents) else {
         for d in compiled.diagnostics.sorted() {
             eprintln!("{}: {}", d.code.id, d.message);
         }

@@ -30,7 +30,8 @@ fn plan() -> &'static (Fabric, String, String) {
     PLAN.get_or_init(|| {
         let c = railyard::compile(&SourceFile::new("lab-small.yaml", LAB_SMALL));
         let fabric = c
-            .fabric
+            .design
+            .map(|d| d.fabric)
             .unwrap_or_else(|| panic!("lab-small.yaml does not compile"));
         let leaves: Vec<String> = fabric
             .devices()

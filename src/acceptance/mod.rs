@@ -1,8 +1,8 @@
 //! The acceptance plan (`railyard acceptance plan`) and its check (`railyard acceptance check`):
 //! the bring-up tests an integrator runs on the compute fabric before handing it over, and which
-//! cable a shortfall points at. A stage beside `artifacts`: pure, from the fabric, the nodes'
-//! intent and the NCCL environment `artifacts::hosts` renders; it returns files and reports, the
-//! command line reads and writes.
+//! cable a shortfall points at. A stage beside `artifacts`: pure, from the design (the fabric,
+//! the nodes' intent) and the NCCL environment the host files carry, which the edge hands in
+//! (`artifacts::nccl_env`); it returns files and reports, the command line reads and writes.
 //!
 //! - `links.rs`: node pairs that cross the cables under test (node–leaf, leaf–spine);
 //! - `rounds.rs`: the tests in rounds, no link used twice in a round (an edge colouring);
@@ -20,9 +20,11 @@ mod rounds;
 mod scripts;
 pub mod text;
 
-use crate::artifacts::{ArtifactError, Inputs};
+use std::collections::BTreeMap;
+
+use crate::design::Design;
 use crate::model::Transport;
-use crate::output::{OutputFile, OutputGroup, Selection};
+use crate::output::{FileError, OutputFile, OutputGroup};
 use model::{LinkTest, NcclPlan, Perftest, Plan, Round, Schedule, VERSION};
 
 /// Fraction of the slowest link's line rate an `ib_write_bw` test must report: perftest reports
@@ -33,13 +35,12 @@ pub const LINK_EFFICIENCY: f64 = 0.9;
 /// perftest's default TCP port (README: `-p, --port=<port> … (default: 18515)`).
 const BASE_PORT: u16 = 18515;
 
-/// The plan of a compiled cluster; `None` when it has no GPU nodes on a compute fabric.
-pub fn plan(inputs: &Inputs<'_>) -> Result<Option<Plan>, ArtifactError> {
-    let hosts = &inputs.intents.hosts;
-    let Some(transport) = hosts.transport.filter(|_| !hosts.nodes.is_empty()) else {
-        return Ok(None);
-    };
-    let links = links::links(inputs.fabric);
+/// The plan of a compiled cluster, with `nccl_env` the variables of the NCCL environment the
+/// host files carry (`hosts/nccl.json`); `None` when it has no GPU nodes on a compute fabric.
+pub fn plan(design: &Design, nccl_env: BTreeMap<String, String>) -> Option<Plan> {
+    let hosts = &design.intents.hosts;
+    let transport = hosts.transport.filter(|_| !hosts.nodes.is_empty())?;
+    let links = links::links(&design.fabric);
     let leaves = links::leaves(hosts, &links);
     let (mut pairs, alone) = links::node_pairs(&leaves);
     pairs.extend(links::uplink_pairs(&leaves, &alone));
@@ -67,7 +68,7 @@ pub fn plan(inputs: &Inputs<'_>) -> Result<Option<Plan>, ArtifactError> {
     let ethernet = transport == Transport::Ethernet;
     let mut plan = Plan {
         version: VERSION,
-        cluster: inputs.fabric.name.clone(),
+        cluster: design.fabric.name.clone(),
         transport: if ethernet { "ethernet" } else { "infiniband" }.into(),
         perftest: Perftest {
             tool: "ib_write_bw".into(),
@@ -79,9 +80,9 @@ pub fn plan(inputs: &Inputs<'_>) -> Result<Option<Plan>, ArtifactError> {
             efficiency: LINK_EFFICIENCY,
         },
         nccl: NcclPlan {
-            env: nccl_env(inputs)?,
+            env: nccl_env,
             efficiency: nccl::EFFICIENCY,
-            tests: nccl::tests(inputs.fabric, hosts, &links),
+            tests: nccl::tests(&design.fabric, hosts, &links),
         },
         schedule: Schedule {
             rounds: count,
@@ -94,7 +95,7 @@ pub fn plan(inputs: &Inputs<'_>) -> Result<Option<Plan>, ArtifactError> {
         notes: Vec::new(),
     };
     plan.notes = notes(&plan, ethernet);
-    Ok(Some(plan))
+    Some(plan)
 }
 
 fn notes(plan: &Plan, ethernet: bool) -> Vec<String> {
@@ -153,38 +154,9 @@ pub fn uncovered(plan: &Plan) -> Vec<String> {
         .collect()
 }
 
-/// The variables of `hosts/nccl.json`, as `artifacts::hosts` renders them.
-fn nccl_env(
-    inputs: &Inputs<'_>,
-) -> Result<std::collections::BTreeMap<String, String>, ArtifactError> {
-    const JSON: &str = "hosts/nccl.json";
-    let found = std::sync::Mutex::new(None);
-    crate::artifacts::emit(
-        inputs,
-        &Selection::of(&[OutputGroup::Hosts]),
-        &|f: OutputFile| {
-            if f.path == JSON {
-                *found.lock().unwrap_or_else(|p| p.into_inner()) = Some(f.bytes);
-            }
-        },
-        &crate::output::NoMemo,
-    )?;
-    let Some(bytes) = found.into_inner().unwrap_or_else(|p| p.into_inner()) else {
-        return Ok(Default::default());
-    };
-    #[derive(serde::Deserialize)]
-    struct Env {
-        env: std::collections::BTreeMap<String, String>,
-    }
-    serde_json::from_slice::<Env>(&bytes)
-        .map(|e| e.env)
-        .map_err(|e| ArtifactError::new(JSON, e))
-}
-
 /// `plan.json`, `run.sh` and `acceptance.sbatch` of a plan.
-pub fn files(plan: &Plan) -> Result<Vec<OutputFile>, ArtifactError> {
-    let mut json =
-        serde_json::to_vec_pretty(plan).map_err(|e| ArtifactError::new("plan.json", e))?;
+pub fn files(plan: &Plan) -> Result<Vec<OutputFile>, FileError> {
+    let mut json = serde_json::to_vec_pretty(plan).map_err(|e| FileError::new("plan.json", e))?;
     json.push(b'\n');
     let mut out = vec![OutputFile::new(OutputGroup::Plan, "plan.json", json)];
     for (path, text) in scripts::render(plan)? {

@@ -8,7 +8,7 @@ use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
 use super::model::{Endpoint, LinkTest, NcclTest, Plan, Round};
-use crate::artifacts::ArtifactError;
+use crate::output::FileError;
 use crate::output::shell::quote;
 
 const RUN: &str = include_str!("../../templates/acceptance/run.sh.j2");
@@ -62,7 +62,7 @@ struct Ctx<'a> {
 }
 
 /// Both runners of `plan`: `(path, text)`.
-pub fn render(plan: &Plan) -> Result<Vec<(&'static str, String)>, ArtifactError> {
+pub fn render(plan: &Plan) -> Result<Vec<(&'static str, String)>, FileError> {
     let ctx = context(plan)?;
     let mut env = Environment::new();
     env.set_formatter(crate::output::line::formatter);
@@ -75,12 +75,12 @@ pub fn render(plan: &Plan) -> Result<Vec<(&'static str, String)>, ArtifactError>
         .map(|(path, t)| {
             env.render_str(t, &ctx)
                 .map(|text| (path, text))
-                .map_err(|e| ArtifactError::new(path, e))
+                .map_err(|e| FileError::new(path, e))
         })
         .collect()
 }
 
-fn context(plan: &Plan) -> Result<Ctx<'_>, ArtifactError> {
+fn context(plan: &Plan) -> Result<Ctx<'_>, FileError> {
     let rounds = plan.rounds.iter().map(|r| round_lines(plan, r)).collect();
     let mut env = Vec::new();
     for (k, v) in &plan.nccl.env {
@@ -89,7 +89,7 @@ fn context(plan: &Plan) -> Result<Ctx<'_>, ArtifactError> {
                 .chars()
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
         {
-            return Err(ArtifactError::new(
+            return Err(FileError::new(
                 "run.sh",
                 format!(
                     "`{}` is not an environment variable name",

@@ -23,7 +23,7 @@ pub use pool::Pool;
 use crate::diag::Diagnostics;
 use crate::model::{Role, Tier, Transport};
 use crate::spec::{ClusterSpec, Sp};
-use crate::topology::{CageRun, Device, Fabric, Link, PortId};
+use crate::topology::{CageRun, Device, Fabric, Link, PerLink, PortId};
 use pool::{Family, pow2};
 
 /// What one device gets.
@@ -77,8 +77,8 @@ pub struct Allocation {
     pub devices: BTreeMap<String, DeviceAlloc>,
     /// Management subnets in use, by VLAN.
     pub mgmt_subnets: BTreeMap<u16, MgmtSubnet>,
-    /// One entry per link, in `Fabric::links()` order.
-    pub links: Vec<LinkAlloc>,
+    /// One entry per link.
+    pub links: PerLink<LinkAlloc>,
     /// Fabric links carry no IPv4 (BGP unnumbered, RFC 5549).
     pub unnumbered: bool,
     pub reuse_leaf_asns: bool,
@@ -465,10 +465,7 @@ pub fn allocate(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) -> Allo
         cx.mgmt(d, &mut a);
         devices.insert(d.name.clone(), a);
     }
-    let mut links = Vec::with_capacity(f.link_count());
-    for l in f.links() {
-        links.push(cx.link(l, &devices));
-    }
+    let links = PerLink::of(f, |_, l| cx.link(l, &devices));
     cx.report_mgmt_overflow(diags);
     for (key, (need, what)) in &cx.need.0 {
         if let Some(p) = pools.all().into_iter().find(|p| p.key == *key) {

@@ -3,10 +3,11 @@
 //! OOB gateway's address in every management subnet, both ends of every numbered link), for
 //! import into an IPAM and for host provisioning.
 
-use super::{ArtifactError, InFile, LinkNames};
+use super::names::LinkNames;
 use crate::addressing::Allocation;
 use crate::model::Role;
 use crate::output::csv::{Column, Writer};
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Fabric, PortId};
 
@@ -20,11 +21,7 @@ pub const COLUMNS: [Column; 7] = [
     Column::text("peer"),
 ];
 
-pub fn addresses_csv(
-    f: &Fabric,
-    a: &Allocation,
-    n: &LinkNames,
-) -> Result<OutputFile, ArtifactError> {
+pub fn addresses_csv(f: &Fabric, a: &Allocation, n: &LinkNames) -> Result<OutputFile, FileError> {
     let mut w = Writer::new(&COLUMNS);
     let row = |w: &mut Writer,
                dev: &str,
@@ -87,7 +84,8 @@ pub fn addresses_csv(
             );
         }
     }
-    for (i, (l, la)) in f.links().zip(&a.links).enumerate() {
+    for (i, l) in f.links_with_ids() {
+        let la = &a.links[i];
         let (lo, up) = (f.device_of(&l.a), f.device_of(&l.b));
         let purpose = if lo.role.is_switch() {
             "fabric-link"

@@ -5,12 +5,12 @@
 
 use std::collections::BTreeMap;
 
-use super::{ArtifactError, InFile};
 use crate::model::Media;
 use crate::output::csv::{Column, Writer};
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 use crate::physical::PhysicalPlan;
-use crate::topology::Fabric;
+use crate::topology::{Fabric, PerDevice};
 
 const COLUMNS: [Column; 6] = [
     Column::text("category"),
@@ -34,7 +34,7 @@ fn spares(q: u64, percent: f64) -> u64 {
     ((q as f64) * percent / 100.0 - 1e-9).ceil().max(0.0) as u64
 }
 
-pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError> {
+pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
     // (category, part, description) → quantity
     let mut items: BTreeMap<(&'static str, String, String), u64> = BTreeMap::new();
     for d in f.devices() {
@@ -65,7 +65,11 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError
     }
     // A splitter lengthened after its first leg leaves its first part unused.
     for (c, n) in p.cord_parts.iter().zip(cords).filter(|(_, n)| *n > 0) {
-        let desc = format!("{}, {} m", c.description, super::metres(c.length_m));
+        let desc = format!(
+            "{}, {} m",
+            c.description,
+            super::printed::metres(c.length_m)
+        );
         *items
             .entry((category(c.media), c.part.to_string(), desc))
             .or_default() += n;
@@ -105,13 +109,11 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError
 }
 
 /// Modules and their total power per device, devices in plan order.
-pub fn optics_power_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, ArtifactError> {
+pub fn optics_power_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
     const PATH: &str = "optics-power.csv";
-    let mut per: Vec<(u32, f64, u32)> = vec![(0, 0.0, 0); f.devices().count()];
+    let mut per: PerDevice<(u32, f64, u32)> = PerDevice::of(f, |_, _| (0, 0.0, 0));
     for m in &p.modules {
-        let Some(e) = per.get_mut(m.device) else {
-            continue;
-        };
+        let e = &mut per[m.device];
         e.0 += 1;
         match p.part_of(m).and_then(|p| p.power_w) {
             Some(w) => e.1 += w,
@@ -125,8 +127,8 @@ pub fn optics_power_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, Arti
         Column::number("watts"),
         Column::number("modules_without_power_figure"),
     ]);
-    for (i, d) in f.devices().enumerate() {
-        if let Some((n, watts, unknown)) = per.get(i).filter(|e| e.0 > 0) {
+    for (id, d) in f.devices_with_ids() {
+        if let Some((n, watts, unknown)) = per.get(id).filter(|e| e.0 > 0) {
             w.row([
                 d.name.as_str(),
                 d.role.as_str(),

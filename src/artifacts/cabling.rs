@@ -1,8 +1,9 @@
 //! The cabling plan: one row per cable, both ends named, TIA-606-style labels; and the same
 //! plan in NetBox's cable bulk-import columns (NetBox CableImportForm (netbox-community/netbox)).
 
-use super::{ArtifactError, InFile, LinkNames};
+use super::names::LinkNames;
 use crate::output::csv::{Column, Writer};
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::Fabric;
 
@@ -49,10 +50,10 @@ fn opt(v: Option<u32>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError> {
+pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, FileError> {
     const PATH: &str = "cabling.csv";
     let mut w = Writer::new(&COLUMNS);
-    for (i, l) in f.links().enumerate() {
+    for (i, l) in f.links_with_ids() {
         let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
         let p = &n.build[i];
         w.row([
@@ -85,10 +86,10 @@ pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactErro
     ))
 }
 
-pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError> {
+pub fn netbox_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, FileError> {
     const PATH: &str = "netbox-cables.csv";
     let mut w = Writer::new(&NETBOX);
-    for (i, l) in f.links().enumerate() {
+    for (i, l) in f.links_with_ids() {
         let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
         w.row([
             a.name.as_str(),

@@ -111,7 +111,7 @@ pub(crate) fn mapped_note(what: &str, name: &str, text: &str) -> String {
     if name == text {
         return String::new();
     }
-    let text = super::one_line(text);
+    let text = super::printed::one_line(text);
     format!(
         "# `{name}` stands for {what} `{text}`: Kubernetes names are at most {MAX_LABEL} \
          characters of a narrow alphabet, so the name was mapped into it and ends with \

@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::{ArtifactError, InFile, LinkNames};
+use super::names::LinkNames;
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{Device, Fabric};
 
@@ -45,10 +46,9 @@ struct Plan<'a> {
     links: Vec<LinkOut<'a>>,
 }
 
-pub fn plan_json(f: &Fabric, n: &LinkNames) -> Result<OutputFile, ArtifactError> {
+pub fn plan_json(f: &Fabric, n: &LinkNames) -> Result<OutputFile, FileError> {
     let links = f
-        .links()
-        .enumerate()
+        .links_with_ids()
         .map(|(i, l)| {
             let end = |e: &crate::topology::End, port: &str| EndOut {
                 device: &f.device_of(e).name,

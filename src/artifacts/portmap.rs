@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::{ArtifactError, BuildNames, InFile, LinkNames};
+use super::names::{BuildNames, LinkNames};
 use crate::output::csv::{Column, Writer};
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
-use crate::topology::{Device, Fabric, Link, PortId};
+use crate::topology::{Device, Fabric, Link, LinkId, PerDevice, PortId};
 
 struct Row<'a> {
     port: String,
@@ -19,8 +20,8 @@ struct Row<'a> {
     module: &'a str,
 }
 
-/// A cable seen from one of its ends: (port here, link index, is this the `a` end).
-type Attached = (PortId, usize, bool);
+/// A cable seen from one of its ends: (port here, the cable, is this the `a` end).
+type Attached = (PortId, LinkId, bool);
 
 /// `portmaps/nodes.csv`: every node port with a cable.
 const NODE_COLUMNS: [Column; 9] = [
@@ -51,16 +52,15 @@ const SWITCH_COLUMNS: [Column; 12] = [
     Column::text("cable_part"),
 ];
 
-pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, ArtifactError> {
-    let links: Vec<&Link> = f.links().collect();
-    let mut by_dev: Vec<Vec<Attached>> = vec![Vec::new(); f.device_count()];
-    for (i, l) in links.iter().enumerate() {
-        by_dev[f.device_position(&l.a)].push((l.a.port, i, true));
-        by_dev[f.device_position(&l.b)].push((l.b.port, i, false));
+pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, FileError> {
+    let mut by_dev: PerDevice<Vec<Attached>> = PerDevice::of(f, |_, _| Vec::new());
+    for (i, l) in f.links_with_ids() {
+        by_dev[f.device_id(&l.a)].push((l.a.port, i, true));
+        by_dev[f.device_id(&l.b)].push((l.b.port, i, false));
     }
     // The far end of link `i` seen from end `a` (or `b`).
-    let far = |i: usize, is_a: bool| -> (&str, &str) {
-        let l = links[i];
+    let far = |i: LinkId, is_a: bool| -> (&str, &str) {
+        let l = f.link(i);
         if is_a {
             (f.device_of(&l.b).name.as_str(), n.b_port[i].as_str())
         } else {
@@ -69,7 +69,7 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, ArtifactE
     };
     let mut out = Vec::new();
     let mut nodes = Writer::new(&NODE_COLUMNS);
-    for (di, d) in f.devices().enumerate() {
+    for (di, d) in f.devices_with_ids() {
         let mut attached = std::mem::take(&mut by_dev[di]);
         attached.sort_by_key(|(p, _, _)| *p);
         if d.role.is_switch() {
@@ -85,7 +85,7 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, ArtifactE
                             port: here.clone(),
                             cage: String::new(),
                             speed: String::new(),
-                            link: Some((links[*i], fd, fp, b)),
+                            link: Some((f.link(*i), fd, fp, b)),
                             module: if *is_a { b.a_module } else { b.b_module },
                         },
                     )
@@ -96,7 +96,7 @@ pub fn port_maps(f: &Fabric, n: &LinkNames) -> Result<Vec<OutputFile>, ArtifactE
             out.push(md_map(f, d, &rows));
         } else {
             for (_, i, is_a) in &attached {
-                let l = links[*i];
+                let l = f.link(*i);
                 let (fd, fp) = far(*i, *is_a);
                 let here = if *is_a { &n.a_port[*i] } else { &n.b_port[*i] };
                 nodes.row([
@@ -166,7 +166,7 @@ fn switch_rows<'a>(f: &Fabric, d: &Device, mut used: BTreeMap<PortId, Row<'a>>) 
     rows
 }
 
-fn csv_map(d: &Device, rows: &[Row<'_>]) -> Result<OutputFile, ArtifactError> {
+fn csv_map(d: &Device, rows: &[Row<'_>]) -> Result<OutputFile, FileError> {
     let mut w = Writer::new(&SWITCH_COLUMNS);
     for r in rows {
         let (pd, pp, id, net, tier, media, len, part) = match &r.link {

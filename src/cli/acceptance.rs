@@ -83,10 +83,11 @@ fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let src = load(args.spec.as_deref())?;
     let compiled = railyard::compile(&src);
     report::print(&src, &compiled.diagnostics, args.format);
-    let Some(inputs) = compiled.artifact_inputs() else {
+    let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(1));
     };
-    let Some(plan) = acceptance::plan(&inputs)? else {
+    let nccl_env = railyard::artifacts::nccl_env(design)?;
+    let Some(plan) = acceptance::plan(design, nccl_env) else {
         bail!("the cluster has no GPU nodes on a compute fabric: nothing to test");
     };
     eprintln!(

@@ -97,13 +97,14 @@ pub fn run(cmd: CablingCommand) -> anyhow::Result<ExitCode> {
     } = cmd;
     let src = super::load(spec.as_deref())?;
     let compiled = railyard::compile(&src);
-    let Some(fabric) = &compiled.fabric else {
+    let Some(design) = &compiled.design else {
         super::report::print(&src, &compiled.diagnostics, super::Format::Human);
         bail!(
             "the spec `{}` has errors: no cabling plan to verify",
             esc(&src.name)
         );
     };
+    let fabric = &design.fabric;
     let scope = Scope::new(fabric, &devices, &tier).map_err(|e| {
         anyhow::anyhow!(
             "--devices: {}; see `railyard build` (cabling.csv)",

@@ -97,21 +97,10 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         None => railyard::compile(&src),
     };
     report::print(&src, &compiled.diagnostics, args.format);
-    let (Some(spec), Some(fabric), Some(alloc), Some(intents)) = (
-        &compiled.spec,
-        &compiled.fabric,
-        &compiled.allocation,
-        &compiled.intents,
-    ) else {
+    let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(1));
     };
-    let inputs = railyard::labplan::Inputs {
-        spec,
-        fabric,
-        alloc,
-        intents,
-    };
-    let out = export::export(args.target, &inputs, &images, args.scale_down)?;
+    let out = export::export(args.target, design, &images, args.scale_down)?;
     let mut files = out.files;
     if !out.configs.is_empty() {
         files.extend(configs(&compiled, &templates, &out.configs)?);

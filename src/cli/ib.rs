@@ -84,11 +84,11 @@ pub fn resolve(
     csv: &[PathBuf],
     format: Format,
 ) -> anyhow::Result<Option<ib::Imported>> {
-    let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
+    let Some(design) = &compiled.design else {
         return Ok(None);
     };
     let (files, mut diags, ports) = parse_all(ibnetdiscover, ibstat, csv)?;
-    let imported = ib::map(&ports, fabric, &intents.hosts);
+    let imported = ib::map(&ports, &design.fabric, &design.intents.hosts);
     for (i, d) in &imported.diagnostics {
         if let Some(slot) = diags.get_mut(*i) {
             slot.push(d.clone());
@@ -117,18 +117,24 @@ pub fn run(cmd: IbCommand) -> anyhow::Result<ExitCode> {
     let src = load(spec.as_deref())?;
     let compiled = railyard::compile(&src);
     report::print(&src, &compiled.diagnostics, format);
-    let Some(intents) = &compiled.intents else {
+    let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(1));
     };
     let Some(imported) = resolve(&compiled, &ibnetdiscover, &ibstat, &csv, format)? else {
         eprintln!("nothing written: fix the captures above");
         return Ok(ExitCode::from(1));
     };
-    let rows = imported.rows(&intents.hosts);
+    let rows = imported.rows(&design.intents.hosts);
     let bytes = ib::write_csv(&rows).map_err(anyhow::Error::msg)?;
     output::write_file_atomically(&out, &bytes)
         .with_context(|| format!("writing `{}`", out.display()))?;
-    let wanted: usize = intents.hosts.nodes.values().map(|n| n.ports.len()).sum();
+    let wanted: usize = design
+        .intents
+        .hosts
+        .nodes
+        .values()
+        .map(|n| n.ports.len())
+        .sum();
     eprintln!(
         "wrote {} port GUID(s) of {wanted} compute port(s) to {} ({} captured port(s) of appliances or other networks skipped)",
         rows.len(),

@@ -34,7 +34,7 @@ pub struct ImpactArgs {
 pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
     let src = load(args.spec.as_deref())?;
     let compiled = railyard::compile(&src);
-    if compiled.intents.is_none() {
+    if compiled.design.is_none() {
         report::print(&src, &compiled.diagnostics, Format::Short);
         return Ok(ExitCode::from(1));
     }
@@ -66,8 +66,8 @@ pub(super) fn analyse(
     links: bool,
     scope: Option<&BTreeSet<String>>,
 ) -> Option<railyard::impact::Analysis> {
-    let (fabric, intents) = (compiled.fabric.as_ref()?, compiled.intents.as_ref()?);
-    let failures = match railyard::impact::failures(fabric, names, links) {
+    let design = compiled.design.as_ref()?;
+    let failures = match railyard::impact::failures(&design.fabric, names, links) {
         Ok(f) => f,
         Err(unknown) => {
             for u in unknown {
@@ -79,12 +79,5 @@ pub(super) fn analyse(
             return None;
         }
     };
-    let blocks = railyard::artifacts::scheduler_blocks(fabric);
-    let inputs = railyard::impact::Inputs {
-        fabric,
-        tenants: Some(&intents.tenants),
-        blocks: &blocks,
-        scope,
-    };
-    Some(railyard::impact::analyse(&inputs, &failures))
+    Some(railyard::impact::analyse(design, scope, &failures))
 }

@@ -234,7 +234,7 @@ fn verify_failed(
         return Ok(None);
     }
     let compiled = railyard::compile_for_platform(&src, Platform::Frr);
-    if compiled.intents.is_none() {
+    if compiled.design.is_none() {
         report::print(&src, &compiled.diagnostics, Format::Short);
         return Ok(None);
     }
@@ -283,10 +283,11 @@ fn accept(args: &AcceptArgs, progress: lab::Progress<'_>) -> anyhow::Result<Exit
     }
     let compiled = railyard::compile_for_platform(&src, Platform::Frr);
     report::print(&src, &compiled.diagnostics, Format::Short);
-    let Some(inputs) = compiled.artifact_inputs() else {
+    let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(2));
     };
-    let Some(full) = railyard::acceptance::plan(&inputs)? else {
+    let nccl_env = railyard::artifacts::nccl_env(design)?;
+    let Some(full) = railyard::acceptance::plan(design, nccl_env) else {
         anyhow::bail!("the cluster has no GPU nodes on a compute fabric: nothing to test");
     };
     let plan = lab::accept::lab_plan(&full, &st.plan, args.expect_gbps, args.seconds);

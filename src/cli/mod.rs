@@ -292,7 +292,7 @@ fn build(
         };
         compiled = with_guids;
     }
-    if compiled.intents.is_none() {
+    if compiled.design.is_none() {
         progress.clear();
         report::print(&src, &compiled.diagnostics, format);
         return Ok(ExitCode::from(1));
@@ -366,7 +366,7 @@ fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
     let compiled = railyard::compile(&src);
     report::print(&src, &compiled.diagnostics, format);
-    if compiled.fabric.is_none() {
+    if compiled.design.is_none() {
         return Ok(ExitCode::from(1));
     }
     if matches!(format, Format::Human | Format::Short) {
@@ -384,11 +384,11 @@ fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
 fn summary(spec: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
     let compiled = railyard::compile(&src);
-    let (Some(fabric), Some(intents)) = (&compiled.fabric, &compiled.intents) else {
+    let Some(design) = &compiled.design else {
         report::print(&src, &compiled.diagnostics, Format::Human);
         return Ok(ExitCode::from(1));
     };
-    let s = railyard::artifacts::summary::summarize_with(fabric, &intents.tenants);
+    let s = railyard::artifacts::summary::summarize_with(&design.fabric, &design.intents.tenants);
     if json {
         print!(
             "{}",

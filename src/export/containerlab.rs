@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::images::Images;
 use super::kinds::{self, Kind};
 use super::{Export, ExportError};
-use crate::labplan::Inputs;
+use crate::design::Design;
 use crate::labplan::{CableEnd, DAEMONS, LabPlan, Router};
 use crate::output::{OutputFile, OutputGroup, path};
 
@@ -73,7 +73,7 @@ struct Daemon {
     on: &'static str,
 }
 
-pub(super) fn files(lab: &LabPlan, i: &Inputs<'_>, images: &Images) -> Result<Export, ExportError> {
+pub(super) fn files(lab: &LabPlan, i: &Design, images: &Images) -> Result<Export, ExportError> {
     let path = format!("{}.clab.yml", lab.lab);
     path::check(&path).map_err(|e| ExportError::new(&path, e.to_string()))?;
     let fail = |m: String| ExportError::new(&path, m);

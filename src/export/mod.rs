@@ -29,7 +29,8 @@ use std::fmt;
 
 pub use images::{IMAGE_KEYS, Images};
 
-use crate::labplan::{self, Inputs, LabPlan};
+use crate::design::Design;
+use crate::labplan::{self, LabPlan};
 use crate::output::OutputFile;
 
 /// One export target, as `railyard export` names it.
@@ -116,11 +117,11 @@ impl fmt::Display for ExportError {
 
 impl std::error::Error for ExportError {}
 
-/// The export `target` of a compiled spec (the stages the lab plan reads: `labplan::Inputs`). `scale_down` samples the lab plan of a simulation
+/// The export `target` of a compiled spec (its design). `scale_down` samples the lab plan of a simulation
 /// (as `railyard lab up --scale-down` does); the other exports always cover the whole plan.
 pub fn export(
     target: Target,
-    i: &Inputs<'_>,
+    i: &Design,
     images: &Images,
     scale_down: bool,
 ) -> Result<Export, ExportError> {
@@ -132,21 +133,21 @@ pub fn export(
     };
     match target {
         Target::Air => {
-            let plan = air::plan(&lab(i, scale_down)?, i.fabric, images, air::PATH)?;
+            let plan = air::plan(&lab(i, scale_down)?, &i.fabric, images, air::PATH)?;
             only(vec![air::file(&plan)?])
         }
         Target::AirDot => {
-            let plan = air::plan(&lab(i, scale_down)?, i.fabric, images, air_dot::PATH)?;
+            let plan = air::plan(&lab(i, scale_down)?, &i.fabric, images, air_dot::PATH)?;
             only(vec![air_dot::file(&plan)])
         }
         Target::Containerlab => containerlab::files(&lab(i, scale_down)?, i, images),
-        Target::Ptm => only(ptm::files(i.fabric)?),
-        Target::UfmCvt => only(vec![ufm_cvt::file(i.fabric)?]),
+        Target::Ptm => only(ptm::files(&i.fabric)?),
+        Target::UfmCvt => only(vec![ufm_cvt::file(&i.fabric)?]),
         Target::Netbox => only(netbox::files(i)?),
     }
 }
 
-fn lab(i: &Inputs<'_>, scale_down: bool) -> Result<LabPlan, ExportError> {
+fn lab(i: &Design, scale_down: bool) -> Result<LabPlan, ExportError> {
     labplan::build(i, scale_down).map_err(|e| ExportError::new("the lab plan", e.to_string()))
 }
 

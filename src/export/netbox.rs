@@ -16,8 +16,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::ExportError;
 use super::netbox_types::{device_type, interface_type, slug};
-use super::{ExportError, Inputs};
+use crate::design::Design;
 use crate::model::{Role, Transport};
 use crate::output::csv::{Column, Writer};
 use crate::output::{OutputFile, OutputGroup};
@@ -100,8 +101,8 @@ struct Typed<'a> {
     model: String,
 }
 
-pub(super) fn files(i: &Inputs<'_>) -> Result<Vec<OutputFile>, ExportError> {
-    let f = i.fabric;
+pub(super) fn files(i: &Design) -> Result<Vec<OutputFile>, ExportError> {
+    let f = &i.fabric;
     let site = f.site.clone().unwrap_or_else(|| f.name.clone());
     let mut out = Vec::new();
     out.push(csv(
@@ -143,7 +144,7 @@ pub(super) fn files(i: &Inputs<'_>) -> Result<Vec<OutputFile>, ExportError> {
         &IP_ADDRESSES,
         &addresses(i),
     )?);
-    let cables = crate::artifacts::netbox_cables(i.spec, f)
+    let cables = crate::artifacts::netbox_cables(i)
         .map_err(|e| ExportError::new("netbox/9-cables.csv", e.to_string()))?;
     out.push(OutputFile::new(
         OutputGroup::Plan,
@@ -241,11 +242,11 @@ fn interfaces(f: &Fabric) -> Vec<Vec<String>> {
 }
 
 /// Management addresses on the management ports, and the numbered cables' addresses.
-fn addresses(i: &Inputs<'_>) -> Vec<Vec<String>> {
-    let f = i.fabric;
+fn addresses(i: &Design) -> Vec<Vec<String>> {
+    let f = &i.fabric;
     let mut rows = Vec::new();
     for d in f.devices() {
-        if let Some(a) = i.alloc.devices.get(&d.name).and_then(|x| x.mgmt) {
+        if let Some(a) = i.allocation.devices.get(&d.name).and_then(|x| x.mgmt) {
             let port = f.port_name(d, PortId::Mgmt);
             rows.push(vec![
                 a.to_string(),
@@ -257,7 +258,8 @@ fn addresses(i: &Inputs<'_>) -> Vec<Vec<String>> {
             ]);
         }
     }
-    for (l, la) in f.links().zip(&i.alloc.links) {
+    for (id, l) in f.links_with_ids() {
+        let la = &i.allocation.links[id];
         for (e, a) in [(l.a, la.a), (l.b, la.b), (l.a, la.a6), (l.b, la.b6)] {
             if let Some(a) = a {
                 let n = f.named(&e);

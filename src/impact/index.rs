@@ -1,9 +1,10 @@
 //! The fabric as the analysis reads it, built once for every failure: each link in scope with
 //! its ends' identities, the links of each device, each group's capacity, tenants and blocks.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Capacities, Group, GroupKind, Inputs, group_names};
+use super::{Capacities, Group, GroupKind, group_names};
+use crate::design::Design;
 use crate::model::{Network, Role, Tier};
 use crate::topology::{Device, Link};
 
@@ -33,9 +34,9 @@ pub(super) struct Index<'a> {
 }
 
 impl<'a> Index<'a> {
-    pub fn build(i: &Inputs<'a>) -> Self {
-        let f = i.fabric;
-        let in_scope = |d: &Device| i.scope.is_none_or(|s| s.contains(&d.name));
+    pub fn build(design: &'a Design, scope: Option<&BTreeSet<String>>) -> Self {
+        let f = &design.fabric;
+        let in_scope = |d: &Device| scope.is_none_or(|s| s.contains(&d.name));
         let devices: BTreeMap<&str, &Device> = f
             .devices()
             .filter(|d| in_scope(d))
@@ -60,15 +61,16 @@ impl<'a> Index<'a> {
             .enumerate()
             .map(|(n, e)| (e.link.cable_id.as_str(), n))
             .collect();
-        let tenant_of = i.tenants.map_or_else(BTreeMap::new, |t| {
-            t.tenant_of_node()
-                .into_iter()
-                .map(|(n, t)| (n, t.name.as_str()))
-                .collect()
-        });
+        let tenant_of = design
+            .intents
+            .tenants
+            .tenant_of_node()
+            .into_iter()
+            .map(|(n, t)| (n, t.name.as_str()))
+            .collect();
         let mut block_of = BTreeMap::new();
         let mut block_size = BTreeMap::new();
-        for b in i.blocks {
+        for (_, b) in design.scheduler.domains() {
             block_size.insert(b.name.as_str(), b.nodes.len());
             for n in &b.nodes {
                 block_of.insert(n.as_str(), b.name.as_str());

@@ -18,8 +18,8 @@
 //!   `lab verify` reads from FRR (`show ip route … json` next hops).
 //! - A node loses a rail when every link of that rail (one per plane) went down; it is cut off
 //!   from a network when it has no link left on it.
-//! - Blocks are the scheduler's (`artifacts` reduces the fabric to Slurm/Kueue topology blocks and
-//!   hands them in as [`Block`]s), so the names are the ones `topology.conf` uses.
+//! - Blocks are the scheduler's (`topology` reduces the fabric to the Slurm/Kueue topology blocks
+//!   once, [`crate::topology::SchedulerTree`]), so the names are the ones `topology.conf` uses.
 //! - Ranking: nodes cut off (data networks), then bandwidth lost, then name.
 
 mod failure;
@@ -31,29 +31,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::design::Design;
 use crate::model::{Network, Role, Tier};
-use crate::tenancy::TenantPlan;
 use crate::topology::Fabric;
 
 pub use roles::{RoleSummary, by_role};
 pub use text::to_text;
-
-/// One scheduler topology block (Slurm block or tree leaf switch, Kueue domain) and its nodes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Block {
-    pub name: String,
-    pub nodes: Vec<String>,
-}
-
-/// What the analysis reads.
-#[derive(Clone, Copy)]
-pub struct Inputs<'a> {
-    pub fabric: &'a Fabric,
-    pub tenants: Option<&'a TenantPlan>,
-    pub blocks: &'a [Block],
-    /// Only these devices (and the links between them), e.g. a scaled-down lab's; all when `None`.
-    pub scope: Option<&'a BTreeSet<String>>,
-}
 
 /// One failure to analyse.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -270,8 +253,14 @@ fn resolve(f: &Fabric, name: &str) -> Option<Failure> {
 }
 
 /// Analyse each failure and rank them: nodes cut off, then bandwidth lost, then name.
-pub fn analyse(i: &Inputs<'_>, failures: &[Failure]) -> Analysis {
-    let ix = index::Index::build(i);
+/// `scope`: only these devices (and the links between them), e.g. a scaled-down lab's; all when
+/// `None`.
+pub fn analyse(
+    design: &Design,
+    scope: Option<&BTreeSet<String>>,
+    failures: &[Failure],
+) -> Analysis {
+    let ix = index::Index::build(design, scope);
     let mut impacts: Vec<Impact> = failures
         .iter()
         .filter_map(|x| failure::impact(&ix, x))
@@ -283,7 +272,7 @@ pub fn analyse(i: &Inputs<'_>, failures: &[Failure]) -> Analysis {
             .then(a.failure.cmp(&b.failure))
     });
     Analysis {
-        cluster: i.fabric.name.clone(),
+        cluster: design.fabric.name.clone(),
         impacts,
     }
 }

@@ -210,7 +210,7 @@ pub fn build(
             uplinks += 1;
         }
         *bundle.entry(a.peer.name.as_str()).or_default() += 1;
-        let la = &alloc.links[a.index];
+        let la = &alloc.links[a.id];
         let peer_addr = if a.lower { la.b } else { la.a };
         neighbors.push(Neighbor {
             interface: i.name.clone(),

@@ -451,7 +451,7 @@ mod tests {
     fn a_default_vrf_aggregate_over_tenant_ports_is_reported() {
         let text = include_str!("../../inventories/spectrum-x-cloud-tenants.yaml");
         let c = crate::compile(&SourceFile::new("spx", text));
-        let (Some(spec), Some(intents)) = (c.spec, c.intents) else {
+        let Some(crate::design::Design { spec, intents, .. }) = c.design else {
             panic!("did not compile");
         };
         let mut devs = intents.devices;

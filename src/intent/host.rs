@@ -353,7 +353,7 @@ pub fn build(
     let names = pcie_names(model);
     let multi_plane = s.compute.planes > 1;
     let mut nodes: BTreeMap<String, HostIntent> = BTreeMap::new();
-    for (i, l) in f.links().enumerate() {
+    for (i, l) in f.links_with_ids() {
         if l.network != Network::Compute || l.tier != Tier::NodeLeaf {
             continue;
         }
@@ -671,7 +671,7 @@ mod tests {
     #[test]
     fn cnp_and_dcqcn_are_checked_against_the_leaves() {
         let c = crate::compile(&crate::diag::SourceFile::new("s.yaml", crate::LAB_SMALL));
-        let (Some(spec), Some(intents)) = (&c.spec, &c.intents) else {
+        let Some(crate::design::Design { spec, intents, .. }) = &c.design else {
             panic!("lab-small compiles");
         };
         let mut diags = Diagnostics::default();

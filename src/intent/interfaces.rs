@@ -119,7 +119,7 @@ pub fn build(
                 speed: a.link.speed,
             });
         }
-        let la = &alloc.links[a.index];
+        let la = &alloc.links[a.id];
         let (ipv4, ipv6) = if a.lower {
             (la.a, la.a6)
         } else {

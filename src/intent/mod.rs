@@ -28,7 +28,7 @@ use crate::diag::Diagnostics;
 use crate::model::{Network, Platform, PortGuids, Role, Transport};
 use crate::spec::ClusterSpec;
 use crate::tenancy::TenantPlan;
-use crate::topology::{Device, Fabric, Link, PortId};
+use crate::topology::{Device, DeviceId, Fabric, Link, LinkId, PerDevice, PortId};
 
 /// Everything the renderers get.
 #[derive(Clone, Debug, Default)]
@@ -46,7 +46,7 @@ pub struct Intents {
 /// One cable seen from one of its ends.
 pub(crate) struct Attached<'a> {
     pub link: &'a Link,
-    pub index: usize,
+    pub id: LinkId,
     /// True when this device is end `a` (the lower tier).
     pub lower: bool,
     pub port: PortId,
@@ -54,14 +54,14 @@ pub(crate) struct Attached<'a> {
     pub peer_port: PortId,
 }
 
-/// The cables of every device, by device position, in port order.
-fn attachments(f: &Fabric) -> Vec<Vec<Attached<'_>>> {
-    let mut by_dev: Vec<Vec<Attached<'_>>> = (0..f.device_count()).map(|_| Vec::new()).collect();
-    for (index, link) in f.links().enumerate() {
+/// The cables of every device, in port order.
+fn attachments(f: &Fabric) -> PerDevice<Vec<Attached<'_>>> {
+    let mut by_dev: PerDevice<Vec<Attached<'_>>> = PerDevice::of(f, |_, _| Vec::new());
+    for (id, link) in f.links_with_ids() {
         for (lower, near, far) in [(true, &link.a, &link.b), (false, &link.b, &link.a)] {
-            by_dev[f.device_position(near)].push(Attached {
+            by_dev[f.device_id(near)].push(Attached {
                 link,
-                index,
+                id,
                 lower,
                 port: near.port,
                 peer: f.device_of(far),
@@ -69,9 +69,7 @@ fn attachments(f: &Fabric) -> Vec<Vec<Attached<'_>>> {
             });
         }
     }
-    for v in &mut by_dev {
-        v.sort_by_key(|a| a.port);
-    }
+    by_dev.for_each(|v| v.sort_by_key(|a| a.port));
     by_dev
 }
 
@@ -113,9 +111,8 @@ pub fn build(
         limits: &limits,
         vlan_sets: &vlan_sets,
     };
-    let switches: Vec<(usize, &Device)> = f
-        .devices()
-        .enumerate()
+    let switches: Vec<(DeviceId, &Device)> = f
+        .devices_with_ids()
         .filter(|(_, d)| configured(f, d))
         .collect();
     // Each switch's intent depends on the shared inputs only: built on all cores, each chunk

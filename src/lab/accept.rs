@@ -567,10 +567,9 @@ mod tests {
             &crate::diag::SourceFile::new("lab-small.yaml", crate::LAB_SMALL),
             crate::model::Platform::Frr,
         );
-        let inputs = c.artifact_inputs().expect("inputs");
-        let plan = crate::acceptance::plan(&inputs)
-            .expect("plan")
-            .expect("a plan");
+        let design = c.design.as_ref().expect("compiled");
+        let env = crate::artifacts::nccl_env(design).expect("nccl env");
+        let plan = crate::acceptance::plan(design, env).expect("a plan");
         let lab = super::super::plan(&c, false).expect("lab plan");
         (plan, lab)
     }

@@ -165,18 +165,12 @@ mod tests {
         let src = SourceFile::new("lab-small", crate::LAB_SMALL);
         let c = crate::compile_for_platform(&src, crate::model::Platform::Frr);
         let plan = super::super::plan(&c, false).expect("plan");
-        let (Some(f), Some(i)) = (&c.fabric, &c.intents) else {
+        let Some(design) = &c.design else {
             panic!("compiled")
         };
-        let blocks = crate::artifacts::scheduler_blocks(f);
-        let inputs = crate::impact::Inputs {
-            fabric: f,
-            tenants: Some(&i.tenants),
-            blocks: &blocks,
-            scope: None,
-        };
+        let f = &design.fabric;
         let fails = crate::impact::failures(f, &["spine01".into()], false).expect("known");
-        let a = crate::impact::analyse(&inputs, &fails);
+        let a = crate::impact::analyse(design, None, &fails);
         let p = expectations(&plan, "spine01", &a.impacts[0]);
         assert!(
             p.sessions

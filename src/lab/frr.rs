@@ -325,7 +325,7 @@ mod tests {
         let text = std::fs::read_to_string(path).unwrap_or_default();
         let src = SourceFile::new(path.display().to_string(), text);
         let c = crate::compile_for_platform(&src, Platform::Frr);
-        if c.intents.is_some() {
+        if c.design.is_some() {
             return c;
         }
         let frr = || Some(crate::spec::Sp::new(Platform::Frr));
@@ -334,7 +334,7 @@ mod tests {
             spec.platforms.inband = frr();
             spec.platforms.oob = frr();
         });
-        if c.intents.is_some() {
+        if c.design.is_some() {
             return c;
         }
         crate::compile_with(&src, |spec| {
@@ -358,7 +358,7 @@ mod tests {
             let before = compared;
             let c = compiled_for_frr(path);
             let (Some(intents), Some(Ok(outputs))) = (
-                &c.intents,
+                c.design.as_ref().map(|d| &d.intents),
                 c.outputs_only(
                     &crate::render::Templates::default(),
                     &crate::output::Selection::of(&[crate::output::OutputGroup::Configs]),

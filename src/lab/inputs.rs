@@ -13,20 +13,12 @@ pub type Configs = BTreeMap<String, String>;
 /// The lab plan of a compiled spec (with `scale_down`, a sample of the same shape). Fails when
 /// the compile failed or the spec makes no lab.
 pub fn plan(c: &Compiled, scale_down: bool) -> Result<LabPlan, LabError> {
-    let (Some(spec), Some(fabric), Some(alloc), Some(intents)) =
-        (&c.spec, &c.fabric, &c.allocation, &c.intents)
-    else {
+    let Some(design) = &c.design else {
         return Err(LabError::Plan(
             "the spec did not compile: fix the errors above first".into(),
         ));
     };
-    let inputs = labplan::Inputs {
-        spec,
-        fabric,
-        alloc,
-        intents,
-    };
-    Ok(labplan::build(&inputs, scale_down)?)
+    Ok(labplan::build(design, scale_down)?)
 }
 
 /// The rendered configs of the plan's routers. Fails when railyard rendered none, or none for

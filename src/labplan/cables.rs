@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use ipnet::IpNet;
 use serde::{Deserialize, Serialize};
 
-use super::Inputs;
 use super::names::{Renamed, device_ns, ifname, vrf_ns};
 use super::scale::Selection;
+use crate::design::Design;
 use crate::model::Tier;
 
 /// Router name → its ports that exist in the lab (cabled to a kept device).
@@ -37,16 +37,16 @@ pub struct CableEnd {
 
 /// The veth pairs in cabling-plan order, and per router the ports that exist in the lab.
 pub(super) fn cables(
-    i: &Inputs<'_>,
+    i: &Design,
     sel: &Selection,
     renamed: &mut Vec<Renamed>,
 ) -> (Vec<Cable>, PortsInLab) {
-    let (f, intents) = (i.fabric, i.intents);
+    let (f, intents) = (&i.fabric, &i.intents);
     let mut used: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut ports_in_lab: PortsInLab = BTreeMap::new();
     let mut out = Vec::new();
     let hosts = &intents.hosts.nodes;
-    for (n, l) in f.links().enumerate() {
+    for (n, l) in f.links_with_ids() {
         if l.tier == Tier::Mgmt {
             continue;
         }
@@ -54,7 +54,7 @@ pub(super) fn cables(
         if !sel.keep.contains(&a.name) || !sel.keep.contains(&b.name) {
             continue;
         }
-        let la = i.alloc.links.get(n);
+        let la = i.allocation.links.get(n);
         let mut ends = Vec::with_capacity(2);
         for (d, p, address, peer, peer_p) in [
             (a, l.a.port, la.and_then(|x| x.a), b, l.b.port),

@@ -7,10 +7,10 @@ use std::net::IpAddr;
 use ipnet::IpNet;
 use serde::{Deserialize, Serialize};
 
-use super::Inputs;
 use super::cables::{Cable, CableEnd};
 use super::names::device_ns;
 use super::scale::Selection;
+use crate::design::Design;
 use crate::intent::host::{self, HostIntents};
 use crate::model::Role;
 
@@ -58,7 +58,7 @@ pub struct HostRoute {
 }
 
 /// The storage and in-band pools, the destinations of a node's routes on those networks.
-fn access_pools(i: &Inputs<'_>) -> BTreeMap<String, IpNet> {
+fn access_pools(i: &Design) -> BTreeMap<String, IpNet> {
     let a = &i.spec.addressing;
     [("storage", &a.storage), ("inband", &a.inband)]
         .into_iter()
@@ -70,7 +70,7 @@ fn access_pools(i: &Inputs<'_>) -> BTreeMap<String, IpNet> {
 const ACCESS_TABLE: u32 = 200;
 
 /// Every kept GPU node, in name order, with its ports in cable order.
-pub(super) fn hosts(i: &Inputs<'_>, sel: &Selection, cables: &[Cable]) -> Vec<Host> {
+pub(super) fn hosts(i: &Design, sel: &Selection, cables: &[Cable]) -> Vec<Host> {
     let pools = access_pools(i);
     let owner = i.intents.tenants.tenant_of_node();
     let mut out = Vec::new();
@@ -124,7 +124,7 @@ pub(super) fn hosts(i: &Inputs<'_>, sel: &Selection, cables: &[Cable]) -> Vec<Ho
             ns: device_ns(&d.name),
             tenant: owner.get(d.name.as_str()).map(|t| t.name.clone()),
             ports,
-            mgmt: i.alloc.devices.get(&d.name).and_then(|a| a.mgmt),
+            mgmt: i.allocation.devices.get(&d.name).and_then(|a| a.mgmt),
         });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));

@@ -2,7 +2,7 @@
 //! data. A pure stage beside `artifacts`; the `lab` edge boots it, and a topology export
 //! (containerlab, NVIDIA Air) would read the same plan.
 //!
-//! Input: the compiled stages ([`Inputs`]: spec, fabric, allocation, intents with the tenant
+//! Input: the [`Design`] (spec, fabric, allocation, intents with the tenant
 //! plan) and whether to scale the lab down. Never rendered text: the FRR daemons a switch needs
 //! come from its intent (`daemons.rs`), and the edge matches the rendered `frr.conf` files to
 //! the routers. Output: [`LabPlan`]: the devices kept (`scale.rs`, `--scale-down`), the routers
@@ -38,20 +38,8 @@ pub use scale::ScaleReport;
 pub use sessions::{EcmpTarget, Session};
 pub use tenants::{Group, NO_TENANT, Service, VrfRoutes};
 
-use crate::addressing::Allocation;
-use crate::intent::Intents;
+use crate::design::Design;
 use crate::model::Role;
-use crate::spec::ClusterSpec;
-use crate::topology::Fabric;
-
-/// The compiled stages the plan reads.
-#[derive(Clone, Copy)]
-pub struct Inputs<'a> {
-    pub spec: &'a ClusterSpec,
-    pub fabric: &'a Fabric,
-    pub alloc: &'a Allocation,
-    pub intents: &'a Intents,
-}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LabPlan {
@@ -101,8 +89,8 @@ impl std::error::Error for PlanError {}
 
 /// Plan the lab of a compiled spec: every GPU node and configured switch, or with `scale_down`
 /// a sample of the same shape (`scale.rs`).
-pub fn build(i: &Inputs<'_>, scale_down: bool) -> Result<LabPlan, PlanError> {
-    let sel = scale::select(i.fabric, i.intents, scale_down);
+pub fn build(i: &Design, scale_down: bool) -> Result<LabPlan, PlanError> {
+    let sel = scale::select(&i.fabric, &i.intents, scale_down);
     let mut renamed = Vec::new();
     let (cables, ports_in_lab) = cables::cables(i, &sel, &mut renamed);
     let routers = routers::routers(i, &sel, &ports_in_lab);
@@ -113,10 +101,10 @@ pub fn build(i: &Inputs<'_>, scale_down: bool) -> Result<LabPlan, PlanError> {
         return Err(PlanError::NoCables);
     }
     let hosts = hosts::hosts(i, &sel, &cables);
-    let (sessions, dropped_sessions) = sessions::sessions(i.intents, &sel);
-    let ecmp = sessions::ecmp(i.intents, &routers, &sessions);
-    let tenant_routes = tenants::tenant_routes(i.intents, &routers, &ports_in_lab);
-    let (groups, shared_services) = tenants::groups(i.intents, &hosts);
+    let (sessions, dropped_sessions) = sessions::sessions(&i.intents, &sel);
+    let ecmp = sessions::ecmp(&i.intents, &routers, &sessions);
+    let tenant_routes = tenants::tenant_routes(&i.intents, &routers, &ports_in_lab);
+    let (groups, shared_services) = tenants::groups(&i.intents, &hosts);
     Ok(LabPlan {
         lab: i.spec.name.value.to_string(),
         routers,
@@ -209,18 +197,10 @@ mod tests {
 
     fn plan_of(text: &str, scale_down: bool) -> LabPlan {
         let c = crate::compile_for_platform(&SourceFile::new("spec.yaml", text), Platform::Frr);
-        let (Some(spec), Some(fabric), Some(alloc), Some(intents)) =
-            (&c.spec, &c.fabric, &c.allocation, &c.intents)
-        else {
+        let Some(design) = &c.design else {
             panic!("spec did not compile");
         };
-        let i = Inputs {
-            spec,
-            fabric,
-            alloc,
-            intents,
-        };
-        match build(&i, scale_down) {
+        match build(design, scale_down) {
             Ok(p) => p,
             Err(e) => panic!("{e}"),
         }

@@ -6,11 +6,11 @@ use std::net::{IpAddr, Ipv4Addr};
 use ipnet::IpNet;
 use serde::{Deserialize, Serialize};
 
-use super::Inputs;
 use super::cables::PortsInLab;
 use super::daemons::daemons_of;
 use super::names::{device_ns, vrf_ns};
 use super::scale::Selection;
+use crate::design::Design;
 use crate::model::Role;
 
 /// A switch: one namespace, one FRR instance.
@@ -52,7 +52,7 @@ fn v4(n: Option<IpNet>) -> Option<Ipv4Addr> {
 }
 
 /// Every kept switch with an intent, in name order.
-pub(super) fn routers(i: &Inputs<'_>, sel: &Selection, ports_in_lab: &PortsInLab) -> Vec<Router> {
+pub(super) fn routers(i: &Design, sel: &Selection, ports_in_lab: &PortsInLab) -> Vec<Router> {
     i.intents
         .devices
         .iter()
@@ -84,7 +84,7 @@ pub(super) fn routers(i: &Inputs<'_>, sel: &Selection, ports_in_lab: &PortsInLab
                 asn: d.bgp.as_ref().map(|b| b.asn),
                 loopback: v4(d.loopback.ipv4),
                 vrfs,
-                mgmt: i.alloc.devices.get(name).and_then(|a| a.mgmt),
+                mgmt: i.allocation.devices.get(name).and_then(|a| a.mgmt),
             }
         })
         .collect()

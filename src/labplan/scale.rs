@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn spectrum_x_keeps_every_rail_and_two_spines() {
         let c = compiled("inventories/spectrum-x-cloud.yaml");
-        let (Some(f), Some(i)) = (&c.fabric, &c.intents) else {
+        let Some((f, i)) = c.design.as_ref().map(|d| (&d.fabric, &d.intents)) else {
             panic!("spectrum-x did not compile");
         };
         let s = select(f, i, true);
@@ -332,7 +332,7 @@ mod tests {
     #[test]
     fn without_scale_down_everything_is_kept() {
         let c = compiled("inventories/lab-small.yaml");
-        let (Some(f), Some(i)) = (&c.fabric, &c.intents) else {
+        let Some((f, i)) = c.design.as_ref().map(|d| (&d.fabric, &d.intents)) else {
             panic!("lab-small did not compile");
         };
         let s = select(f, i, false);
@@ -344,7 +344,7 @@ mod tests {
     #[test]
     fn tenants_keep_a_pair_each_when_they_have_one() {
         let c = compiled("inventories/mdx-research-cloud.yaml");
-        let (Some(f), Some(i)) = (&c.fabric, &c.intents) else {
+        let Some((f, i)) = c.design.as_ref().map(|d| (&d.fabric, &d.intents)) else {
             panic!("mdx did not compile");
         };
         let s = select(f, i, true);

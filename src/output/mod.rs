@@ -14,6 +14,7 @@
 pub mod bounded;
 pub mod csv;
 pub mod digest;
+mod error;
 mod file;
 mod group;
 pub mod line;
@@ -28,6 +29,7 @@ pub mod terminal;
 pub mod yaml;
 pub mod zpl;
 
+pub use error::{FileError, InFile};
 pub use file::{OutputFile, Sink};
 pub use group::{OutputGroup, Selection};
 pub use manifest::{Collector, Manifest, ManifestEntry};

@@ -7,13 +7,12 @@ use std::collections::BTreeMap;
 
 use crate::catalog::{Cage, NodeModel};
 use crate::model::{Fits, Form, LaneRate, Role, Top};
-use crate::topology::{Device, End, Fabric, PortId};
+use crate::topology::{Device, DeviceId, End, Fabric, PortId};
 
 /// One end of a link, resolved.
 #[derive(Clone, Copy, Debug)]
 pub struct EndCage {
-    /// Device position in `Fabric::devices()` order.
-    pub device: usize,
+    pub device: DeviceId,
     /// The cage within the device (switch: front-panel number; node: cage ordinal + 1 << 20;
     /// management port: `u32::MAX`).
     pub cage_key: u32,
@@ -30,8 +29,8 @@ pub struct EndCage {
 
 /// Number every (device, cage) the ends use densely, in (device, cage) order; returns how many.
 pub fn number_slots(ends: &mut [(EndCage, EndCage)]) -> usize {
-    let key = |e: &EndCage| (e.device as u64) << 32 | u64::from(e.cage_key);
-    let mut at: Vec<(u64, u32)> = Vec::with_capacity(ends.len() * 2);
+    let key = |e: &EndCage| (e.device, e.cage_key);
+    let mut at: Vec<((DeviceId, u32), u32)> = Vec::with_capacity(ends.len() * 2);
     for (i, (a, b)) in ends.iter().enumerate() {
         at.push((key(a), 2 * i as u32));
         at.push((key(b), 2 * i as u32 + 1));
@@ -120,7 +119,7 @@ impl Cages {
     /// Resolve one end of a link run at `speed`'s breakout.
     pub fn end(&mut self, f: &Fabric, e: &End) -> EndCage {
         let d = f.device_of(e);
-        let device = f.device_position(e);
+        let device = f.device_id(e);
         match e.port {
             PortId::Mgmt => {
                 let host = if d.role.is_switch() {
@@ -169,7 +168,7 @@ impl Cages {
     }
 
     fn switch_end(&mut self, f: &Fabric, d: &Device, e: &End, n: u16) -> EndCage {
-        let device = f.device_position(e);
+        let device = f.device_id(e);
         let model = f.switch_model(d);
         let group = model.and_then(|m| {
             m.port_groups
@@ -219,7 +218,7 @@ impl Cages {
         }
     }
 
-    fn node_end(&mut self, d: &Device, m: &NodeModel, device: usize, i: u16) -> EndCage {
+    fn node_end(&mut self, d: &Device, m: &NodeModel, device: DeviceId, i: u16) -> EndCage {
         if !self.node_ports.contains_key(&d.model) {
             let table = self.node_table(&d.model, m);
             self.node_ports.insert(d.model.clone(), table);

@@ -21,17 +21,16 @@ use crate::diag::Diagnostics;
 use crate::model::ident::{Name, Text};
 use crate::model::{Form, LaneRate, Media, Signal};
 use crate::spec::ClusterSpec;
-use crate::topology::Fabric;
+use crate::topology::{DeviceId, Fabric, LinkId, PerLink};
 
 use ends::{Cages, EndCage};
 use problems::Problems;
 
-/// The solution of every link (index = position in `Fabric::links()`), with the modules and
-/// cords it uses. A part is stored once (`module_parts`, `cord_parts`) and every module or cord
+/// The solution of every link (by the fabric's link ids), with the modules and cords it uses. A part is stored once (`module_parts`, `cord_parts`) and every module or cord
 /// names it by index: a 131k-GPU fabric plugs a million modules of a dozen parts.
 #[derive(Clone, Debug, Default)]
 pub struct PhysicalPlan {
-    pub links: Vec<LinkBuild>,
+    pub links: PerLink<LinkBuild>,
     pub modules: Vec<ModuleUse>,
     /// Every cord ordered, as an index into `cord_parts`.
     pub cords: Vec<u32>,
@@ -69,7 +68,7 @@ pub struct LinkBuild {
 /// One module plugged into one cage.
 #[derive(Clone, Copy, Debug)]
 pub struct ModuleUse {
-    pub device: usize,
+    pub device: DeviceId,
     pub cage: u32,
     /// Index into [`PhysicalPlan::module_parts`].
     pub part: u32,
@@ -97,13 +96,13 @@ pub struct CordPart {
 }
 
 impl PhysicalPlan {
-    pub fn link(&self, i: usize) -> Option<&LinkBuild> {
-        self.links.get(i)
+    pub fn link(&self, id: LinkId) -> Option<&LinkBuild> {
+        self.links.get(id)
     }
 
     /// The part of a link's first cord (length as ordered), for printing.
-    pub fn cord_of(&self, i: usize) -> Option<&CordPart> {
-        let l = self.links.get(i)?;
+    pub fn cord_of(&self, id: LinkId) -> Option<&CordPart> {
+        let l = self.links.get(id)?;
         let k = self.cords.get(l.cord as usize)?;
         self.cord_parts.get(*k as usize)
     }
@@ -216,7 +215,8 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     problems.third_party(&input, &plan);
     problems.report(&input, diags);
     if !diags.has_errors() {
-        plan.links = builds.into_iter().flatten().collect();
+        let solved: Vec<LinkBuild> = builds.into_iter().flatten().collect();
+        plan.links = PerLink::in_link_order(fabric, solved).unwrap_or_default();
     }
     plan
 }

@@ -8,6 +8,7 @@ use super::Inputs;
 use super::signal;
 use crate::diag::{Code, Diagnostic, Diagnostics, Span, codes};
 use crate::model::{FibreMedia, Network, Tier};
+use crate::topology::DeviceId;
 
 #[derive(Default)]
 pub(crate) struct Problems {
@@ -148,8 +149,7 @@ impl Problems {
     /// Modules of another vendor in an Arista switch (EOS keeps them down unless unlocked):
     /// one warning per switch model.
     pub fn third_party(&mut self, input: &Inputs<'_>, plan: &super::PhysicalPlan) {
-        let mut seen: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-        let devices: Vec<_> = input.fabric.devices().collect();
+        let mut seen: BTreeMap<String, (DeviceId, usize)> = BTreeMap::new();
         let foreign: Vec<bool> = plan
             .module_parts
             .iter()
@@ -165,7 +165,7 @@ impl Problems {
             if !foreign[m.part as usize] {
                 continue;
             }
-            let d = devices[m.device];
+            let d = input.fabric.device(m.device);
             let Some(sm) = input.fabric.switch_model(d) else {
                 continue;
             };

@@ -228,7 +228,7 @@ mod tests {
                 Some(p) => crate::compile_for_platform(&src, p),
                 None => crate::compile(&src),
             };
-            let intents = c.intents.expect("the example compiles");
+            let intents = c.design.expect("the example compiles").intents;
             for d in intents.devices.values() {
                 let row = d.platform.row();
                 let files = device(&env, d, &[]).unwrap();

@@ -11,10 +11,12 @@ mod builder;
 mod checks;
 mod clos;
 mod compute;
+mod ids;
 mod media;
 mod naming;
 mod oob;
 mod platforms;
+mod scheduler;
 mod sizing;
 
 use petgraph::graph::{NodeIndex, UnGraph};
@@ -25,7 +27,9 @@ use crate::diag::Diagnostics;
 use crate::model::{Network, Platform, PortNaming, Role, Speed, Tier, Transport};
 use crate::spec::ClusterSpec;
 
+pub use ids::{DeviceId, LinkId, PerDevice, PerLink};
 pub use naming::is_safe_name;
+pub use scheduler::{Block, BlockGroup, LeafLevel, SchedulerTree};
 pub use sizing::{AccessPlan, CageRun, ComputePlan, Sizing, fmt_ratio};
 
 /// A port on a device.
@@ -143,9 +147,33 @@ impl Fabric {
         &self.graph[end.device]
     }
 
-    /// Position of an end's device in `devices()` order (stable for one build).
-    pub fn device_position(&self, end: &End) -> usize {
-        end.device.index()
+    /// Every device with its id, in device order.
+    pub fn devices_with_ids(&self) -> impl Iterator<Item = (DeviceId, &Device)> {
+        self.graph
+            .node_weights()
+            .enumerate()
+            .map(|(i, d)| (DeviceId::new(i), d))
+    }
+
+    /// Every cable with its id, in cable order.
+    pub fn links_with_ids(&self) -> impl Iterator<Item = (LinkId, &Link)> {
+        self.graph
+            .edge_weights()
+            .enumerate()
+            .map(|(i, l)| (LinkId::new(i), l))
+    }
+
+    pub fn device(&self, id: DeviceId) -> &Device {
+        &self.graph[NodeIndex::new(id.index())]
+    }
+
+    pub fn link(&self, id: LinkId) -> &Link {
+        &self.graph[petgraph::graph::EdgeIndex::new(id.index())]
+    }
+
+    /// The id of an end's device.
+    pub fn device_id(&self, end: &End) -> DeviceId {
+        DeviceId::new(end.device.index())
     }
 
     pub fn switch_model(&self, d: &Device) -> Option<&SwitchModel> {

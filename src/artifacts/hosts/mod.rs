@@ -22,8 +22,9 @@ use std::collections::BTreeMap;
 
 use minijinja::{Environment, UndefinedBehavior};
 
-use super::{ArtifactError, InFile, Inputs};
+use crate::design::Design;
 use crate::model::Transport;
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 
 /// The environment the host templates render in: strict undefined, as for switch configs.
@@ -75,7 +76,7 @@ fn grouped(model: &str, file: &str, texts: &BTreeMap<String, String>) -> Vec<Out
 }
 
 /// Every host-side file of the cluster; none when it has no GPU nodes.
-pub fn files(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
+pub fn files(inputs: &Design) -> Result<Vec<OutputFile>, FileError> {
     let h = &inputs.intents.hosts;
     let (Some(transport), Some(model)) =
         (h.transport, inputs.fabric.catalog.nodes.get(&h.node_model))
@@ -129,9 +130,24 @@ pub fn files(inputs: &Inputs<'_>) -> Result<Vec<OutputFile>, ArtifactError> {
     Ok(out)
 }
 
+/// The variables of `hosts/nccl.json` as [`files`] renders them; empty without GPU nodes.
+pub fn nccl_env(design: &Design) -> Result<BTreeMap<String, String>, FileError> {
+    const JSON: &str = "hosts/nccl.json";
+    let Some(file) = files(design)?.into_iter().find(|f| f.path == JSON) else {
+        return Ok(BTreeMap::new());
+    };
+    #[derive(serde::Deserialize)]
+    struct Env {
+        env: BTreeMap<String, String>,
+    }
+    serde_json::from_slice::<Env>(&file.bytes)
+        .map(|e| e.env)
+        .map_err(|e| FileError::new(JSON, e))
+}
+
 /// The node ports that carry the in-band network: its own ports, or the storage ports when the
 /// two networks are converged; none without an in-band network.
-fn inband_ports(inputs: &Inputs<'_>, model: &crate::catalog::NodeModel) -> Vec<String> {
+fn inband_ports(inputs: &Design, model: &crate::catalog::NodeModel) -> Vec<String> {
     let s = &inputs.fabric.sizing;
     let ports = if s.inband_converged {
         &model.storage

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::artifacts::{ArtifactError, InFile};
 use crate::catalog::NodeModel;
 use crate::intent::host::{HostIntent, HostIntents};
 use crate::model::Transport;
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 
 /// One compute NIC port as NCCL sees it.
@@ -238,7 +238,7 @@ pub(super) fn env_text(
     title: &str,
     notes: &[String],
     env: &BTreeMap<String, String>,
-) -> Result<String, ArtifactError> {
+) -> Result<String, FileError> {
     let vars: Vec<Var<'_>> = ORDER
         .iter()
         .filter_map(|k| env.get(*k).map(|v| Var { key: k, value: v }))
@@ -260,7 +260,7 @@ pub fn files(
     inband: &[String],
     topo_written: bool,
     tenants: bool,
-) -> Result<Vec<OutputFile>, ArtifactError> {
+) -> Result<Vec<OutputFile>, FileError> {
     const ENV: &str = "hosts/nccl.env";
     const JSON: &str = "hosts/nccl.json";
     let e = build(cluster, h, model, inband, topo_written, tenants);

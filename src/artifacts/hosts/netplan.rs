@@ -11,9 +11,9 @@
 
 use serde::Serialize;
 
-use crate::artifacts::ArtifactError;
 use crate::catalog::NodeModel;
 use crate::intent::host::{HostIntent, HostIntents};
+use crate::output::FileError;
 use crate::output::{OutputFile, OutputGroup};
 
 #[derive(Serialize)]
@@ -73,7 +73,7 @@ fn node_file(
     h: &HostIntents,
     model: &NodeModel,
     node: &HostIntent,
-) -> Result<Option<String>, ArtifactError> {
+) -> Result<Option<String>, FileError> {
     let mut ethernets: Vec<(String, Ethernet)> = Vec::new();
     let mut skipped = Vec::new();
     for p in &node.ports {
@@ -146,10 +146,10 @@ fn node_file(
             ethernets: Ordered(ethernets),
         },
     };
-    Ok(Some(head + &crate::artifacts::yaml(path, &doc)?))
+    Ok(Some(head + &crate::artifacts::printed::yaml(path, &doc)?))
 }
 
-pub fn files(h: &HostIntents, model: &NodeModel) -> Result<Vec<OutputFile>, ArtifactError> {
+pub fn files(h: &HostIntents, model: &NodeModel) -> Result<Vec<OutputFile>, FileError> {
     let mut out = Vec::new();
     for (name, node) in &h.nodes {
         let path = format!("hosts/nodes/{name}/netplan.yaml");

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use minijinja::Environment;
 use serde::Serialize;
 
-use crate::artifacts::{ArtifactError, InFile};
 use crate::catalog::{NodeModel, is_token};
 use crate::intent::host::{HostIntent, HostIntents, HostPort, NicQos};
+use crate::output::{FileError, InFile};
 
 const TEMPLATE: &str = include_str!("../../../templates/hosts/roce.sh.j2");
 
@@ -47,7 +47,7 @@ fn render(
     model: &NodeModel,
     qos: &NicQos,
     node: &HostIntent,
-) -> Result<Option<String>, ArtifactError> {
+) -> Result<Option<String>, FileError> {
     let pfc = (0u8..8)
         .map(|p| {
             if qos.pfc_priorities.contains(&p) {
@@ -76,7 +76,7 @@ fn render(
     if let Some(bad) = node.ports.iter().find(|p| {
         !(p.netdev.as_deref().is_none_or(is_token) && p.rdma.as_deref().is_none_or(is_token))
     }) {
-        return Err(ArtifactError::new(
+        return Err(FileError::new(
             path,
             format!(
                 "node `{}` port `{}`: its interface or RDMA device name is not a plain token",
@@ -105,7 +105,7 @@ fn render(
 pub fn render_all(
     h: &HostIntents,
     model: &NodeModel,
-) -> Result<BTreeMap<String, String>, ArtifactError> {
+) -> Result<BTreeMap<String, String>, FileError> {
     let Some(qos) = &h.nic_qos else {
         return Ok(BTreeMap::new());
     };

@@ -14,11 +14,11 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::super::scheduler::hostlist::compress;
-use super::Inputs;
 use super::nccl_env::{NcclEnv, env_text};
 use crate::artifacts::k8s::{dns_label, label_key, label_value, mapped_note, node_name};
-use crate::artifacts::{ArtifactError, InFile};
+use crate::design::Design;
 use crate::intent::partitions::{Partition, Partitions};
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 
 const SLURM: &str = include_str!("../../../templates/hosts/slurm-partition.conf.j2");
@@ -46,12 +46,7 @@ struct FlavorSpec {
     topology_name: String,
 }
 
-fn env_file(
-    path: &str,
-    cluster: &str,
-    base: &NcclEnv,
-    p: &Partition,
-) -> Result<String, ArtifactError> {
+fn env_file(path: &str, cluster: &str, base: &NcclEnv, p: &Partition) -> Result<String, FileError> {
     let mut env = base.env.clone();
     env.insert("NCCL_IB_PKEY".into(), p.pkey_index.to_string());
     env.insert("UCX_IB_PKEY".into(), p.pkey.clone());
@@ -87,7 +82,7 @@ fn env_file(
     env_text(path, &title, &notes, &env)
 }
 
-fn slurm_file(path: &str, cluster: &str, p: &Partition) -> Result<String, ArtifactError> {
+fn slurm_file(path: &str, cluster: &str, p: &Partition) -> Result<String, FileError> {
     super::environment()
         .render_str(
             SLURM,
@@ -111,11 +106,11 @@ struct Taken {
 }
 
 fn kueue_files(
-    inputs: &Inputs<'_>,
+    inputs: &Design,
     p: &Partition,
     dir: &str,
     taken: &mut Taken,
-) -> Result<Vec<OutputFile>, ArtifactError> {
+) -> Result<Vec<OutputFile>, FileError> {
     let path = format!("{dir}/kueue.yaml");
     let key = label_key(&inputs.spec.scheduler.label_prefix.value, "tenant").in_file(&path)?;
     let cluster = &inputs.fabric.name;
@@ -123,7 +118,7 @@ fn kueue_files(
     let flavor_name = dns_label(&flavor_text);
     let value = label_value(&p.name);
     if !taken.flavors.insert(flavor_name.clone()) || !taken.values.insert(value.clone()) {
-        return Err(ArtifactError::new(
+        return Err(FileError::new(
             &path,
             format!(
                 "tenant `{}` has the Kubernetes name `{flavor_name}` or label value `{value}` \
@@ -144,8 +139,8 @@ fn kueue_files(
             topology_name: dns_label(cluster),
         },
     };
-    let yaml = crate::artifacts::yaml(&path, &flavor)?;
-    let tenant = crate::artifacts::one_line(&p.name);
+    let yaml = crate::artifacts::printed::yaml(&path, &flavor)?;
+    let tenant = crate::artifacts::printed::one_line(&p.name);
     let notes = mapped_note("ResourceFlavor name", &flavor_name, &flavor_text)
         + &mapped_note("tenant", &value, &p.name);
     let head = format!(
@@ -174,10 +169,10 @@ fn kueue_files(
 }
 
 pub fn files(
-    inputs: &Inputs<'_>,
+    inputs: &Design,
     parts: &Partitions,
     base: &NcclEnv,
-) -> Result<Vec<OutputFile>, ArtifactError> {
+) -> Result<Vec<OutputFile>, FileError> {
     let cluster = &inputs.fabric.name;
     let mut out = Vec::new();
     let mut taken = Taken::default();

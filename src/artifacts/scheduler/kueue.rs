@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{LeafLevel, Tree};
 use crate::artifacts::k8s::{dns_label, label_key, label_value, mapped_note, node_name};
-use crate::artifacts::{ArtifactError, InFile};
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
+use crate::topology::{LeafLevel, SchedulerTree};
 
 const API_VERSION: &str = "kueue.x-k8s.io/v1beta1";
 /// Set by the kubelet; Kueue wants it as the lowest level (node hot-swap, taints respected).
@@ -19,7 +19,7 @@ const TOPOLOGY: &str = "scheduler/kueue/topology.yaml";
 const NODE_LABELS: &str = "scheduler/kueue/node-labels.yaml";
 const SCRIPT: &str = "scheduler/kueue/label-nodes.sh";
 
-pub fn files(tree: &Tree, prefix: &str) -> Result<Vec<OutputFile>, ArtifactError> {
+pub fn files(tree: &SchedulerTree, prefix: &str) -> Result<Vec<OutputFile>, FileError> {
     let keys = Keys::new(tree, prefix).in_file(TOPOLOGY)?;
     let cluster = Cluster::of(tree);
     let nodes = node_labels(tree, &keys, &cluster.name)?;
@@ -51,12 +51,12 @@ struct Cluster {
 }
 
 impl Cluster {
-    fn of(tree: &Tree) -> Self {
+    fn of(tree: &SchedulerTree) -> Self {
         let cluster = &tree.cluster;
         let name = dns_label(cluster);
         Self {
             note: mapped_note("cluster", &name, cluster),
-            text: crate::artifacts::one_line(cluster),
+            text: crate::artifacts::printed::one_line(cluster),
             full: cluster.to_string(),
             name,
         }
@@ -71,7 +71,7 @@ struct Keys {
 }
 
 impl Keys {
-    fn new(tree: &Tree, prefix: &str) -> Result<Self, String> {
+    fn new(tree: &SchedulerTree, prefix: &str) -> Result<Self, String> {
         let domain = match tree.leaf_level {
             LeafLevel::Su => "su",
             LeafLevel::Leaf => "leaf",
@@ -137,7 +137,11 @@ struct NodeLabels {
 
 /// Every node's labels; a node whose name Kubernetes cannot carry, or two nodes of one
 /// Kubernetes name, are an error.
-fn node_labels(tree: &Tree, keys: &Keys, cluster: &str) -> Result<Vec<NodeLabels>, ArtifactError> {
+fn node_labels(
+    tree: &SchedulerTree,
+    keys: &Keys,
+    cluster: &str,
+) -> Result<Vec<NodeLabels>, FileError> {
     let mut out = Vec::with_capacity(tree.node_count());
     let mut seen = std::collections::BTreeSet::new();
     for (g, d) in tree.domains() {
@@ -146,7 +150,7 @@ fn node_labels(tree: &Tree, keys: &Keys, cluster: &str) -> Result<Vec<NodeLabels
         for n in &d.nodes {
             let name = node_name(n).in_file(NODE_LABELS)?;
             if !seen.insert(name.clone()) {
-                return Err(ArtifactError::new(
+                return Err(FileError::new(
                     NODE_LABELS,
                     format!("two nodes are Kubernetes node `{name}`"),
                 ));
@@ -163,7 +167,7 @@ fn node_labels(tree: &Tree, keys: &Keys, cluster: &str) -> Result<Vec<NodeLabels
     Ok(out)
 }
 
-fn topology_yaml(cluster: &Cluster, keys: &Keys) -> Result<String, ArtifactError> {
+fn topology_yaml(cluster: &Cluster, keys: &Keys) -> Result<String, FileError> {
     let name = cluster.name.clone();
     let topology = Object {
         api_version: API_VERSION,
@@ -200,13 +204,13 @@ fn topology_yaml(cluster: &Cluster, keys: &Keys) -> Result<String, ArtifactError
         env!("CARGO_PKG_VERSION"),
         cluster.note
     );
-    out.push_str(&crate::artifacts::yaml(TOPOLOGY, &topology)?);
+    out.push_str(&crate::artifacts::printed::yaml(TOPOLOGY, &topology)?);
     out.push_str("---\n");
-    out.push_str(&crate::artifacts::yaml(TOPOLOGY, &flavor)?);
+    out.push_str(&crate::artifacts::printed::yaml(TOPOLOGY, &flavor)?);
     Ok(out)
 }
 
-fn node_labels_yaml(cluster: &Cluster, nodes: &[NodeLabels]) -> Result<String, ArtifactError> {
+fn node_labels_yaml(cluster: &Cluster, nodes: &[NodeLabels]) -> Result<String, FileError> {
     let mut out = format!(
         "# Node labels for Kueue topology-aware scheduling, cluster `{}` ({} nodes).\n\
          # `{HOSTNAME}` is set by the kubelet and must equal the node name.\n{}",
@@ -214,7 +218,7 @@ fn node_labels_yaml(cluster: &Cluster, nodes: &[NodeLabels]) -> Result<String, A
         nodes.len(),
         cluster.note
     );
-    out.push_str(&crate::artifacts::yaml(NODE_LABELS, &nodes)?);
+    out.push_str(&crate::artifacts::printed::yaml(NODE_LABELS, &nodes)?);
     Ok(out)
 }
 
@@ -250,7 +254,7 @@ mod tests {
 
     #[test]
     fn a_label_prefix_that_is_no_dns_subdomain_is_an_error() {
-        let tree = Tree {
+        let tree = SchedulerTree {
             cluster: "c".into(),
             leaf_level: LeafLevel::Su,
             tiers: 2,

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::artifacts::report::diagram::Mode;
 use crate::artifacts::summary::{Summary, TenantSummary};
 use crate::diag::{Diagnostics, Severity};
+use crate::report::diagram::Mode;
 
 #[derive(Serialize)]
 pub struct KeyValue {

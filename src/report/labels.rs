@@ -23,10 +23,11 @@ mod zpl;
 
 use std::collections::BTreeMap;
 
-use crate::artifacts::{ArtifactError, LinkNames};
+use crate::artifacts::LinkNames;
+use crate::output::FileError;
 use crate::output::natural::Natural;
 use crate::output::{Memo, OutputFile, Sink, unit_digest};
-use crate::topology::{Device, Fabric};
+use crate::topology::{Device, Fabric, LinkId};
 
 pub const STOCK: &str = "Panduit R200X150V1T self-laminating wrap-around label, 2.00 in × 1.50 in, print-on area 2.00 in × 0.50 in, for cable OD 0.22–0.28 in (5.6–7.1 mm)";
 
@@ -98,13 +99,13 @@ pub(crate) struct Location<'a> {
 }
 
 /// A cable in a label file: the B end's device and port in natural order, and the cable.
-type Key<'a> = (Natural<&'a str>, Natural<&'a str>, usize);
+type Key<'a> = (Natural<&'a str>, Natural<&'a str>, LinkId);
 
 /// The cables of every location, by the B end's rack (or switch when the spec has no racks).
 fn locations<'a>(f: &'a Fabric, names: &'a LinkNames) -> Vec<Location<'a>> {
     let racks = f.devices().any(|d| d.rack.is_some());
     let mut groups: BTreeMap<String, Vec<Key>> = BTreeMap::new();
-    for (i, l) in f.links().enumerate() {
+    for (i, l) in f.links_with_ids() {
         let b = f.device_of(&l.b);
         let loc = match (&b.rack, racks) {
             (Some(r), true) => r.clone(),
@@ -116,7 +117,6 @@ fn locations<'a>(f: &'a Fabric, names: &'a LinkNames) -> Vec<Location<'a>> {
             i,
         ));
     }
-    let links: Vec<_> = f.links().collect();
     let kind = if racks { "rack" } else { "switch" };
     groups
         .into_iter()
@@ -125,7 +125,7 @@ fn locations<'a>(f: &'a Fabric, names: &'a LinkNames) -> Vec<Location<'a>> {
             let cables = keys
                 .iter()
                 .map(|&(_, _, i)| {
-                    let l = links[i];
+                    let l = f.link(i);
                     let p = &names.build[i];
                     CableLabel {
                         id: l.cable_id.as_str(),
@@ -145,7 +145,7 @@ fn locations<'a>(f: &'a Fabric, names: &'a LinkNames) -> Vec<Location<'a>> {
 }
 
 /// One format's files of a location, drawn unless `memo` has them from an earlier build.
-type Draw = fn(&str, &Location<'_>) -> Result<Vec<OutputFile>, ArtifactError>;
+type Draw = fn(&str, &Location<'_>) -> Result<Vec<OutputFile>, FileError>;
 
 /// Every location's files of one format into `sink` as soon as they are drawn (locations split
 /// over the cores; in no particular order). A location's files are a function of the cluster
@@ -158,7 +158,7 @@ fn each_location(
     memo: &dyn Memo,
     unit: &str,
     draw: Draw,
-) -> Result<(), ArtifactError> {
+) -> Result<(), FileError> {
     let locations = locations(f, names);
     crate::parallel::chunks(&locations, |part| {
         for loc in part {
@@ -189,7 +189,7 @@ pub fn files(
     names: &LinkNames,
     sink: &Sink<'_>,
     memo: &dyn Memo,
-) -> Result<(), ArtifactError> {
+) -> Result<(), FileError> {
     each_location(f, names, sink, memo, "", |cluster, loc| {
         Ok(vec![zpl::file(cluster, loc)?, table::file(loc)?])
     })
@@ -201,7 +201,7 @@ pub fn sheets(
     names: &LinkNames,
     sink: &Sink<'_>,
     memo: &dyn Memo,
-) -> Result<(), ArtifactError> {
+) -> Result<(), FileError> {
     each_location(f, names, sink, memo, ".html", |cluster, loc| {
         Ok(vec![sheet::file(cluster, loc)?])
     })

@@ -35,7 +35,7 @@ mod units;
 use std::collections::BTreeSet;
 
 use crate::model::{Network, Role, Tier};
-use crate::topology::{Device, Fabric};
+use crate::topology::{Device, Fabric, PerDevice, PerLink};
 
 /// How much is aggregated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,8 +181,8 @@ pub struct Diagram {
     pub units: Vec<Unit>,
     pub bundles: Vec<Bundle>,
     /// Bundle index of every cable.
-    pub cable_bundle: Vec<usize>,
-    pub placements: Vec<Placement>,
+    pub cable_bundle: PerLink<usize>,
+    pub placements: PerDevice<Placement>,
     pub rails: BTreeSet<u32>,
     pub networks: BTreeSet<&'static str>,
     pub width: f64,
@@ -200,7 +200,7 @@ pub fn build(f: &Fabric) -> Diagram {
         placements,
         blocks,
     } = devices::aggregate(f, &devices, mode, &cols);
-    let cabling = bundles::aggregate(f, &devices, &cols, &placements, &mut units);
+    let cabling = bundles::aggregate(f, &cols, &placements, &mut units);
     let mut units = units.subtitled(&devices);
 
     let blocks = blocks.in_order(&units);

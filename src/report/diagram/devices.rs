@@ -11,13 +11,12 @@ use super::columns::Columns;
 use super::units::{UnitOf, Units};
 use super::{Mode, PANEL_MAX_UNITS, Placement, UnitKind};
 use crate::model::{Network, Role};
-use crate::topology::{Device, Fabric};
+use crate::topology::{Device, Fabric, PerDevice};
 
 /// Devices into units, units into frames.
 pub struct Aggregate {
     pub units: Units,
-    /// Per device, in device order.
-    pub placements: Vec<Placement>,
+    pub placements: PerDevice<Placement>,
     /// Every frame's units, in order of their first device.
     pub blocks: Blocks,
 }
@@ -52,7 +51,7 @@ pub fn aggregate(f: &Fabric, devices: &[&Device], mode: Mode, cols: &Columns) ->
     }
     Aggregate {
         units: by.units,
-        placements,
+        placements: PerDevice::in_device_order(f, placements).unwrap_or_default(),
         blocks,
     }
 }

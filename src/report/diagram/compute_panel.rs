@@ -11,13 +11,13 @@ use super::geometry::{
 use super::{Frame, Panel, Placement, Rect, Unit};
 use crate::model::Network;
 use crate::output::natural;
-use crate::topology::{ComputePlan, Fabric};
+use crate::topology::{ComputePlan, Fabric, PerDevice};
 
 /// Places the compute fabric's units and frames (appended to `frames`); its panel.
 pub fn place(
     units: &mut [Unit],
     blocks: &Blocks,
-    placements: &[Placement],
+    placements: &PerDevice<Placement>,
     f: &Fabric,
     frames: &mut Vec<Frame>,
 ) -> Panel {
@@ -118,12 +118,12 @@ impl Grid {
     fn new(
         units: &[Unit],
         blocks: &Blocks,
-        placements: &[Placement],
+        placements: &PerDevice<Placement>,
         compute: &ComputePlan,
         planes: u32,
     ) -> Self {
         let mut columns: Vec<String> = placements
-            .iter()
+            .values()
             .map(|p| p.col.clone())
             .filter(|c| c != "central")
             .collect::<BTreeSet<_>>()

@@ -7,9 +7,9 @@
 use qrcodegen::{Mask, QrCode, QrCodeEcc, QrSegment, Version};
 
 use super::{CableLabel, ENDS, Location, STOCK};
-use crate::artifacts::ArtifactError;
-use crate::artifacts::report::markup::Markup;
+use crate::output::FileError;
 use crate::output::{OutputFile, OutputGroup};
+use crate::report::markup::Markup;
 
 /// Text room right of the QR code, in points (2.00 in − margins − 0.44 in code).
 const TEXT_WIDTH_PT: f64 = 104.0;
@@ -117,7 +117,7 @@ fn font_pt(longest: usize) -> f64 {
 
 /// One location's label sheet; an error when a cable id does not fit a QR code (a label
 /// without its code is not a label).
-pub(super) fn file(cluster: &str, loc: &Location<'_>) -> Result<OutputFile, ArtifactError> {
+pub(super) fn file(cluster: &str, loc: &Location<'_>) -> Result<OutputFile, FileError> {
     let (name, kind) = (loc.name.as_str(), loc.kind);
     let path = format!("labels/{name}.html");
     let mut m = Markup::with_capacity(loc.cables.len() * 2200);
@@ -150,7 +150,7 @@ pub(super) fn file(cluster: &str, loc: &Location<'_>) -> Result<OutputFile, Arti
     m.open("div", &[("class", &"sheet")]).newline();
     for (k, cable) in loc.cables.iter().enumerate() {
         let (d, n) = qr_path(cable.id).ok_or_else(|| {
-            ArtifactError::new(
+            FileError::new(
                 &path,
                 format!(
                     "cable id `{}` ({} bytes) does not fit a QR code",

@@ -3,8 +3,8 @@
 
 use super::palette::{network_colour, rail_colour, unit_fill};
 use super::{clip, rounded};
-use crate::artifacts::report::diagram::{Diagram, Unit, UnitKind};
-use crate::artifacts::report::markup::{Markup, num};
+use crate::report::diagram::{Diagram, Unit, UnitKind};
+use crate::report::markup::{Markup, num};
 
 /// The units layer.
 pub fn draw(m: &mut Markup, dg: &Diagram) {

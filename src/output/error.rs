@@ -1,18 +1,19 @@
-//! Why an artifact could not be written: the file and the reason. Every producer of
-//! `src/artifacts/` that can fail returns it instead of writing an empty or partial file, and
-//! `railyard build` then writes nothing (the previous output directory stays as it was).
+//! Why an output file could not be produced: the file and the reason. Every producer of a
+//! document (`artifacts`, `report`, `acceptance`) that can fail returns it instead of writing an
+//! empty or partial file, and `railyard build` then writes nothing (the previous output
+//! directory stays as it was).
 
 use std::fmt::Display;
 
 /// An output file that could not be produced, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArtifactError {
+pub struct FileError {
     /// The file, relative to the output directory (`report.html`, `hosts/nccl.env`, …).
     pub path: String,
     pub reason: String,
 }
 
-impl ArtifactError {
+impl FileError {
     pub fn new(path: impl Into<String>, reason: impl Display) -> Self {
         Self {
             path: path.into(),
@@ -21,23 +22,23 @@ impl ArtifactError {
     }
 }
 
-impl std::fmt::Display for ArtifactError {
+impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "cannot write `{}`: {}", self.path, self.reason)
     }
 }
 
-impl std::error::Error for ArtifactError {}
+impl std::error::Error for FileError {}
 
 /// A failure of some writer (a template, a serializer, the zip container) as the
-/// [`ArtifactError`] of the file it was writing.
-pub(crate) trait InFile<T> {
-    fn in_file(self, path: &str) -> Result<T, ArtifactError>;
+/// [`FileError`] of the file it was writing.
+pub trait InFile<T> {
+    fn in_file(self, path: &str) -> Result<T, FileError>;
 }
 
 impl<T, E: Display> InFile<T> for Result<T, E> {
-    fn in_file(self, path: &str) -> Result<T, ArtifactError> {
-        self.map_err(|e| ArtifactError::new(path, e))
+    fn in_file(self, path: &str) -> Result<T, FileError> {
+        self.map_err(|e| FileError::new(path, e))
     }
 }
 

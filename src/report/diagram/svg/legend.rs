@@ -2,9 +2,9 @@
 //! has node cables by rail.
 
 use super::palette::{network_colour, rail_colour};
-use crate::artifacts::report::diagram::Diagram;
-use crate::artifacts::report::markup::Markup;
 use crate::model::Network;
+use crate::report::diagram::Diagram;
+use crate::report::markup::Markup;
 
 fn network_name(n: &str) -> &'static str {
     match n {

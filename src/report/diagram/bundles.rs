@@ -7,13 +7,13 @@ use super::columns::Columns;
 use super::units::Units;
 use super::{Bundle, Placement};
 use crate::model::{Network, Tier};
-use crate::topology::{Device, Fabric, Link};
+use crate::topology::{DeviceId, Fabric, Link, PerDevice, PerLink};
 
 /// Cables into bundles.
 pub struct Bundled {
     pub bundles: Vec<Bundle>,
     /// Bundle index of every cable.
-    pub cable_bundle: Vec<usize>,
+    pub cable_bundle: PerLink<usize>,
     /// Rails of the compute fabric's node cables.
     pub rails: BTreeSet<u32>,
     pub networks: BTreeSet<&'static str>,
@@ -24,9 +24,8 @@ type Key = (String, String, Option<u32>);
 
 pub fn aggregate(
     f: &Fabric,
-    devices: &[&Device],
     cols: &Columns,
-    placements: &[Placement],
+    placements: &PerDevice<Placement>,
     units: &mut Units,
 ) -> Bundled {
     let mut ends = Ends {
@@ -37,16 +36,17 @@ pub fn aggregate(
     let mut bundle_index: BTreeMap<Key, usize> = BTreeMap::new();
     let mut out = Bundled {
         bundles: Vec::new(),
-        cable_bundle: Vec::with_capacity(f.link_count()),
+        cable_bundle: PerLink::default(),
         rails: BTreeSet::new(),
         networks: BTreeSet::new(),
     };
     let mut speeds: Vec<BTreeSet<String>> = Vec::new();
+    let mut cable_bundle = Vec::with_capacity(f.link_count());
     for (ci, l) in f.links().enumerate() {
-        let (ai, bi) = (f.device_position(&l.a), f.device_position(&l.b));
+        let (ai, bi) = (f.device_id(&l.a), f.device_id(&l.b));
         out.networks.insert(l.network.as_str());
         let key = match l.tier {
-            Tier::NodeLeaf if !devices[ai].role.is_switch() => {
+            Tier::NodeLeaf if !f.device(ai).role.is_switch() => {
                 if l.network == Network::Compute
                     && let Some(r) = l.rail
                 {
@@ -74,8 +74,9 @@ pub fn aggregate(
         }
         out.bundles[bundle].cables.push(ci);
         speeds[bundle].insert(l.speed.to_string());
-        out.cable_bundle.push(bundle);
+        cable_bundle.push(bundle);
     }
+    out.cable_bundle = PerLink::in_link_order(f, cable_bundle).unwrap_or_default();
     for (b, sp) in out.bundles.iter_mut().zip(speeds) {
         b.speeds = sp.into_iter().collect::<Vec<_>>().join("+");
     }
@@ -85,14 +86,14 @@ pub fn aggregate(
 /// The ends of a cable's bundle, from the placements of its devices.
 struct Ends<'a> {
     cols: &'a Columns,
-    placements: &'a [Placement],
+    placements: &'a PerDevice<Placement>,
     units: &'a mut Units,
 }
 
 impl Ends<'_> {
     /// Node to leaf: the node's unit and rail on the compute fabric, else the stub of the
     /// node's column in that network's panel.
-    fn node_leaf(&mut self, l: &Link, ai: usize, bi: usize) -> Key {
+    fn node_leaf(&mut self, l: &Link, ai: DeviceId, bi: DeviceId) -> Key {
         if l.network == Network::Compute {
             (
                 self.placements[ai].unit.clone(),
@@ -109,7 +110,7 @@ impl Ends<'_> {
     }
 
     /// A management port to its OOB switch: the stub of the device's column in the OOB panel.
-    fn mgmt(&mut self, l: &Link, ai: usize, bi: usize) -> Key {
+    fn mgmt(&mut self, l: &Link, ai: DeviceId, bi: DeviceId) -> Key {
         let col = &self.placements[ai].col;
         let label = if col == "central" {
             "central".to_string()
@@ -121,8 +122,8 @@ impl Ends<'_> {
     }
 
     /// Switch to switch: frame to frame (or a unit without a frame).
-    fn between_switches(&self, ai: usize, bi: usize) -> Key {
-        let end = |i: usize| {
+    fn between_switches(&self, ai: DeviceId, bi: DeviceId) -> Key {
+        let end = |i: DeviceId| {
             let p = &self.placements[i];
             if p.frame.is_empty() {
                 p.unit.clone()

@@ -14,8 +14,8 @@
 //! escape of ZPL field data (`output::zpl::field`).
 
 use super::{CableLabel, Location};
-use crate::artifacts::{ArtifactError, InFile};
 use crate::output::zpl::{ZplError, field};
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 
 /// Width of the text column right of the QR code, in dots (406 − 92 − 6).
@@ -28,7 +28,7 @@ const FONT_DOTS: usize = 17;
 const QR_MAX_M: usize = 2331;
 
 /// The ZPL of one location's labels, two per cable.
-pub(super) fn file(cluster: &str, loc: &Location<'_>) -> Result<OutputFile, ArtifactError> {
+pub(super) fn file(cluster: &str, loc: &Location<'_>) -> Result<OutputFile, FileError> {
     let path = format!("labels/{}.zpl", loc.name);
     let mut out = String::with_capacity(loc.cables.len() * 2 * 420);
     // A comment (`^FX`) in the first label's format says what the file is when opened (a
@@ -42,7 +42,7 @@ pub(super) fn file(cluster: &str, loc: &Location<'_>) -> Result<OutputFile, Arti
     );
     for cable in &loc.cables {
         if cable.id.len() > QR_MAX_M {
-            return Err(ArtifactError::new(
+            return Err(FileError::new(
                 &path,
                 format!(
                     "cable id `{}` ({} bytes) does not fit a QR code",

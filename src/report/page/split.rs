@@ -8,19 +8,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use minijinja::{Value, context};
 use serde::Serialize;
 
-use super::data::{self, Scope, Sheets};
+use super::data::{self, PageSheets, Scope, Sheets};
 use super::overview::{self, kv, thousands};
 use super::{
     CSS, GENERATOR, JS_BOM, JS_CABLING, JS_CORE, JS_END, JS_SHEETS, ROWS_PER_PAGE, render,
 };
-use crate::artifacts::Inputs;
-use crate::artifacts::report::diagram::pod_grid::{self, PodBox};
-use crate::artifacts::report::pods::{CENTRAL, Pods};
-use crate::artifacts::report::{Csv, LinkNames, racks};
 use crate::artifacts::summary::Summary;
+use crate::design::Design;
 use crate::model::Role;
 use crate::output::unit_digest;
-use crate::topology::{Device, Fabric, Link};
+use crate::report::diagram::pod_grid::{self, PodBox};
+use crate::report::pods::{CENTRAL, Pods};
+use crate::report::{Csv, LinkNames, racks};
+use crate::topology::{DeviceId, Fabric, PerLink};
 
 /// What one pod holds, counted.
 struct Facts {
@@ -32,12 +32,12 @@ struct Facts {
 }
 
 impl Facts {
-    fn of(f: &Fabric, all: &[&Device], links: &[&Link], pods: &Pods, k: usize) -> Self {
+    fn of(f: &Fabric, pods: &Pods, k: usize) -> Self {
         let mut switches = BTreeMap::new();
         let mut nodes = 0;
         let mut racks = BTreeSet::new();
         for &i in &pods.devices[k] {
-            let d = all[i];
+            let d = f.device(i);
             if d.role == Role::Node {
                 nodes += 1;
             } else if d.role.is_switch() {
@@ -47,7 +47,7 @@ impl Facts {
         }
         let mut cables = BTreeMap::new();
         for &i in &pods.cables[k] {
-            *cables.entry(links[i].tier.as_str()).or_insert(0) += 1;
+            *cables.entry(f.link(i).tier.as_str()).or_insert(0) += 1;
         }
         Self {
             nodes,
@@ -104,8 +104,6 @@ pub struct PodPage<'a> {
     pub pods: &'a Pods,
     pub sheets: Sheets,
     pub portmaps: &'a [(&'a str, Csv)],
-    pub all: Vec<&'a Device>,
-    pub links: Vec<&'a Link>,
 }
 
 /// A pod page ready to render, and the digest of everything it shows.
@@ -133,36 +131,34 @@ impl<'a> PodPage<'a> {
             pods,
             sheets: Sheets::of(f, names),
             portmaps,
-            all: f.devices().collect(),
-            links: f.links().collect(),
         }
     }
 
     /// Pod `k`'s page: its data block, rack elevations and figures, digested.
     pub fn prepare(&self, k: usize) -> Result<Prepared, String> {
-        let (f, all) = (self.f, &self.all);
+        let f = self.f;
         let own = &self.pods.devices[k];
         let cables = self.pods.cables[k].clone();
-        let mut devices: BTreeSet<usize> = own.iter().copied().collect();
+        let mut devices: BTreeSet<DeviceId> = own.iter().copied().collect();
         for &i in &cables {
-            devices.insert(f.device_position(&self.links[i].a));
-            devices.insert(f.device_position(&self.links[i].b));
+            devices.insert(f.device_id(&f.link(i).a));
+            devices.insert(f.device_id(&f.link(i).b));
         }
-        let sheets = self.sheets.within(all, own, &cables);
+        let sheets = self.sheets.within(f, own, &cables);
         let has_racks = sheets.has_racks;
         let scope = Scope {
             devices: devices.into_iter().collect(),
             cables,
-            ports_of: Some(own.iter().map(|&i| all[i].name.as_str()).collect()),
+            ports_of: Some(own.iter().map(|&i| f.device(i).name.as_str()).collect()),
             diagram: None,
         };
         let data_json = data::json(f, self.names, &scope, sheets, None, self.portmaps)
             .map_err(|e| format!("the page's data does not serialize: {e}"))?;
         let rack_names: BTreeSet<&str> =
-            own.iter().filter_map(|&i| all[i].rack.as_deref()).collect();
+            own.iter().filter_map(|&i| f.device(i).rack.as_deref()).collect();
         let rack_list = racks::racks_where(f, |r| rack_names.contains(r));
         let racks_html = racks::render(&rack_list);
-        let x = Facts::of(f, all, &self.links, self.pods, k);
+        let x = Facts::of(f, self.pods, k);
         let span = &self.pods.spans[k];
         let pod_title = format!("{} ({span})", title(&self.pods.names[k]));
         let counts = format!("{:?} {:?} {}", x.switches, x.cables, x.gpus);
@@ -214,16 +210,15 @@ impl<'a> PodPage<'a> {
 
 /// `report.html` as the index of the pod pages.
 pub fn index_html(
-    inputs: &Inputs<'_>,
+    design: &Design,
+    findings: &crate::diag::Diagnostics,
     pods: &Pods,
     summary: &Summary,
     bom: Option<&Csv>,
 ) -> Result<Vec<u8>, String> {
-    let f = inputs.fabric;
-    let all: Vec<&Device> = f.devices().collect();
-    let links: Vec<&Link> = f.links().collect();
+    let f = &design.fabric;
     let facts: Vec<Facts> = (0..pods.len())
-        .map(|k| Facts::of(f, &all, &links, pods, k))
+        .map(|k| Facts::of(f, pods, k))
         .collect();
     let rows: Vec<PodRow> = facts
         .iter()
@@ -273,15 +268,15 @@ pub fn index_html(
         ports_of: Some(BTreeSet::new()),
         diagram: None,
     };
-    let no_sheets = Sheets {
+    let no_sheets = PageSheets {
         has_racks: false,
         sheets: Vec::new(),
     };
     let no_names = LinkNames {
-        a_port: Vec::new(),
-        b_port: Vec::new(),
-        label: Vec::new(),
-        build: Vec::new(),
+        a_port: PerLink::default(),
+        b_port: PerLink::default(),
+        label: PerLink::default(),
+        build: PerLink::default(),
     };
     let data_json = data::json(f, &no_names, &empty, no_sheets, bom, &[])
         .map_err(|e| format!("the page's data does not serialize: {e}"))?;
@@ -301,7 +296,7 @@ pub fn index_html(
         sheet_unit => "rack",
         js => Value::from_safe_string([JS_CORE, JS_BOM, JS_END].concat()),
         data_json => Value::from_safe_string(data_json),
-        ..super::fabric(inputs, summary)
+        ..super::fabric(design, findings, summary)
     };
     render(ctx)
 }

@@ -3,7 +3,7 @@
 //! band above, each box a link to its page. Drawn at pod level only: what a pod holds is on its
 //! own page, where it can be read.
 
-use crate::artifacts::report::markup::{Markup, num};
+use crate::report::markup::{Markup, num};
 
 /// One pod's box: its page, title (`Pod 3`), what it holds (`SU 9–12`) and figure lines.
 pub struct PodBox {

@@ -3,7 +3,7 @@
 //! labels `labels/<location>.{zpl,csv}` (the office-printer sheets `labels/<location>.html` on
 //! request).
 //!
-//! Pure functions of the fabric and the already rendered CSV artifacts (`inputs → bytes`): the
+//! Pure functions of the fabric and the already rendered CSV artifacts (`design → bytes`): the
 //! tables in the page and the workbook are read back from `cabling.csv`, `portmaps/*.csv`,
 //! `bom.csv` and `addresses.csv`, so every view shows exactly what the CSV files say.
 //! Self-contained: the page carries its CSS, script, SVG and data inline and loads nothing.
@@ -14,7 +14,7 @@
 
 mod csv_table;
 mod diagram;
-pub(super) mod labels;
+mod labels;
 mod markup;
 mod page;
 mod pods;
@@ -22,7 +22,10 @@ mod racks;
 mod split;
 mod xlsx;
 
-use super::{ArtifactError, InFile, Inputs, LinkNames};
+use crate::artifacts::LinkNames;
+use crate::design::Design;
+use crate::diag::Diagnostics;
+use crate::output::{FileError, InFile};
 use crate::output::{Memo, OutputFile, OutputGroup, Sink, unit_digest};
 pub(crate) use csv_table::{Csv, CsvRow};
 
@@ -31,7 +34,7 @@ fn find<'a>(files: &'a [OutputFile], path: &str) -> Option<&'a OutputFile> {
 }
 
 /// The CSV file `path` of `files` read back, if there.
-fn read_back(files: &[OutputFile], path: &str) -> Result<Option<Csv>, ArtifactError> {
+fn read_back(files: &[OutputFile], path: &str) -> Result<Option<Csv>, FileError> {
     find(files, path)
         .map(|c| Csv::read(&c.bytes).in_file(path))
         .transpose()
@@ -41,20 +44,21 @@ fn read_back(files: &[OutputFile], path: &str) -> Result<Option<Csv>, ArtifactEr
 /// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`);
 /// above the spec's size, the page and the workbook split per pod.
 pub fn files(
-    inputs: &Inputs<'_>,
+    design: &Design,
+    findings: &Diagnostics,
     names: &LinkNames,
     files: &[OutputFile],
     sink: &Sink<'_>,
     memo: &dyn Memo,
-) -> Result<(), ArtifactError> {
-    let f = inputs.fabric;
-    let summary = super::summary::summarize_with(f, &inputs.intents.tenants);
-    if pods::split(summary.gpus, inputs.spec.report.per_pod_above_gpus) {
-        return split::files(inputs, names, &summary, files, sink, memo);
+) -> Result<(), FileError> {
+    let f = &design.fabric;
+    let summary = crate::artifacts::summary::summarize_with(f, &design.intents.tenants);
+    if pods::split(summary.gpus, design.spec.report.per_pod_above_gpus) {
+        return split::files(design, findings, names, &summary, files, sink, memo);
     }
     // The workbook is the summary and the CSV files as sheets, nothing else: when those are the
     // same as the previous build's (a change of tenants, BGP or RoCE settings), it is kept.
-    let summary_json = super::summary::to_json(&summary).in_file(WORKBOOK)?;
+    let summary_json = crate::artifacts::summary::to_json(&summary).in_file(WORKBOOK)?;
     let mut parts: Vec<&[u8]> = vec![&summary_json];
     for o in files.iter().filter(|o| {
         ["cabling.csv", "bom.csv", "addresses.csv"].contains(&o.path.as_str())
@@ -87,8 +91,9 @@ pub fn files(
                 .transpose()
         },
         || {
-            let html = page::report_html(inputs, names, &summary, bom.as_ref(), &portmaps)
-                .in_file(PAGE)?;
+            let html =
+                page::report_html(design, findings, names, &summary, bom.as_ref(), &portmaps)
+                    .in_file(PAGE)?;
             sink(OutputFile::new(OutputGroup::Report, PAGE, html));
             labels::files(f, names, sink, memo)
         },
@@ -113,7 +118,7 @@ struct Tables<'a> {
 impl<'a> Tables<'a> {
     /// The tables of `files`; the cabling plan and address plan only for a `workbook` (the page
     /// does not read them).
-    fn read(files: &'a [OutputFile], workbook: bool) -> Result<Self, ArtifactError> {
+    fn read(files: &'a [OutputFile], workbook: bool) -> Result<Self, FileError> {
         let read = |path: &str| {
             if workbook {
                 read_back(files, path)
@@ -125,7 +130,7 @@ impl<'a> Tables<'a> {
         let ((cabling, addresses), (bom, portmaps)) = crate::parallel::join(
             || (read("cabling.csv"), read("addresses.csv")),
             || {
-                let portmaps: Result<Vec<(&str, Csv)>, ArtifactError> = files
+                let portmaps: Result<Vec<(&str, Csv)>, FileError> = files
                     .iter()
                     .filter_map(|o| {
                         let name = o.path.strip_prefix("portmaps/")?.strip_suffix(".csv")?;
@@ -142,6 +147,16 @@ impl<'a> Tables<'a> {
             portmaps: portmaps?,
         })
     }
+}
+
+/// The office-printer label sheets (`labels/<location>.html`), only on request.
+pub fn label_sheets(
+    f: &crate::topology::Fabric,
+    names: &LinkNames,
+    sink: &Sink<'_>,
+    memo: &dyn Memo,
+) -> Result<(), FileError> {
+    labels::sheets(f, names, sink, memo)
 }
 
 const WORKBOOK: &str = "cabling.xlsx";

@@ -12,22 +12,22 @@ mod split;
 use minijinja::{AutoEscape, Environment, Value, context};
 
 use super::{Csv, LinkNames, diagram, racks};
-use crate::artifacts::Inputs;
 use crate::artifacts::summary::Summary;
+use crate::design::Design;
 use overview::thousands;
 pub use split::{PodPage, index_html};
 
-const TEMPLATE: &str = include_str!("../../../../templates/report/report.html.j2");
-const FAILURE_DOMAINS: &str = include_str!("../../../../templates/report/failure_domains.html.j2");
-const CSS: &str = include_str!("../../../../templates/report/report.css");
+const TEMPLATE: &str = include_str!("../../../templates/report/report.html.j2");
+const FAILURE_DOMAINS: &str = include_str!("../../../templates/report/failure_domains.html.j2");
+const CSS: &str = include_str!("../../../templates/report/report.css");
 /// The page's script in pieces (`templates/report/js/`): the helpers and the table widget,
 /// the cabling and port-map tables, the BOM, the diagram's interaction, the print sheets, the end.
-const JS_CORE: &str = include_str!("../../../../templates/report/js/core.js");
-const JS_CABLING: &str = include_str!("../../../../templates/report/js/cabling.js");
-const JS_BOM: &str = include_str!("../../../../templates/report/js/bom.js");
-const JS_DIAGRAM: &str = include_str!("../../../../templates/report/js/diagram.js");
-const JS_SHEETS: &str = include_str!("../../../../templates/report/js/sheets.js");
-const JS_END: &str = include_str!("../../../../templates/report/js/end.js");
+const JS_CORE: &str = include_str!("../../../templates/report/js/core.js");
+const JS_CABLING: &str = include_str!("../../../templates/report/js/cabling.js");
+const JS_BOM: &str = include_str!("../../../templates/report/js/bom.js");
+const JS_DIAGRAM: &str = include_str!("../../../templates/report/js/diagram.js");
+const JS_SHEETS: &str = include_str!("../../../templates/report/js/sheets.js");
+const JS_END: &str = include_str!("../../../templates/report/js/end.js");
 
 const GENERATOR: &str = concat!("railyard ", env!("CARGO_PKG_VERSION"));
 
@@ -35,15 +35,16 @@ const GENERATOR: &str = concat!("railyard ", env!("CARGO_PKG_VERSION"));
 const ROWS_PER_PAGE: usize = 30;
 
 pub fn report_html(
-    inputs: &Inputs<'_>,
+    design: &Design,
+    findings: &crate::diag::Diagnostics,
     names: &LinkNames,
     summary: &Summary,
     bom: Option<&Csv>,
     portmaps: &[(&str, Csv)],
 ) -> Result<Vec<u8>, String> {
-    let f = inputs.fabric;
+    let f = &design.fabric;
     let dg = diagram::build(f);
-    let sheets = data::Sheets::of(f, names);
+    let sheets = data::Sheets::of(f, names).whole();
     let has_racks = sheets.has_racks;
     let scope = data::Scope::whole(f, &dg);
     let data_json = data::json(f, names, &scope, sheets, bom, portmaps)
@@ -67,15 +68,15 @@ pub fn report_html(
             [JS_CORE, JS_CABLING, JS_BOM, JS_DIAGRAM, JS_SHEETS, JS_END].concat()
         ),
         data_json => Value::from_safe_string(data_json),
-        ..fabric(inputs, summary)
+        ..fabric(design, findings, summary)
     };
     render(ctx)
 }
 
 /// What the whole page and the index show of the whole fabric: its name, figures, design,
 /// findings and tenants.
-fn fabric(inputs: &Inputs<'_>, summary: &Summary) -> Value {
-    let f = inputs.fabric;
+fn fabric(design: &Design, findings: &crate::diag::Diagnostics, summary: &Summary) -> Value {
+    let f = &design.fabric;
     let cable_count = f.link_count() as u64;
     context! {
         cluster => &f.name,
@@ -88,9 +89,9 @@ fn fabric(inputs: &Inputs<'_>, summary: &Summary) -> Value {
         switches => overview::counts(&summary.switches),
         cables => overview::counts(&summary.links),
         design => overview::design(summary),
-        diagnostics => overview::diagnostics(inputs.diagnostics),
+        diagnostics => overview::diagnostics(findings),
         tenants => overview::tenants(&summary.tenants),
-        failure_domains => domains::section(inputs),
+        failure_domains => domains::section(design),
         rows_per_page => ROWS_PER_PAGE,
         css => Value::from_safe_string(CSS.to_string()),
     }

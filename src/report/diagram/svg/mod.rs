@@ -7,7 +7,7 @@ mod palette;
 mod units;
 
 use super::{Diagram, Rect};
-use crate::artifacts::report::markup::{Attr, Markup, num};
+use crate::report::markup::{Attr, Markup, num};
 use palette::{network_colour, network_fill};
 
 fn clip(s: &str, max: usize) -> String {

@@ -11,24 +11,27 @@ use super::page::{self, PodPage};
 use super::pods::Pods;
 use super::{Csv, InFile, LinkNames, Tables, xlsx};
 use crate::artifacts::summary::Summary;
-use crate::artifacts::{ArtifactError, Inputs};
+use crate::design::Design;
+use crate::output::FileError;
 use crate::output::{Memo, OutputFile, OutputGroup, Sink, unit_digest};
 
 const INDEX: &str = "report.html";
 const SUMMARY: &str = "cabling.xlsx";
 
 pub fn files(
-    inputs: &Inputs<'_>,
+    design: &Design,
+    findings: &crate::diag::Diagnostics,
     names: &LinkNames,
     summary: &Summary,
     files: &[OutputFile],
     sink: &Sink<'_>,
     memo: &dyn Memo,
-) -> Result<(), ArtifactError> {
-    let f = inputs.fabric;
+) -> Result<(), FileError> {
+    let f = &design.fabric;
     let pods = Pods::of(f);
     let tables = Tables::read(files, true)?;
-    let index = page::index_html(inputs, &pods, summary, tables.bom.as_ref()).in_file(INDEX)?;
+    let index =
+        page::index_html(design, findings, &pods, summary, tables.bom.as_ref()).in_file(INDEX)?;
     sink(OutputFile::new(OutputGroup::Report, INDEX, index));
     summary_workbook(summary, &pods, &tables, sink, memo)?;
     let pages = PodPage::new(f, names, &pods, &tables.portmaps);
@@ -41,10 +44,10 @@ pub fn files(
                     pod_page(&pages, k, sink, memo)?;
                     pod_workbook(&f.name, &pods, k, &tables, &by_pod, sink, memo)?;
                 }
-                Ok::<(), ArtifactError>(())
+                Ok::<(), FileError>(())
             })
             .into_iter()
-            .collect::<Result<(), ArtifactError>>()
+            .collect::<Result<(), FileError>>()
         },
         || super::labels::files(f, names, sink, memo),
     );
@@ -57,7 +60,7 @@ fn pod_page(
     k: usize,
     sink: &Sink<'_>,
     memo: &dyn Memo,
-) -> Result<(), ArtifactError> {
+) -> Result<(), FileError> {
     let path = format!("report/{}.html", pages.pods.names[k]);
     let page = pages.prepare(k).in_file(&path)?;
     if memo.reuse(&path, &page.inputs) {
@@ -82,9 +85,8 @@ struct RowsByPod {
 impl RowsByPod {
     fn of(f: &crate::topology::Fabric, pods: &Pods, t: &Tables<'_>) -> Self {
         let by_name: std::collections::BTreeMap<&str, usize> = f
-            .devices()
-            .zip(&pods.of_device)
-            .map(|(d, &p)| (d.name.as_str(), p))
+            .devices_with_ids()
+            .map(|(id, d)| (d.name.as_str(), pods.of_device[id]))
             .collect();
         let key = |name: &str| by_name.get(name).copied();
         let rows = |c: Option<&Csv>, cols: &[&str]| {
@@ -122,7 +124,7 @@ fn pod_workbook(
     by_pod: &RowsByPod,
     sink: &Sink<'_>,
     memo: &dyn Memo,
-) -> Result<(), ArtifactError> {
+) -> Result<(), FileError> {
     let name = &pods.names[k];
     let path = format!("workbooks/{name}.xlsx");
     let pick = |c: Option<&Csv>, rows: &[usize]| {
@@ -178,7 +180,7 @@ fn summary_workbook(
     t: &Tables<'_>,
     sink: &Sink<'_>,
     memo: &dyn Memo,
-) -> Result<(), ArtifactError> {
+) -> Result<(), FileError> {
     let mut rows = xlsx::summary_rows(summary);
     for (name, span) in pods.names.iter().zip(&pods.spans) {
         rows.push((

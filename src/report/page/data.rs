@@ -7,11 +7,11 @@ use serde::Serialize;
 
 use super::ROWS_PER_PAGE;
 use crate::artifacts::LinkNames;
-use crate::artifacts::report::Csv;
-use crate::artifacts::report::diagram::{Diagram, Placement};
-use crate::artifacts::report::markup::script_json;
 use crate::output::natural::{self, Natural};
-use crate::topology::{Device, Fabric};
+use crate::report::Csv;
+use crate::report::diagram::{Diagram, Placement};
+use crate::report::markup::script_json;
+use crate::topology::{Device, DeviceId, Fabric, LinkId};
 
 /// Up to this many sheet rows the page lays out every sheet on load; beyond, the user picks.
 const AUTO_SHEET_ROWS: usize = 4000;
@@ -78,7 +78,14 @@ struct Data<'a> {
 /// switch, with the cables that end there.
 pub struct Sheets {
     pub has_racks: bool,
-    /// Location and cable indices, both in natural order (device, then port).
+    /// Location and its cables, both in natural order (device, then port).
+    pub sheets: Vec<(String, Vec<LinkId>)>,
+}
+
+/// The print sheets of one page, each cable as its row on the page.
+pub struct PageSheets {
+    pub has_racks: bool,
+    /// Location and cable rows (positions in the page's cable list).
     pub sheets: Vec<(String, Vec<usize>)>,
 }
 
@@ -86,9 +93,9 @@ impl Sheets {
     pub fn of<'a>(f: &'a Fabric, names: &'a LinkNames) -> Self {
         let racks = f.devices().any(|d| d.rack.is_some());
         // location → (device, port, cable) with names in natural order.
-        type Row<'a> = (Natural<&'a str>, Natural<&'a str>, usize);
+        type Row<'a> = (Natural<&'a str>, Natural<&'a str>, LinkId);
         let mut by_loc: BTreeMap<String, Vec<Row<'a>>> = BTreeMap::new();
-        for (i, l) in f.links().enumerate() {
+        for (i, l) in f.links_with_ids() {
             let ends = [
                 (f.device_of(&l.a), &names.a_port[i]),
                 (f.device_of(&l.b), &names.b_port[i]),
@@ -112,7 +119,7 @@ impl Sheets {
                 ));
             }
         }
-        let mut sheets: Vec<(String, Vec<usize>)> = by_loc
+        let mut sheets: Vec<(String, Vec<LinkId>)> = by_loc
             .into_iter()
             .map(|(loc, mut v)| {
                 v.sort();
@@ -128,13 +135,25 @@ impl Sheets {
 }
 
 impl Sheets {
-    /// The sheets of the places `own` devices (positions) are in, with only the page's
-    /// `cables` (ascending positions), as page positions; sheets left empty are dropped.
-    pub fn within(&self, all: &[&Device], own: &[usize], cables: &[usize]) -> Self {
+    /// Every sheet, on a page that shows every cable.
+    pub fn whole(self) -> PageSheets {
+        PageSheets {
+            has_racks: self.has_racks,
+            sheets: self
+                .sheets
+                .into_iter()
+                .map(|(loc, list)| (loc, list.into_iter().map(LinkId::position).collect()))
+                .collect(),
+        }
+    }
+
+    /// The sheets of the places `own` devices are in, with only the page's `cables`
+    /// (ascending), as rows of the page; sheets left empty are dropped.
+    pub fn within(&self, f: &Fabric, own: &[DeviceId], cables: &[LinkId]) -> PageSheets {
         let places: std::collections::BTreeSet<&str> = own
             .iter()
             .filter_map(|&i| {
-                let d = all[i];
+                let d = f.device(i);
                 if self.has_racks {
                     d.rack.as_deref()
                 } else {
@@ -155,7 +174,7 @@ impl Sheets {
             })
             .filter(|(_, list): &(String, Vec<usize>)| !list.is_empty())
             .collect();
-        Self {
+        PageSheets {
             has_racks: self.has_racks,
             sheets,
         }
@@ -165,8 +184,8 @@ impl Sheets {
 /// What one page shows: devices and cables by position in `Fabric::devices()` and
 /// `Fabric::links()`, both ascending, and which devices' ports it lists.
 pub struct Scope<'s> {
-    pub devices: Vec<usize>,
-    pub cables: Vec<usize>,
+    pub devices: Vec<DeviceId>,
+    pub cables: Vec<LinkId>,
     /// Devices whose port maps the page lists (names).
     pub ports_of: Option<std::collections::BTreeSet<&'s str>>,
     /// The diagram the page draws, if any (placements and bundles).
@@ -177,15 +196,15 @@ impl<'s> Scope<'s> {
     /// The whole fabric, drawn in `dg`.
     pub fn whole(f: &Fabric, dg: &'s Diagram) -> Self {
         Self {
-            devices: (0..f.device_count()).collect(),
-            cables: (0..f.link_count()).collect(),
+            devices: f.devices_with_ids().map(|(id, _)| id).collect(),
+            cables: f.links_with_ids().map(|(id, _)| id).collect(),
             ports_of: None,
             diagram: Some(dg),
         }
     }
 
-    /// The page's position of a device or cable (both lists are ascending).
-    fn local(list: &[usize], i: usize) -> usize {
+    /// The page's position of a device (the list is ascending).
+    fn local(list: &[DeviceId], i: DeviceId) -> usize {
         list.binary_search(&i).unwrap_or(0)
     }
 }
@@ -195,12 +214,11 @@ pub fn json(
     f: &Fabric,
     names: &LinkNames,
     scope: &Scope<'_>,
-    sheets: Sheets,
+    sheets: PageSheets,
     bom: Option<&Csv>,
     portmaps: &[(&str, Csv)],
 ) -> Result<String, serde_json::Error> {
-    let all: Vec<&Device> = f.devices().collect();
-    let devices: Vec<&Device> = scope.devices.iter().map(|&i| all[i]).collect();
+    let devices: Vec<&Device> = scope.devices.iter().map(|&i| f.device(i)).collect();
     let (cables, cable_index) = cable_rows(f, names, scope);
     let portmaps = portmaps
         .iter()
@@ -259,21 +277,20 @@ fn cable_rows<'a>(
     scope: &Scope<'_>,
 ) -> (Vec<CableRow<'a>>, BTreeMap<&'a str, usize>) {
     let mut cable_index: BTreeMap<&str, usize> = BTreeMap::new();
-    let links: Vec<&crate::topology::Link> = f.links().collect();
     let device = |i| Scope::local(&scope.devices, i);
     let cables = scope
         .cables
         .iter()
         .enumerate()
         .map(|(k, &i)| {
-            let l = links[i];
+            let l = f.link(i);
             cable_index.insert(l.cable_id.as_str(), k);
             (
                 l.cable_id.as_str(),
                 names.label[i].as_str(),
-                device(f.device_position(&l.a)),
+                device(f.device_id(&l.a)),
                 names.a_port[i].as_str(),
-                device(f.device_position(&l.b)),
+                device(f.device_id(&l.b)),
                 names.b_port[i].as_str(),
                 l.speed.to_string(),
                 names.build[i].media,

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::palette::{network_colour, rail_colour};
-use crate::artifacts::report::diagram::{Bundle, Diagram, Rect};
-use crate::artifacts::report::markup::{Markup, num};
 use crate::model::{Network, Tier};
+use crate::report::diagram::{Bundle, Diagram, Rect};
+use crate::report::markup::{Markup, num};
 
 /// A point in diagram coordinates.
 type Point = (f64, f64);

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::overview::thousands;
-use crate::artifacts::Inputs;
+use crate::design::Design;
 use crate::impact::{self, Failure, Impact};
 use crate::output::natural;
 use crate::topology::Device;
@@ -79,24 +79,15 @@ pub struct RoleRow {
 }
 
 /// The section for the whole fabric, `None` for a fabric without switches.
-pub fn section(inputs: &Inputs<'_>) -> Option<Section> {
-    let f = inputs.fabric;
+pub fn section(design: &Design) -> Option<Section> {
+    let f = &design.fabric;
     let switches: Vec<&Device> = f.devices().filter(|d| d.role.is_switch()).collect();
     if switches.is_empty() {
         return None;
     }
     let capped = switches.len() > EVERY_SWITCH_UP_TO;
     let failures = representatives(&switches, capped);
-    let blocks = crate::artifacts::scheduler_blocks(f);
-    let a = impact::analyse(
-        &impact::Inputs {
-            fabric: f,
-            tenants: Some(&inputs.intents.tenants),
-            blocks: &blocks,
-            scope: None,
-        },
-        &failures,
-    );
+    let a = impact::analyse(design, None, &failures);
     let roles = impact::by_role(&a)
         .into_iter()
         .map(|r| RoleRow {

@@ -2,8 +2,8 @@
 //! device at its proposed position, and a caption with the U used (flagged over 42U).
 
 use super::{RACK_UNITS, Rack, Slot};
-use crate::artifacts::report::markup::{Markup, num};
 use crate::model::Role;
+use crate::report::markup::{Markup, num};
 
 const U_PX: f64 = 11.0;
 const WIDTH: f64 = 230.0;

@@ -10,7 +10,7 @@
 //! `central`. A cable belongs to every page one of its ends is on.
 
 use crate::model::{Network, Role};
-use crate::topology::Fabric;
+use crate::topology::{DeviceId, Fabric, LinkId, PerDevice};
 
 /// SUs per pod of a 2-tier fabric: the spine group of the bench's 3-tier fabric (4 SUs,
 /// 1,024 GPUs of 8-GPU nodes), so a 2-tier pod page is as large as a 3-tier one.
@@ -24,12 +24,12 @@ pub struct Pods {
     pub names: Vec<String>,
     /// What a page holds: `SU 5–8`, `cores and shared switches`.
     pub spans: Vec<String>,
-    /// The page of every device (by position in `Fabric::devices()`).
-    pub of_device: Vec<usize>,
-    /// Every page's devices (positions, ascending).
-    pub devices: Vec<Vec<usize>>,
-    /// Every page's cables (positions in `Fabric::links()`, ascending): those with an end there.
-    pub cables: Vec<Vec<usize>>,
+    /// The page of every device.
+    pub of_device: PerDevice<usize>,
+    /// Every page's devices (ascending).
+    pub devices: Vec<Vec<DeviceId>>,
+    /// Every page's cables (ascending): those with an end there.
+    pub cables: Vec<Vec<LinkId>>,
     /// SUs per pod.
     pub size: u32,
 }
@@ -53,20 +53,14 @@ impl Pods {
                 .filter(|_| spine && three_tier)
                 .map(|g| (g.max(1) - 1) as usize)
         };
-        let of_device: Vec<usize> = f
-            .devices()
-            .map(|d| pod(d).map_or(pods, |p| p.min(pods - 1)))
-            .collect();
+        let of_device = PerDevice::of(f, |_, d| pod(d).map_or(pods, |p| p.min(pods - 1)));
         let mut devices = vec![Vec::new(); pods + 1];
-        for (i, &p) in of_device.iter().enumerate() {
+        for (i, &p) in of_device.iter() {
             devices[p].push(i);
         }
         let mut cables = vec![Vec::new(); pods + 1];
-        for (i, l) in f.links().enumerate() {
-            let (a, b) = (
-                of_device[f.device_position(&l.a)],
-                of_device[f.device_position(&l.b)],
-            );
+        for (i, l) in f.links_with_ids() {
+            let (a, b) = (of_device[f.device_id(&l.a)], of_device[f.device_id(&l.b)]);
             cables[a].push(i);
             if b != a {
                 cables[b].push(i);

@@ -10,8 +10,8 @@
 //! cells are safe from spreadsheet formulas.
 
 use super::{ENDS, Location};
-use crate::artifacts::{ArtifactError, InFile};
 use crate::output::csv::{Column, Writer};
+use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 
 pub(super) const COLUMNS: [Column; 14] = [
@@ -32,7 +32,7 @@ pub(super) const COLUMNS: [Column; 14] = [
 ];
 
 /// The label-software import of one location.
-pub(super) fn file(loc: &Location<'_>) -> Result<OutputFile, ArtifactError> {
+pub(super) fn file(loc: &Location<'_>) -> Result<OutputFile, FileError> {
     let path = format!("labels/{}.csv", loc.name);
     let mut w = Writer::new(&COLUMNS);
     for c in &loc.cables {
