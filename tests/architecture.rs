@@ -427,8 +427,20 @@ fn parse_unit(rel: &str, text: &str) -> Unit {
     names.visit_file(&file);
     let mut named = Vec::new();
     let mut reexports = Vec::new();
+    // A path through a name a `use` brought in (`use crate::physical; physical::solve()`).
+    let aliases: BTreeMap<&str, Vec<String>> = names
+        .uses
+        .iter()
+        .filter(|(_, name, _)| name != "*")
+        .filter_map(|(_, name, segs)| Some((name.as_str(), names.absolute(segs)?)))
+        .collect();
     for (_, segs) in &names.paths {
-        if let Some(a) = names.absolute(segs) {
+        let through_use = || {
+            let mut p = aliases.get(segs.first()?.as_str())?.clone();
+            p.extend(segs[1..].iter().cloned());
+            Some(p)
+        };
+        if let Some(a) = names.absolute(segs).or_else(through_use) {
             named.push(a);
         }
     }
@@ -566,6 +578,133 @@ fn shims(c: &Crate) -> Vec<String> {
         }
     }
     bad
+}
+
+/// The stages' entry points: only the pipeline (`src/lib.rs`) runs a stage, so no consumer of
+/// the `Design` runs one again (a second physical solve, say) behind its back.
+const STAGE_ENTRIES: &[[&str; 2]] = &[
+    ["spec", "parse"],
+    ["topology", "build"],
+    ["physical", "solve"],
+    ["addressing", "allocate"],
+    ["tenancy", "plan"],
+    ["intent", "build"],
+];
+
+/// A library file other than `lib.rs` and the stage itself that runs a stage.
+fn stage_runs(c: &Crate) -> Vec<String> {
+    let mut bad = Vec::new();
+    for u in c.units.iter().filter(|u| !u.bin && !u.module.is_empty()) {
+        for p in &u.named {
+            let Some(entry) = STAGE_ENTRIES
+                .iter()
+                .find(|e| p.len() == 2 && p[0] == e[0] && p[1] == e[1])
+            else {
+                continue;
+            };
+            if u.module[0] != entry[0] {
+                bad.push(format!("{}: crate::{}", u.rel, p.join("::")));
+            }
+        }
+    }
+    bad.sort();
+    bad.dedup();
+    bad
+}
+
+/// Names that say "a position in another stage's list": what typed ids (`DeviceId`, `LinkId`)
+/// replace once a value leaves `topology`.
+const POSITION_NAMES: &[&str] = &[
+    "device",
+    "link",
+    "cable",
+    "position",
+    "link_index",
+    "device_index",
+];
+
+fn is_integer(ty: &syn::Type) -> bool {
+    let syn::Type::Path(p) = ty else {
+        return false;
+    };
+    p.path.get_ident().is_some_and(|i| {
+        ["usize", "u64", "u32", "u16", "isize", "i64", "i32"].contains(&i.to_string().as_str())
+    })
+}
+
+/// Public fields and parameters of a stage's public functions, outside `topology` (which hands
+/// the ids out), that carry a device or cable as a bare integer position.
+fn position_keys(rel: &str, text: &str) -> Vec<String> {
+    struct Keys<'a> {
+        rel: &'a str,
+        out: Vec<String>,
+    }
+    impl<'ast> Visit<'ast> for Keys<'_> {
+        fn visit_item(&mut self, i: &'ast syn::Item) {
+            let attrs = match i {
+                syn::Item::Mod(m) => &m.attrs,
+                syn::Item::Fn(f) => &f.attrs,
+                syn::Item::Impl(m) => &m.attrs,
+                _ => return syn::visit::visit_item(self, i),
+            };
+            if !is_test_only(attrs) {
+                syn::visit::visit_item(self, i);
+            }
+        }
+        fn visit_field(&mut self, f: &'ast syn::Field) {
+            let public = matches!(f.vis, syn::Visibility::Public(_));
+            if let Some(name) = &f.ident
+                && public
+                && is_integer(&f.ty)
+                && POSITION_NAMES.contains(&name.to_string().as_str())
+            {
+                let line = name.span().start().line;
+                self.out.push(format!("{}:{line} field `{name}`", self.rel));
+            }
+            syn::visit::visit_field(self, f);
+        }
+        fn visit_signature(&mut self, sig: &'ast syn::Signature) {
+            for input in &sig.inputs {
+                if let syn::FnArg::Typed(t) = input
+                    && let syn::Pat::Ident(id) = &*t.pat
+                    && is_integer(&t.ty)
+                    && POSITION_NAMES.contains(&id.ident.to_string().as_str())
+                {
+                    let line = id.ident.span().start().line;
+                    self.out.push(format!(
+                        "{}:{line} parameter `{}` of {}",
+                        self.rel, id.ident, sig.ident
+                    ));
+                }
+            }
+            syn::visit::visit_signature(self, sig);
+        }
+    }
+    let file = syn::parse_file(text).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let mut k = Keys {
+        rel,
+        out: Vec::new(),
+    };
+    k.visit_file(&file);
+    k.out
+}
+
+/// The library's stage files (not the edges, not `topology`, which hands the ids out).
+fn stage_files() -> Vec<(String, String)> {
+    const NOT_STAGES: &[&str] = &[
+        "src/lib.rs",
+        "src/main.rs",
+        "src/cli/",
+        "src/lab/",
+        "src/push/",
+        "src/cabling/",
+        "src/capture/",
+        "src/topology/",
+    ];
+    read(&["src"])
+        .into_iter()
+        .filter(|(rel, _)| !NOT_STAGES.iter().any(|n| rel.starts_with(n)))
+        .collect()
 }
 
 /// Groups of files that name each other, directly or around a loop.
@@ -767,6 +906,29 @@ fn no_function_is_longer_than_120_lines() {
     );
 }
 
+#[test]
+fn only_the_pipeline_runs_a_stage() {
+    let bad = stage_runs(&src());
+    assert!(
+        bad.is_empty(),
+        "a stage run outside lib.rs:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn no_device_or_cable_crosses_a_stage_as_a_bare_position() {
+    let bad: Vec<String> = stage_files()
+        .iter()
+        .flat_map(|(rel, text)| position_keys(rel, text))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "positions used as keys (use topology's DeviceId, LinkId, PerDevice, PerLink):\n{}",
+        bad.join("\n")
+    );
+}
+
 // Each check fails on what it exists for.
 
 fn mini(files: &[(&str, &str)]) -> Crate {
@@ -860,4 +1022,68 @@ fn a_function_of_121_lines_fails_and_one_of_120_passes() {
         body(130).replace("fn f", "    fn m")
     );
     assert_eq!(long_functions("b.rs", &method), ["b.rs:3 m (130 lines)"]);
+}
+
+#[test]
+fn acceptance_naming_artifacts_fails() {
+    let c = mini(&[
+        (
+            "src/lib.rs",
+            "pub mod acceptance; pub mod artifacts; pub mod design;",
+        ),
+        (
+            "src/acceptance/mod.rs",
+            "use crate::design::Design; fn f(d: &Design) { crate::artifacts::nccl_env(d); }",
+        ),
+    ]);
+    let bad = stage_violations(&c);
+    assert_eq!(
+        bad,
+        ["src/acceptance/mod.rs: crate::artifacts::nccl_env (a stage it may not name)"]
+    );
+}
+
+#[test]
+fn an_export_that_solves_the_physical_layer_again_fails() {
+    let c = mini(&[
+        (
+            "src/lib.rs",
+            "pub mod export; pub mod artifacts; pub mod physical; fn p() { physical::solve(); }",
+        ),
+        (
+            "src/export/netbox.rs",
+            "fn f() { crate::physical::solve(); }",
+        ),
+        (
+            "src/artifacts/mod.rs",
+            "use crate::physical; fn g() { physical::solve(); }",
+        ),
+        (
+            "src/physical/mod.rs",
+            "pub fn solve() {} fn h() { crate::physical::solve(); }",
+        ),
+    ]);
+    assert_eq!(
+        stage_runs(&c),
+        [
+            "src/artifacts/mod.rs: crate::physical::solve",
+            "src/export/netbox.rs: crate::physical::solve",
+        ]
+    );
+}
+
+#[test]
+fn a_device_or_link_position_in_a_public_field_or_parameter_fails() {
+    let text = "pub struct ModuleUse { pub device: usize, pub cage: u32, part: u32 }\n\
+                pub struct Ok { pub device: DeviceId }\n\
+                pub fn link(&self, i: LinkId) {}\n\
+                pub fn cord_of(&self, link: usize) {}\n\
+                #[cfg(test)] mod tests { pub struct T { pub link: usize } }\n";
+    assert_eq!(
+        position_keys("src/physical/mod.rs", text),
+        [
+            "src/physical/mod.rs:1 field `device`",
+            "src/physical/mod.rs:4 parameter `link` of cord_of",
+        ]
+    );
 }

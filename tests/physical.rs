@@ -169,7 +169,8 @@ fn a_4x200g_twin_port_takes_two_splitters() {
     // Per storage-leaf module: the splitter cords of its links, and the leg of each.
     let mut per_module: BTreeMap<u32, Vec<(u32, Option<u32>)>> = BTreeMap::new();
     for (i, b) in p.links.iter() {
-        if f.link(i).speed.as_gbps() != 200 || f.link(i).network != railyard::model::Network::Storage
+        if f.link(i).speed.as_gbps() != 200
+            || f.link(i).network != railyard::model::Network::Storage
         {
             continue;
         }
@@ -178,11 +179,7 @@ fn a_4x200g_twin_port_takes_two_splitters() {
         assert_eq!(cord.family.as_str(), "MFP7E20");
         assert_eq!(cord.legs, 2);
         let (ma, mb) = (b.a_module.expect("optics"), b.b_module.expect("optics"));
-        let leaf_end = if f
-            .device(p.modules[ma as usize].device)
-            .role
-            .is_switch()
-        {
+        let leaf_end = if f.device(p.modules[ma as usize].device).role.is_switch() {
             ma
         } else {
             mb

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::Subcommand;
 
-use super::{Format, input, load, output, report};
+use super::{Format, input, load, outdir, report};
 use railyard::capture::ib;
 use railyard::diag::{Diagnostics, SourceFile};
 
@@ -126,7 +126,7 @@ pub fn run(cmd: IbCommand) -> anyhow::Result<ExitCode> {
     };
     let rows = imported.rows(&design.intents.hosts);
     let bytes = ib::write_csv(&rows).map_err(anyhow::Error::msg)?;
-    output::write_file_atomically(&out, &bytes)
+    outdir::write_file_atomically(&out, &bytes)
         .with_context(|| format!("writing `{}`", out.display()))?;
     let wanted: usize = design
         .intents

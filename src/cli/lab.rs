@@ -112,7 +112,10 @@ pub fn run(cmd: LabCommand) -> anyhow::Result<ExitCode> {
             let src = load(spec.as_deref())?;
             let compiled = railyard::compile_for_platform(&src, Platform::Frr);
             report::print(&src, &compiled.diagnostics, Format::Short);
-            let Some(files) = compiled.outputs(&templates) else {
+            // The lab boots the rendered FRR configs: nothing else is rendered.
+            let configs =
+                railyard::output::Selection::of(&[railyard::output::OutputGroup::Configs]);
+            let Some(files) = compiled.outputs_only(&templates, &configs) else {
                 return Ok(ExitCode::from(1));
             };
             let files = files?;

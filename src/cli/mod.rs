@@ -4,16 +4,13 @@
 mod acceptance;
 mod audit;
 mod cabling;
-mod commit;
-mod destination;
 mod diff;
 mod export;
 mod ib;
 mod impact;
 mod input;
 mod lab;
-mod memo;
-mod output;
+mod outdir;
 mod progress;
 mod push;
 mod report;
@@ -198,14 +195,14 @@ fn write(
 ) -> anyhow::Result<ExitCode> {
     let progress = progress::Progress::new();
     progress.writing(files.len());
-    let result = output::write_atomically(dir, move_aside, files, &|| progress.file_written());
+    let result = outdir::write_atomically(dir, move_aside, files, &|| progress.file_written());
     progress.clear();
     let stats = result.with_context(|| format!("writing `{}`", dir.display()))?;
     written(dir, stats);
     Ok(ExitCode::SUCCESS)
 }
 
-fn written(dir: &Path, stats: output::WriteStats) {
+fn written(dir: &Path, stats: outdir::WriteStats) {
     eprintln!(
         "wrote {} files to {}: {} written, {} unchanged",
         stats.written + stats.unchanged,
@@ -282,7 +279,7 @@ fn build(
     // keep, is found out while the spec compiles; a refusal comes after the spec's own errors.
     let previous = {
         let output = output.to_path_buf();
-        std::thread::spawn(move || output::target(&output, move_aside))
+        std::thread::spawn(move || outdir::target(&output, move_aside))
     };
     let mut compiled = railyard::compile(&src);
     if let Some(csv) = port_guids {
@@ -303,7 +300,7 @@ fn build(
         .join()
         .unwrap_or_else(|p| std::panic::resume_unwind(p));
     let result = target.and_then(|target| {
-        output::write_over(
+        outdir::write_over(
             target,
             |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
                 Some(Ok(())) => Ok(()),

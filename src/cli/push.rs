@@ -105,7 +105,9 @@ fn rendered_files(
     let src = super::load(args.spec.as_deref())?;
     let compiled = railyard::compile(&src);
     super::report::print(&src, &compiled.diagnostics, super::Format::Short);
-    let Some(files) = compiled.outputs(&templates) else {
+    // Push moves switch configs only: nothing else is rendered.
+    let configs = railyard::output::Selection::of(&[railyard::output::OutputGroup::Configs]);
+    let Some(files) = compiled.outputs_only(&templates, &configs) else {
         bail!("the spec {} has errors: nothing to push", src.name);
     };
     Ok(files?

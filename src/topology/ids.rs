@@ -112,11 +112,7 @@ impl<T> Index<LinkId> for PerLink<T> {
 impl<T> PerDevice<T> {
     /// `value` of every device of `f`, in device order.
     pub fn of(f: &Fabric, mut value: impl FnMut(DeviceId, &super::Device) -> T) -> Self {
-        Self(
-            f.devices_with_ids()
-                .map(|(id, d)| value(id, d))
-                .collect(),
-        )
+        Self(f.devices_with_ids().map(|(id, d)| value(id, d)).collect())
     }
 
     /// Values made in `Fabric::devices()` order, one per device; `None` when the count differs.
@@ -139,7 +135,10 @@ impl<T> PerDevice<T> {
 
     /// Every value with its device, in device order.
     pub fn iter(&self) -> impl Iterator<Item = (DeviceId, &T)> {
-        self.0.iter().enumerate().map(|(i, v)| (DeviceId::new(i), v))
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (DeviceId::new(i), v))
     }
 }
 

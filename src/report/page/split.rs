@@ -154,8 +154,10 @@ impl<'a> PodPage<'a> {
         };
         let data_json = data::json(f, self.names, &scope, sheets, None, self.portmaps)
             .map_err(|e| format!("the page's data does not serialize: {e}"))?;
-        let rack_names: BTreeSet<&str> =
-            own.iter().filter_map(|&i| f.device(i).rack.as_deref()).collect();
+        let rack_names: BTreeSet<&str> = own
+            .iter()
+            .filter_map(|&i| f.device(i).rack.as_deref())
+            .collect();
         let rack_list = racks::racks_where(f, |r| rack_names.contains(r));
         let racks_html = racks::render(&rack_list);
         let x = Facts::of(f, self.pods, k);
@@ -217,9 +219,7 @@ pub fn index_html(
     bom: Option<&Csv>,
 ) -> Result<Vec<u8>, String> {
     let f = &design.fabric;
-    let facts: Vec<Facts> = (0..pods.len())
-        .map(|k| Facts::of(f, pods, k))
-        .collect();
+    let facts: Vec<Facts> = (0..pods.len()).map(|k| Facts::of(f, pods, k)).collect();
     let rows: Vec<PodRow> = facts
         .iter()
         .enumerate()

@@ -14,7 +14,7 @@ use railyard::output::Manifest;
 use railyard::output::digest::sha256_hex;
 use railyard::output::manifest::PATH as MANIFEST;
 
-use super::input::{self, BUILD_RECORD};
+use crate::cli::input::{self, BUILD_RECORD};
 
 /// What is at the output directory now.
 pub enum State {

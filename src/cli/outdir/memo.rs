@@ -27,7 +27,7 @@ use railyard::output::digest::sha256_hex;
 use railyard::output::manifest::PATH as MANIFEST;
 use railyard::output::{Manifest, path};
 
-use super::input;
+use crate::cli::input;
 
 pub const FILE: &str = ".railyard-memo.json";
 
