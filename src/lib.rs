@@ -99,6 +99,29 @@ pub fn compile_with_guids(src: &SourceFile, guids: &model::PortGuids) -> Compile
     compile_site(src, |_| {}, guids)
 }
 
+impl Compiled {
+    /// The port GUIDs of the installed nodes applied to a compiled design, without compiling
+    /// again: only the OpenSM partitions read them, so only they are built again, and their
+    /// findings replace the first pass's (the same result as [`compile_with_guids`]).
+    pub fn with_port_guids(mut self, guids: &model::PortGuids) -> Compiled {
+        let Some(design) = self.design.as_mut() else {
+            return self;
+        };
+        let mut found = Diagnostics::default();
+        design.intents.partitions = intent::partitions::build(
+            &design.spec,
+            &design.intents.tenants,
+            &design.intents.hosts,
+            guids,
+            &mut found,
+        );
+        self.diagnostics
+            .retain(|d| !intent::partitions::FINDINGS.contains(&d.code.id));
+        found.iter().for_each(|d| self.diagnostics.push(d.clone()));
+        self
+    }
+}
+
 fn compile_site(
     src: &SourceFile,
     adjust: impl FnOnce(&mut spec::ClusterSpec),

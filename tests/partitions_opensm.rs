@@ -217,6 +217,38 @@ fn imported_guids_give_a_partitions_conf_without_placeholders() {
     assert_eq!(again.guids, imp.guids);
 }
 
+/// `build --port-guids` applies the GUIDs to the compiled design instead of compiling again:
+/// the same files and the same findings as a compile with the GUIDs from the start, and the
+/// template warning (RY0900) gone with the placeholders.
+#[test]
+fn guids_applied_after_the_compile_equal_a_compile_with_them() {
+    let (imp, _) = imported(&read("ibnetdiscover.txt"));
+    let templates = railyard::render::Templates::default();
+    let once = railyard::compile_with_guids(&spec(), &imp.guids);
+    let first = railyard::compile(&spec());
+    let codes = |c: &railyard::Compiled| -> Vec<String> {
+        c.diagnostics
+            .sorted()
+            .iter()
+            .map(|d| format!("{} {}", d.code.id, d.message))
+            .collect()
+    };
+    assert!(codes(&first).iter().any(|c| c.starts_with("RY0900")));
+    let after = first.with_port_guids(&imp.guids);
+    assert_eq!(codes(&after), codes(&once));
+    assert!(!codes(&after).iter().any(|c| c.starts_with("RY0900")));
+    let files = |c: &railyard::Compiled| match c.outputs(&templates) {
+        Some(Ok(f)) => f,
+        _ => panic!("fixture spec compiles"),
+    };
+    let (a, b) = (files(&after), files(&once));
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.path, y.path);
+        assert!(x.bytes == y.bytes, "{} differs", x.path);
+    }
+}
+
 #[test]
 fn bad_captures_get_located_diagnostics() {
     let good = read("ibnetdiscover.txt");

@@ -283,11 +283,10 @@ fn build(
     };
     let mut compiled = railyard::compile(&src);
     if let Some(csv) = port_guids {
-        let Some(with_guids) = compile_with_port_guids(&src, &compiled, csv, format, &progress)?
-        else {
+        let Some(guids) = port_guids_of(&src, &compiled, csv, format, &progress)? else {
             return Ok(ExitCode::from(1));
         };
-        compiled = with_guids;
+        compiled = compiled.with_port_guids(&guids);
     }
     if compiled.design.is_none() {
         progress.clear();
@@ -318,23 +317,23 @@ fn build(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `build --port-guids`: the CSV is checked against the plan first; then the spec is compiled
-/// again with the GUIDs, so the partitions name real ports. `None` (diagnostics printed) when
-/// the CSV does not match the plan.
-fn compile_with_port_guids(
+/// `build --port-guids`: the CSV checked against the plan, its GUIDs for the partitions (applied
+/// to the compiled design, not compiled again). `None` (diagnostics printed) when the CSV does
+/// not match the plan.
+fn port_guids_of(
     src: &SourceFile,
     compiled: &railyard::Compiled,
     csv: &PathBuf,
     format: Format,
     progress: &progress::Progress,
-) -> anyhow::Result<Option<railyard::Compiled>> {
+) -> anyhow::Result<Option<railyard::model::PortGuids>> {
     progress.clear();
     let Some(imported) = ib::resolve(compiled, &[], &[], std::slice::from_ref(csv), format)? else {
         report::print(src, &compiled.diagnostics, format);
         return Ok(None);
     };
-    progress.stage("compiling with the port GUIDs");
-    Ok(Some(railyard::compile_with_guids(src, &imported.guids)))
+    progress.stage("the port GUIDs into the partitions");
+    Ok(Some(imported.guids))
 }
 
 /// `railyard report`.

@@ -77,6 +77,11 @@ impl Diagnostics {
         self.items.push(diagnostic);
     }
 
+    /// Keeps only the diagnostics `keep` accepts (a pass run again replaces its own findings).
+    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.items.retain(keep);
+    }
+
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(|d| d.severity == Severity::Error)
     }

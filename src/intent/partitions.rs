@@ -73,6 +73,12 @@ pub struct Member {
     pub guid: Option<String>,
 }
 
+/// The codes of what [`build`] reports: a second pass over new port GUIDs replaces exactly these.
+pub const FINDINGS: [&str; 2] = [
+    codes::PARTITIONS_TEMPLATE.id,
+    codes::NODES_WITHOUT_PARTITION.id,
+];
+
 /// The partitions of the compute fabric, when it is InfiniBand and has tenants with a PKey.
 pub fn build(
     spec: &ClusterSpec,
