@@ -7,6 +7,10 @@
 //! - no re-export shims: a module never re-exports another top-level module's items;
 //! - no import cycles between files (a file naming its own parent modules, the façade it
 //!   belongs to, does not count);
+//! - only the pipeline (`src/lib.rs`) runs a stage (`topology::build`, `physical::solve`, …), so
+//!   no consumer of the `Design` computes a stage's result a second time;
+//! - no device or cable crosses a stage as a bare integer position: public fields and
+//!   parameters named `device`, `link`, `cable`, `position` are typed (`DeviceId`, `LinkId`);
 //! - no function over 120 lines, in `src/`, `tests/` and `benches/`.
 //!
 //! Each check is a function over `(path, text)` pairs, and a test feeds each a small crate that
