@@ -110,11 +110,20 @@ pub fn figures(summary: &Summary, cables: u64) -> Vec<Figure> {
         figure("scalable units", summary.scalable_units.to_string()),
         figure("switches", thousands(summary.switches.values().sum())),
         figure("cables", thousands(cables)),
-        figure(
-            "bisection",
-            format!("{} Tb/s", thousands(summary.bisection_gbps / 1000)),
-        ),
+        figure("bisection", bandwidth(summary.bisection_gbps)),
     ]
+}
+
+/// A headline bandwidth, exact: Gb/s below a terabit, else Tb/s with the Gb/s left over as
+/// decimals (`400 Gb/s`, `25.6 Tb/s`, `1,638.4 Tb/s`), never a figure truncated to zero.
+pub fn bandwidth(gbps: u64) -> String {
+    if gbps < 1000 {
+        return format!("{} Gb/s", thousands(gbps));
+    }
+    let rest = format!("{:03}", gbps % 1000);
+    let rest = rest.trim_end_matches('0');
+    let sep = if rest.is_empty() { "" } else { "." };
+    format!("{}{sep}{rest} Tb/s", thousands(gbps / 1000))
 }
 
 /// Every kind with a count, the count in thousands.
@@ -164,4 +173,46 @@ pub fn diagnostics(diagnostics: &Diagnostics) -> Vec<DiagnosticView> {
             help: d.help.clone(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The headline tile and the design table (which prints Gb/s) must agree: 400 Gb/s was
+    /// shown as "0 Tb/s" and 25,600 Gb/s as "25 Tb/s" (an integer division).
+    #[test]
+    fn headline_bandwidth_is_exact() {
+        assert_eq!(bandwidth(0), "0 Gb/s");
+        assert_eq!(bandwidth(400), "400 Gb/s");
+        assert_eq!(bandwidth(1000), "1 Tb/s");
+        assert_eq!(bandwidth(25_600), "25.6 Tb/s");
+        assert_eq!(bandwidth(1_638_400), "1,638.4 Tb/s");
+        assert_eq!(bandwidth(12_345), "12.345 Tb/s");
+    }
+
+    /// The built-in example's report: its headline tile says the bisection the summary and
+    /// the design table give (400 Gb/s), not "0 Tb/s".
+    #[test]
+    fn the_examples_headline_tile_is_the_summarys_bisection() {
+        let src = crate::diag::SourceFile::new("lab-small.yaml", crate::LAB_SMALL);
+        let c = crate::compile(&src);
+        let design = c.design.as_ref().expect("compiles");
+        let summary =
+            crate::artifacts::summary::summarize_with(&design.fabric, &design.intents.tenants);
+        assert_eq!(summary.bisection_gbps, 400);
+        let files = c.report_outputs().expect("compiled").expect("report");
+        let page = files
+            .iter()
+            .find(|f| f.path == "report.html")
+            .map(|f| String::from_utf8_lossy(&f.bytes).into_owned())
+            .expect("report.html");
+        let tile = page
+            .split("<div class=\"value\">")
+            .filter_map(|s| s.split_once("</div><div class=\"label\">bisection"))
+            .map(|(v, _)| v.replace("&#x2f;", "/"))
+            .next()
+            .expect("a bisection tile");
+        assert_eq!(tile, "400 Gb/s");
+    }
 }
