@@ -78,7 +78,7 @@ pub fn inventory(file: &str) -> String {
 
 /// Every output of an example inventory (`inventories/<file>`), rendered once per test binary
 /// and shared by the tests that read the same example (a second render of the same spec would
-/// only repeat the work: outputs are byte-identical, tests/report.rs checks that).
+/// only repeat the work: outputs are byte-identical, tests/deliverables/report.rs checks that).
 pub fn example_outputs(file: &'static str) -> &'static [railyard::output::OutputFile] {
     type Cell = OnceLock<Vec<railyard::output::OutputFile>>;
     static MEMO: Mutex<BTreeMap<&'static str, &'static Cell>> = Mutex::new(BTreeMap::new());

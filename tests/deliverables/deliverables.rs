@@ -18,11 +18,11 @@
 //! - `labels/*.zpl`: every label one `^XA` … `^XZ` format whose fields are opened by `^FH` and
 //!   whose `^FD` data is printable ASCII with `_XX` escapes only (ZPL II Programming Guide: `^`
 //!   and `~` are command prefixes), two labels per cable of `cabling.csv` over all files (the
-//!   printer's own drawing of them: tests/labels.rs);
+//!   printer's own drawing of them: tests/deliverables/labels.rs);
 //! - formats without a parser on this machine, read line by line against the grammar their
 //!   consumer accepts (the consumers themselves run in the tests named beside each): EOS CLI
-//!   (tests/eos_avd.rs), Slurm `Key=Value` lines (tests/scheduler.rs), OpenSM options, root
-//!   switches and partitions (tests/partitions_opensm.rs).
+//!   (tests/render/eos_avd.rs), Slurm `Key=Value` lines (tests/deliverables/scheduler.rs), OpenSM options, root
+//!   switches and partitions (tests/deliverables/partitions_opensm.rs).
 //!
 //! A file of a kind not named here fails the test until someone names its reader.
 //!
@@ -86,7 +86,7 @@ fn kind(path: &str) -> Kind {
         ("opensm.conf", _) => Kind::OpensmOptions,
         ("root-switches.txt", _) => Kind::RootSwitches,
         ("partitions.conf" | "partitions.conf.template", _) => Kind::Partitions,
-        _ => panic!("{path}: no reader is named for this kind of file in tests/deliverables.rs"),
+        _ => panic!("{path}: no reader is named for this kind of file in tests/deliverables/deliverables.rs"),
     }
 }
 

@@ -8,7 +8,7 @@
 //!   a person sees: frozen header, filters, print titles, page setup, colours, widths, types.
 //! - `labels/*.html` (on request, `--only labels`): two labels per cable with the text of
 //!   `cabling.csv`, printed one per page, QR codes scanned by zbarimg (the default ZPL and CSV
-//!   labels: tests/labels.rs).
+//!   labels: tests/deliverables/labels.rs).
 
 use crate::browser;
 use crate::common;

@@ -1,5 +1,5 @@
 //! The built-in lab-small booted whole for the lab tests that act on a running lab
-//! (`tests/impact_lab.rs`, `tests/acceptance_lab.rs`): one lab at a time across test binaries,
+//! (`tests/lab/impact_lab.rs`, `tests/lab/acceptance_lab.rs`): one lab at a time across test binaries,
 //! taken down again when a test fails half-way.
 
 use std::io::Write;
@@ -10,7 +10,7 @@ use railyard::lab::{self, UpOptions};
 use railyard::model::Platform;
 use railyard::output::{OutputGroup, Selection};
 
-/// The same lock as `tests/lab.rs`: one lab at a time across test binaries.
+/// The same lock as `tests/lab/lab.rs`: one lab at a time across test binaries.
 pub const LOCK: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/railyard-lab-tests.lock");
 
 /// The name `railyard` gives the built-in spec: the lab commands check the lab runs it.

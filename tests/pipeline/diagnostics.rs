@@ -8,7 +8,7 @@
 //! - the spec fails to compile (an error, no fabric) unless the header says `warning-only`;
 //! - every error carries a span into the spec, unless listed in [`SPANLESS_ERRORS`].
 //!
-//! Accept new or changed snapshots with `INSTA_UPDATE=always cargo test --test diagnostics` and
+//! Accept new or changed snapshots with `INSTA_UPDATE=always cargo test --test pipeline diagnostics::` and
 //! review the `.snap` files under `tests/snapshots/`.
 
 use std::collections::BTreeSet;
@@ -33,19 +33,19 @@ const UNTRIGGERABLE: &[(&str, &str)] = &[
     ),
     (
         "RY0710",
-        "checks railyard's own per-VRF prefixes; no spec can make them disagree (tests/tenancy.rs shows it fires on a doctored intent)",
+        "checks railyard's own per-VRF prefixes; no spec can make them disagree (tests/pipeline/tenancy.rs shows it fires on a doctored intent)",
     ),
     (
         "RY0903",
-        "about an InfiniBand capture (`railyard ib import`, `build --port-guids`), not a spec: pinned with located captures in tests/partitions_opensm.rs",
+        "about an InfiniBand capture (`railyard ib import`, `build --port-guids`), not a spec: pinned with located captures in tests/deliverables/partitions_opensm.rs",
     ),
     (
         "RY0904",
-        "about an InfiniBand capture, not a spec: tests/partitions_opensm.rs pins it on a miscabled capture",
+        "about an InfiniBand capture, not a spec: tests/deliverables/partitions_opensm.rs pins it on a miscabled capture",
     ),
     (
         "RY0905",
-        "about InfiniBand captures that contradict each other, not a spec: tests/partitions_opensm.rs pins it on two ports with one GUID",
+        "about InfiniBand captures that contradict each other, not a spec: tests/deliverables/partitions_opensm.rs pins it on two ports with one GUID",
     ),
 ];
 

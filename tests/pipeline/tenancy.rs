@@ -184,7 +184,7 @@ fn infiniband_tenants_get_partition_keys_and_a_limited_default_partition() {
 }
 
 /// Per InfiniBand tenant: an env file whose NCCL_IB_PKEY is the index OpenSM gives the tenant's
-/// key (1: the default key holds index 0, see intent/partitions.rs and tests/partitions_opensm.rs),
+/// key (1: the default key holds index 0, see intent/partitions.rs and tests/deliverables/partitions_opensm.rs),
 /// UCX_IB_PKEY the key itself (0x0100 + id), and placement on exactly the tenant's nodes.
 #[test]
 fn infiniband_tenants_get_their_own_env_and_placement() {

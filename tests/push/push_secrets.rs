@@ -1,7 +1,7 @@
 //! Secrets stay out of `build`: whatever the environment holds, the rendered files carry
 //! `${NAME}` placeholders (which `railyard push --list-secrets` lists) and never a value. The
 //! push side — filled at push, refused when unset, never shown — is tested against real FRR in
-//! `tests/push_frr.rs`. No root needed.
+//! `tests/push/push_frr.rs`. No root needed.
 
 use crate::push_support;
 

@@ -2,7 +2,7 @@
 //! the Spectrum-X cloud, the H100 SuperPOD's Ethernet in-band switches and its subnet-manager side.
 //! The semantic checks live in `configs.rs` and `render_*.rs`; these snapshots make every change
 //! to a rendered config visible in review. Accept changes with
-//! `INSTA_UPDATE=always cargo test --test config_snapshots` and review the `.snap` files.
+//! `INSTA_UPDATE=always cargo test --test render config_snapshots::` and review the `.snap` files.
 
 use crate::common;
 
