@@ -86,7 +86,9 @@ fn kind(path: &str) -> Kind {
         ("opensm.conf", _) => Kind::OpensmOptions,
         ("root-switches.txt", _) => Kind::RootSwitches,
         ("partitions.conf" | "partitions.conf.template", _) => Kind::Partitions,
-        _ => panic!("{path}: no reader is named for this kind of file in tests/deliverables/deliverables.rs"),
+        _ => panic!(
+            "{path}: no reader is named for this kind of file in tests/deliverables/deliverables.rs"
+        ),
     }
 }
 

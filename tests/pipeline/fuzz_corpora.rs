@@ -6,8 +6,7 @@
 //! without checking anything. The inputs that once broke an invariant are also replayed by name
 //! (`regression_*`), so a failure says which finding came back.
 
-#[path = "../../fuzz/src/lib.rs"]
-mod entry;
+use crate::entry;
 
 use std::path::{Path, PathBuf};
 

@@ -18,9 +18,7 @@
 
 use crate::common;
 
-#[allow(dead_code)]
-#[path = "../../fuzz/src/lib.rs"]
-mod entry;
+use crate::entry;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

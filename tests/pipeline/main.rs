@@ -6,6 +6,10 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+/// The fuzz targets' entry logic (`fuzz/src/`), included once for the modules that replay or
+/// reuse it (`fuzz_corpora`, `hostile`, `spec_generator`).
+#[path = "../../fuzz/src/lib.rs"]
+mod entry;
 
 mod access;
 mod architecture;

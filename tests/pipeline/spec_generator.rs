@@ -14,9 +14,7 @@
 //! A second test mutates every example inventory at random positions (insert, delete, replace)
 //! and checks that compiling still ends in located diagnostics, never a panic.
 
-#[path = "../../fuzz/src/spec.rs"]
-#[allow(dead_code)]
-mod fuzz_spec;
+use crate::entry::spec as fuzz_spec;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
