@@ -141,12 +141,24 @@ pub fn output_file(path: &Path) -> Stdio {
         .unwrap_or_else(|_| Stdio::null())
 }
 
-/// A free TCP port on 127.0.0.1 (bound and released: a tiny race, acceptable in tests).
+/// A free TCP port on 127.0.0.1 (bound and released: a tiny race, acceptable in tests), never
+/// one this process handed out before: every push test runs in this one test binary, and two
+/// tests given the same port would each reach the other's sshd (a host key mismatch).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("no free port on 127.0.0.1")
+    static GIVEN: std::sync::Mutex<std::collections::BTreeSet<u16>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("no free port on 127.0.0.1");
+        let mut given = GIVEN
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if given.insert(port) {
+            return port;
+        }
+    }
 }
 
 pub fn keygen(path: &Path, comment: &str) {
