@@ -9,13 +9,13 @@ command -v cc >/dev/null || need_apt+=(build-essential)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 # Real FRR checks every generated FRR configuration (vtysh -C); Debian's package, not a mock.
 [ -x /usr/bin/vtysh ] || need_apt+=(frr)
-# The real slurmctld checks every generated topology.conf (tests/scheduler.rs).
+# The real slurmctld checks every generated topology.conf (tests/deliverables/scheduler.rs).
 command -v slurmctld >/dev/null || need_apt+=(slurmctld slurm-client)
 # The virtual lab pings between namespaces; cabling verification runs real lldpd.
 command -v ping >/dev/null || need_apt+=(iputils-ping)
-# Namespaces, veths, per-rail tables and rules (the lab; NCCL's bootstrap in tests/nccl_bootstrap.rs).
+# Namespaces, veths, per-rail tables and rules (the lab; NCCL's bootstrap in tests/deliverables/nccl_bootstrap.rs).
 command -v ip >/dev/null || need_apt+=(iproute2)
-# The lab's acceptance run measures its cables with iperf3 (tests/acceptance_lab.rs).
+# The lab's acceptance run measures its cables with iperf3 (tests/lab/acceptance_lab.rs).
 command -v iperf3 >/dev/null || need_apt+=(iperf3)
 command -v lldpd >/dev/null || need_apt+=(lldpd)
 # Push is tested against yuma123 netconfd behind OpenSSH, and FRR's frr-reload.py.
@@ -34,16 +34,16 @@ command -v ibsim >/dev/null || need_apt+=(ibsim-utils)
 [ -x /usr/sbin/ibnetdiscover ] || need_apt+=(infiniband-diags)
 # Python consumers of the configs (pyavd, NVUE's object model) run in a venv under target/.
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
-# Headless Chromium opens report.html and the label sheets (tests/report.rs), with DejaVu fonts.
+# Headless Chromium opens report.html and the label sheets (tests/deliverables/report.rs), with DejaVu fonts.
 command -v chromium >/dev/null || need_apt+=(chromium chromium-driver)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
-# zbarimg scans the QR codes of the label sheets as Chromium draws them (tests/report.rs).
+# zbarimg scans the QR codes of the label sheets as Chromium draws them (tests/deliverables/report.rs).
 command -v zbarimg >/dev/null || need_apt+=(zbar-tools)
-# Node runs the offline ZPL renderer (zpl-renderer-js, npm) that draws labels/*.zpl (tests/labels.rs).
+# Node runs the offline ZPL renderer (zpl-renderer-js, npm) that draws labels/*.zpl (tests/deliverables/labels.rs).
 command -v node >/dev/null || need_apt+=(nodejs)
 command -v npm >/dev/null || need_apt+=(npm)
 # Graphviz's own reader (gvpr: cgraph, what Cumulus ptmd reads topology.dot with) parses every
-# exported DOT file (tests/exports.rs).
+# exported DOT file (tests/deliverables/exports.rs).
 command -v gvpr >/dev/null || need_apt+=(graphviz)
 [ -x /usr/bin/time ] || need_apt+=(time)
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -59,10 +59,10 @@ if ! command -v cargo >/dev/null; then
   exit 2
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
-# pyavd (tests/eos_avd.rs), the NVUE schema (tests/nvue_schema.rs) and jsonschema
-# (containerlab's schema, tests/exports.rs), pinned, from PyPI.
+# pyavd (tests/render/eos_avd.rs), the NVUE schema (tests/render/nvue_schema.rs) and jsonschema
+# (containerlab's schema, tests/deliverables/exports.rs), pinned, from PyPI.
 bash scripts/pyenv.sh >/dev/null
-# The ZPL renderer of tests/labels.rs, pinned by tests/zpl/package-lock.json, under target/zplenv.
+# The ZPL renderer of tests/deliverables/labels.rs, pinned by tests/zpl/package-lock.json, under target/zplenv.
 bash scripts/zplenv.sh >/dev/null
 
 # Tests that a developer opted out of (RAILYARD_SKIP, see tests/prereq/mod.rs) record themselves
@@ -81,8 +81,8 @@ cargo fmt --all -- --check
 # test-hooks: the push tests kill railyard at chosen points (src/push/hooks.rs); a release
 # build never has them.
 cargo clippy --all-targets --locked --features test-hooks -- -D warnings
-# Includes tests/fuzz_corpora.rs (every fuzz corpus file and former finding, replayed on stable)
-# and tests/spec_generator.rs (generated specs; PROPTEST_CASES raises its case count). The fuzz/
+# Includes tests/pipeline/fuzz_corpora.rs (every fuzz corpus file and former finding, replayed on stable)
+# and tests/pipeline/spec_generator.rs (generated specs; PROPTEST_CASES raises its case count). The fuzz/
 # crate itself needs nightly and is run by hand (fuzz/README.md).
 cargo test --locked --all-targets --features test-hooks
 # The benchmark builds and runs its smallest size inside `cargo test --all-targets` above (a

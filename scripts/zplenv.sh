@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates (or refreshes) target/zplenv, the offline ZPL renderer the label tests draw railyard's
-# labels/*.zpl with (tests/labels.rs): zpl-renderer-js from the npm registry, pinned by
+# labels/*.zpl with (tests/deliverables/labels.rs): zpl-renderer-js from the npm registry, pinned by
 # tests/zpl/package-lock.json, installed with `npm ci` under target/, never globally.
 # Idempotent and safe to run concurrently: a stamp holds the lock file's hash, a lock serializes
 # the work. Prints the directory holding render.cjs and node_modules on success.

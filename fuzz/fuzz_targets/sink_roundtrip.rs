@@ -1,7 +1,7 @@
 #![no_main]
 
 /// `shlex` stands for the shell here (a process per input would slow the fuzzer a
-/// thousandfold); the corpus replay in `tests/fuzz_corpora.rs` reads with the real `sh`.
+/// thousandfold); the corpus replay in `tests/pipeline/fuzz_corpora.rs` reads with the real `sh`.
 fn read_shell(text: &str) -> Option<Vec<String>> {
     shlex::split(text)
 }

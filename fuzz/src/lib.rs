@@ -2,7 +2,7 @@
 //!
 //! One module per target; each exposes `run(data: &[u8])`, which panics when an invariant is
 //! broken (that is how libFuzzer learns of a finding). The same modules are compiled into
-//! `tests/fuzz_corpora.rs` (included by path), which replays every committed corpus file on
+//! `tests/pipeline/fuzz_corpora.rs` (included by path), which replays every committed corpus file on
 //! stable Rust, so a finding fixed once stays fixed in the ordinary `cargo test`.
 //!
 //! Only railyard's public API, `serde_json`, railyard's own readers (`serde-saphyr`, `quick-xml`)

@@ -2,7 +2,7 @@
 //! with their ends built in (DAC, ACC, AOC, twisted pair), passive fibre cords and adapters
 //! (QSA). Built-ins are
 //! `catalog/physical.yaml`, each part with its public source and the quotes that back it
-//! (`tests/physical_catalog.rs` checks them against the copies in `tests/fixtures/physical/`);
+//! (`tests/pipeline/physical_catalog.rs` checks them against the copies in `tests/fixtures/physical/`);
 //! a spec adds or replaces parts under `catalog: {modules, assemblies, fibres}`.
 
 use schemars::JsonSchema;

@@ -9,7 +9,7 @@
 //! index), starting at index 1. railyard puts each node in at most one tenant and writes no other
 //! partition, so on a subnet manager that loads this file fresh every member port holds
 //! `[0] = 0x7fff` (limited default) and `[1] = 0x8000 | tenant PKey`: the index is 1.
-//! tests/partitions_opensm.rs proves it against real OpenSM on a simulated fabric.
+//! tests/deliverables/partitions_opensm.rs proves it against real OpenSM on a simulated fabric.
 //!
 //! What railyard cannot know: keys a running OpenSM handed out before (a node moved between
 //! tenants keeps the old key's index until OpenSM restarts), partitions added outside this file

@@ -4,8 +4,8 @@
 //! (the driver replaces whole top-level trees, so an `interfaces` tree without the management
 //! port would remove it), each with type, MTU, description and `enabled`, and their addresses
 //! on subinterface 0 via `openconfig-if-ip`. Validated offline with `yanglint` against the
-//! OpenConfig models (`tests/openconfig.rs`) and pushed to a real NETCONF server loading the
-//! same modules (`tests/push_rendered.rs`): openconfig-interfaces and openconfig-if-ip 3.6.0,
+//! OpenConfig models (`tests/render/openconfig.rs`) and pushed to a real NETCONF server loading the
+//! same modules (`tests/push/push_rendered.rs`): openconfig-interfaces and openconfig-if-ip 3.6.0,
 //! the last revision without the openconfig-network-instance import servers like yuma123
 //! cannot load.
 //!

@@ -1,6 +1,6 @@
 //! A switch's intent as Arista AVD *structured config* (the `eos_cli_config_gen` data model),
 //! written from the intent and AVD's data model, not from railyard's output. Shared by the
-//! pyavd cross-check (`tests/eos_avd.rs`) and the side-by-side bench (`benches/scale.rs --avd`).
+//! pyavd cross-check (`tests/render/eos_avd.rs`) and the side-by-side bench (`benches/scale.rs --avd`).
 
 #![allow(dead_code)]
 

@@ -1,4 +1,4 @@
-"""Validates containerlab topology files against containerlab's JSON Schema (tests/exports.rs).
+"""Validates containerlab topology files against containerlab's JSON Schema (tests/deliverables/exports.rs).
 
 Usage: clab_validate.py SCHEMA TOPOLOGY... Prints `OK <file>` per valid file and every error
 of an invalid one; exits 1 when any file is invalid. The topology is read as YAML (PyYAML), as

@@ -1,5 +1,5 @@
 """Reads railyard's YAML and Markdown deliverables with the readers their consumers use
-(tests/deliverables.rs): PyYAML (YAML 1.1, as NVUE's Python side and most Kubernetes and Slurm
+(tests/deliverables/deliverables.rs): PyYAML (YAML 1.1, as NVUE's Python side and most Kubernetes and Slurm
 tooling read it; its libyaml parser where built with it) loads every document of a YAML file; markdown-it-py (CommonMark with GFM
 tables) parses a Markdown file, and every line of a `|` table must be a row of a parsed table.
 

@@ -1,7 +1,7 @@
 //! What the command drivers (`nvue-ssh`, `eos-ssh`, `sonic-ssh`) share: SSH command sequences
 //! following the transactional paths in PUSH-DESIGN §1 and §5, a platform tool called on the
 //! device, and railyard's own files there. They are tested against *contract stand-ins*
-//! (tests/push_contract.rs) that implement only the documented command sequences — not against
+//! (tests/push/push_contract.rs) that implement only the documented command sequences — not against
 //! the vendors' devices — so what is asserted is railyard's sequencing, units and cleanup.
 //!
 //! Commands marked unverified in PUSH-DESIGN (NVUE `--confirm-yes/--confirm-no`, EOS over an exec

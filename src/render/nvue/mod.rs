@@ -12,8 +12,8 @@
 //!   nothing, `{}`), the readable form, which `--nv-set` runs instead; framed by
 //!   `templates/nvue/main.j2`. Why both: `docs/nvue.md`.
 //!
-//! No setting can be in one file and not the other; `tests/render_nvue.rs` checks it for every
-//! NVUE switch of every example anyway, and `tests/nvue_schema.rs` validates `startup.yaml`
+//! No setting can be in one file and not the other; `tests/render/render_nvue.rs` checks it for every
+//! NVUE switch of every example anyway, and `tests/render/nvue_schema.rs` validates `startup.yaml`
 //! against NVUE's object model.
 
 mod build;

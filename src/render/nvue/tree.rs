@@ -5,7 +5,7 @@
 //! `openapi.json`): keyed collections are maps whose keys are strings (`'3': {}`), an identifier
 //! that carries nothing is an empty map, a state written as a key is a map too (`link: {state:
 //! {up: {}}}`), and enumerations are the strings the schema lists (`state: enabled`, but
-//! `pfc-watchdog: {state: enable}`). `tests/nvue_schema.rs` validates every rendered file against
+//! `pfc-watchdog: {state: enable}`). `tests/render/nvue_schema.rs` validates every rendered file against
 //! the 5.15 and 5.16 models generated from that specification.
 //!
 //! Each struct names the NVIDIA page that documents its commands; `docs/nvue.md` has the table.
@@ -273,7 +273,7 @@ pub(super) struct RouteMapRule {
 
 /// `... rule <id> set ipv6-nexthop-prefer-global enabled` (REF `Set-and-Unset-Commands/Router/`;
 /// introduced in Cumulus Linux 5.1 as `on|off`, `enabled|disabled` in the 5.15 and 5.16 object
-/// models, which `tests/nvue_schema.rs` checks).
+/// models, which `tests/render/nvue_schema.rs` checks).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub(super) struct RouteMapSet {

@@ -5,7 +5,7 @@
 //! over `/etc/sonic/init_cfg.json`, the image's defaults such as FEATURE), and what
 //! `config replace <file>` diffs the running configuration against. Both validate the file
 //! against SONiC's YANG models first, and `config reload` refuses a table without one
-//! (sonic-utilities `config/main.py`, `config_file_yang_validation`); `tests/sonic_yang.rs`
+//! (sonic-utilities `config/main.py`, `config_file_yang_validation`); `tests/render/sonic_yang.rs`
 //! runs the same validation with yanglint. So every row the switch needs is here, platform rows
 //! included, and nothing without a model is:
 //!

@@ -10,7 +10,7 @@
 //!    ([`access_panels`]);
 //! 4. draw: [`svg`].
 //!
-//! Contract (what `tests/report.rs` checks against `cabling.csv`): every cable belongs to exactly
+//! Contract (what `tests/deliverables/report.rs` checks against `cabling.csv`): every cable belongs to exactly
 //! one bundle, keyed by
 //! - node-leaf on the compute fabric: (unit of the node, unit of the leaf, rail);
 //! - node-leaf elsewhere: (stub of the node's column in that network's panel, unit of the leaf);

@@ -1,0 +1,12 @@
+//! Day two, one test binary: `railyard diff`, `impact`, `acceptance` and `cabling verify` (real lldpd).
+//! Each module is one former test file; its header says what it checks.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../prereq/mod.rs"]
+mod prereq;
+
+mod acceptance;
+mod cabling_verify;
+mod diff;
+mod impact;

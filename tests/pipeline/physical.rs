@@ -1,0 +1,458 @@
+//! The physical layer's rules, one test each, every test quoting the vendor sentence it enforces
+//! (kept in `tests/fixtures/physical/` with its source) and asserting on the solved plan of a
+//! real example: lane rate, cage form and top, breakout cabling, reach per media, APC/UPC, the
+//! lengths a part is sold in; and every example's BOM has a catalog part on every optic, cable
+//! and fibre line.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+
+use railyard::diag::SourceFile;
+use railyard::model::{FibreMedia, Role};
+use railyard::physical::PhysicalPlan;
+use railyard::topology::Fabric;
+
+/// The vendor sentence a rule enforces, read from its fixture (so the test fails if the
+/// quote is not what the source says).
+fn quote(file: &str, sentence: &str) {
+    let path = format!(
+        "{}/tests/fixtures/physical/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("fixture exists");
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        norm(&text).contains(&norm(sentence)),
+        "{file} does not say: {sentence}"
+    );
+}
+
+fn solve(name: &str, text: &str) -> (Fabric, PhysicalPlan) {
+    let c = railyard::compile(&SourceFile::new(name, text));
+    let errors: Vec<String> = c
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.severity == railyard::diag::Severity::Error)
+        .map(|d| format!("{}: {}", d.code.id, d.message))
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    let d = c.design.expect("compiled");
+    (d.fabric, d.physical)
+}
+
+fn errors(text: &str) -> Vec<(String, String, bool)> {
+    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+    c.diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.severity == railyard::diag::Severity::Error)
+        .map(|d| {
+            let help = d.help.clone().unwrap_or_default();
+            (
+                d.code.id.to_string(),
+                format!("{} {help}", d.message),
+                d.span.is_some(),
+            )
+        })
+        .collect()
+}
+
+/// Module part at each end of every link, by the role of the device.
+fn modules_by_role(f: &Fabric, p: &PhysicalPlan) -> BTreeMap<Role, BTreeMap<String, usize>> {
+    let mut out: BTreeMap<Role, BTreeMap<String, usize>> = BTreeMap::new();
+    for m in &p.modules {
+        let role = f.device(m.device).role;
+        *out.entry(role)
+            .or_default()
+            .entry(p.part_of(m).expect("part").part.to_string())
+            .or_default() += 1;
+    }
+    out
+}
+
+/// Lane rate: both ends run the same lanes at the same rate. mdx's nodes have QSFP28 NICs
+/// (4 x 25G-NRZ); a 2x100G split of the SN3700's QSFP56 cage gives each port 2 lanes of
+/// 50G-PAM4. The example as first written is refused, located, with the fix.
+#[test]
+fn both_ends_must_run_one_lane_rate() {
+    quote(
+        "nvidia-linkx-100g-pam4-overview.txt",
+        "QSFP112 cages in ConnectX-7 adapters and BlueField-3 DPUs are backwards compatible and support QSFP56 200G with 4x50G-PAM4 and QSFP28 100G with 4x 25G-NRZ.",
+    );
+    let fixed = common::inventory("mdx-research-cloud.yaml");
+    let split = fixed.replace(
+        "breakouts: [1x200G, 1x100G, 2x100G",
+        "breakouts: [1x200G, 2x100G",
+    );
+    assert_ne!(fixed, split, "the example lists 1x100G first");
+    let e = errors(&split);
+    assert!(
+        e.iter().any(|(code, msg, located)| code == "RY1001"
+            && *located
+            && msg.contains("25G-NRZ")
+            && msg.contains("50G-PAM4")
+            && msg.contains("unsplit at 100G (4 × 25G-NRZ)")),
+        "{e:?}"
+    );
+    // Unsplit, the same links come up as 4 x 25G-NRZ on NRZ optics.
+    let (f, p) = solve("mdx", &fixed);
+    let nodes = &modules_by_role(&f, &p)[&Role::Node];
+    assert!(nodes.contains_key("MMA1B00-C100D"), "{nodes:?}");
+}
+
+/// Cage form and top: a DGX compute cage is a flat-top twin-port OSFP; switches take finned.
+#[test]
+fn modules_fit_their_cages_form_and_top() {
+    quote(
+        "nvidia-cableov-connectors-cages.txt",
+        "800G flat-top, twin-port , 8-channel, 2x400G OSFP for linking DGX H100 Cedar7 GPU links which use internal cage riding, air-cooled, heat sinks for liquid-cooled systems.",
+    );
+    quote(
+        "nvidia-mma1z00-ns400-t.txt",
+        "QSFP112 are not for use in switches.",
+    );
+    for example in ["dgx-superpod-h100.yaml", "dgx-b200-16su.yaml"] {
+        let (f, p) = solve(example, &common::inventory(example));
+        let by_role = modules_by_role(&f, &p);
+        let cat = &f.catalog.modules;
+        for (role, parts) in &by_role {
+            for part in parts.keys() {
+                let m = &cat[part.as_str()];
+                if *role == Role::Node && m.form == railyard::model::Form::Osfp {
+                    assert_eq!(
+                        m.top,
+                        railyard::model::Top::Flat,
+                        "{example}: {part} in a DGX cage"
+                    );
+                }
+                if role.is_switch() && m.form == railyard::model::Form::Osfp {
+                    assert_eq!(
+                        m.top,
+                        railyard::model::Top::Finned,
+                        "{example}: {part} in a switch"
+                    );
+                }
+                if role.is_switch() {
+                    assert_ne!(
+                        m.fits,
+                        railyard::model::Fits::Nic,
+                        "{example}: {part} in a switch"
+                    );
+                }
+            }
+        }
+        assert!(
+            by_role[&Role::Node].contains_key("MMA4Z00-NS-FLT"),
+            "{by_role:?}"
+        );
+    }
+}
+
+/// Breakout cabling: a twin-port at 4x200G takes two 1:2 splitter fibres; the NIC modules run
+/// 2 lanes (spectrum-x-cloud storage: SN5600 cages split 4x200G to 200G BlueField-3 ports).
+#[test]
+fn a_4x200g_twin_port_takes_two_splitters() {
+    quote(
+        "nvidia-transceivers-fiber-details.txt",
+        "Twin-port transceivers can be linked to each other forming an 800Gb/s link and can be linked to two or four 400G QSFP112 or OSFP transceivers using two straight or 1:2 splitter fiber cables forming either two 400G or four 200Gb/s links.",
+    );
+    quote(
+        "nvidia-mma1z00-ns400-t.txt",
+        "200Gb/s mode: Using 2-channels and 1:2 splitter 50-meter crossover fiber cables (MFP7E20), the transceiver operates at 200Gb/E rate and draws 5 Watts maximum.",
+    );
+    let (f, p) = solve(
+        "spectrum-x-cloud",
+        &common::inventory("spectrum-x-cloud.yaml"),
+    );
+    // Per storage-leaf module: the splitter cords of its links, and the leg of each.
+    let mut per_module: BTreeMap<u32, Vec<(u32, Option<u32>)>> = BTreeMap::new();
+    for (i, b) in p.links.iter() {
+        if f.link(i).speed.as_gbps() != 200
+            || f.link(i).network != railyard::model::Network::Storage
+        {
+            continue;
+        }
+        assert_eq!(b.signal.lanes, 2, "a 200G split port runs 2 lanes");
+        let cord = p.cord(b.cord).expect("the link's cord");
+        assert_eq!(cord.family.as_str(), "MFP7E20");
+        assert_eq!(cord.legs, 2);
+        let (ma, mb) = (b.a_module.expect("optics"), b.b_module.expect("optics"));
+        let leaf_end = if f.device(p.modules[ma as usize].device).role.is_switch() {
+            ma
+        } else {
+            mb
+        };
+        assert_eq!(
+            p.module(Some(leaf_end)).expect("module").part.as_str(),
+            "MMA4Z00-NS"
+        );
+        per_module
+            .entry(leaf_end)
+            .or_default()
+            .push((b.cord, b.leg));
+    }
+    assert!(!per_module.is_empty());
+    for (m, legs) in per_module {
+        let mut cords: Vec<u32> = legs.iter().map(|(c, _)| *c).collect();
+        cords.sort_unstable();
+        cords.dedup();
+        assert!(cords.len() <= 2, "module {m}: {legs:?}");
+        assert!(legs.iter().all(|(_, l)| matches!(l, Some(1 | 2))));
+    }
+}
+
+/// Reach per media: multimode SR4 to 50 m, single-mode beyond (DR4 100 m, 2xDR4 500 m switch to
+/// switch, 2xFR4 2 km); a run no module reaches is refused, located.
+#[test]
+fn reach_decides_the_media_and_too_long_is_refused() {
+    quote(
+        "nvidia-mma4z00-ns400-t.txt",
+        "The Short Reach 4-channel (SR4) design uses 100G-PAM4 modulation and has a maximum fiber reach of 50-meters using OM4 multimode fiber and assumes two optical patch panels in the link.",
+    );
+    quote(
+        "nvidia-mms4x50-nm.txt",
+        "The primary use case for the MMS4X50-NM transceiver is to link multiple switches together up to 2km reaches.",
+    );
+    let text = common::inventory("spectrum-x-cloud.yaml");
+    let (f, p) = solve("sx", &text);
+    for (i, l) in f.links_with_ids() {
+        let b = &p.links[i];
+        let part = |m: Option<u32>| m.map(|m| p.module(Some(m)).expect("module").part.to_string());
+        if let Some(a) = part(b.a_module) {
+            let m = &f.catalog.modules[a.as_str()];
+            let want = if l.route_m > 50.0 {
+                FibreMedia::Smf
+            } else {
+                FibreMedia::Mmf
+            };
+            assert_eq!(m.media, want, "{} at {} m: {a}", l.cable_id, l.route_m);
+        }
+    }
+    // Rows 3 km apart: nothing reaches.
+    let e = errors(&text.replace("racks: {", "racks: {row_pitch_m: 3000, "));
+    assert!(
+        e.iter()
+            .any(|(c, m, located)| c == "RY1003" && *located && m.contains("reach")),
+        "{e:?}"
+    );
+}
+
+/// APC never meets UPC: 100G-PAM4 optics are MPO-12/APC, NRZ SR4 optics MPO-12/UPC; every
+/// fibre's polish is its modules'.
+#[test]
+fn apc_never_meets_upc() {
+    quote(
+        "nvidia-mma4z00-ns400-t.txt",
+        "Green plastic shell on the MPO-12/APC optical connector denotes Angled Polish Connector and is not compatible with Ultra-flat Polished Connectors (UPC) (aqua colored).",
+    );
+    let (f, p) = solve("h100", &common::inventory("dgx-superpod-h100.yaml"));
+    let mut checked = 0;
+    for b in p.links.values() {
+        let (Some(ma), Some(mb)) = (b.a_module, b.b_module) else {
+            continue;
+        };
+        let cord = p.cord(b.cord).expect("the link's cord");
+        let fibre = &f.catalog.fibres[cord.family.as_str()];
+        for m in [ma, mb] {
+            let module = &f.catalog.modules[p.module(Some(m)).expect("module").part.as_str()];
+            let ends = [
+                fibre.connector,
+                fibre.leg_connector.unwrap_or(fibre.connector),
+            ];
+            assert!(
+                ends.contains(&module.connector),
+                "{} on {}",
+                module.description,
+                cord.family
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 1000);
+    assert!(p.ordered_cords().any(|c| c.family.as_str() == "MFP7E10"));
+    assert!(
+        p.ordered_cords()
+            .any(|c| c.family.as_str() == "GEN-MPO12-UPC-OM4")
+    );
+}
+
+/// Lengths offered: the twin-port 800G DAC is sold 0.5–2 m, so a 2 m in-rack peer link takes
+/// the 2 m part and a 3 m run takes optics, never a 3 m DAC.
+#[test]
+fn parts_are_ordered_in_the_lengths_they_are_sold() {
+    quote("nvidia-mcp4y10.txt", "0.5, 1, 1.5, and 2-meter lengths");
+    let text = common::inventory("spectrum-x-cloud.yaml");
+    let (_, p) = solve("sx", &text);
+    let dac: Vec<_> = p
+        .ordered_cords()
+        .filter(|c| c.family.as_str() == "MCP4Y10")
+        .collect();
+    assert!(!dac.is_empty());
+    assert!(
+        dac.iter()
+            .all(|c| c.part.as_str() == "MCP4Y10-N002" && c.length_m == 2.0)
+    );
+    let long = text.replace("racks: {", "racks: {in_rack_m: 3, ");
+    let (_, p) = solve("sx-3m", &long);
+    assert!(
+        p.ordered_cords().all(|c| c.family.as_str() != "MCP4Y10"),
+        "no 3 m MCP4Y10"
+    );
+    assert!(p.ordered_cords().all(|c| c.length_m >= 1.0));
+}
+
+/// Every example's BOM: every transceiver, cable, patch-cord and fibre line carries a part of the
+/// catalog (a module key, a length part number, or a family cut to length).
+#[test]
+fn every_bom_line_has_a_catalog_part() {
+    let dir = format!("{}/inventories", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("inventories")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".yaml"))
+        .collect();
+    names.sort();
+    for name in names {
+        let text = common::inventory(&name);
+        let (f, p) = solve(&name, &text);
+        let cat = &f.catalog;
+        let mut known: Vec<String> = cat.modules.keys().map(|k| k.to_string()).collect();
+        for (k, a) in &cat.assemblies {
+            known.push(k.to_string());
+            known.extend(a.lengths.iter().map(|l| l.part.to_string()));
+        }
+        for (k, fb) in &cat.fibres {
+            known.push(k.to_string());
+            known.extend(fb.lengths.iter().map(|l| l.part.to_string()));
+        }
+        for m in &p.modules {
+            let part = &p.part_of(m).expect("part").part;
+            assert!(known.contains(&part.to_string()), "{name}: {part}");
+        }
+        for c in p.ordered_cords() {
+            assert!(known.contains(&c.part.to_string()), "{name}: {}", c.part);
+        }
+        assert_eq!(p.links.len(), f.link_count(), "{name}: every link solved");
+        let c = railyard::compile(&SourceFile::new(name.as_str(), text.as_str()));
+        let only = railyard::output::Selection::of(&[railyard::output::OutputGroup::Cabling]);
+        let files = c
+            .outputs_only(&railyard::render::Templates::default(), &only)
+            .expect("compiled")
+            .expect("rendered");
+        for row in common::file(&files, "bom.csv").lines().skip(1) {
+            let part = row.split(',').nth(1).unwrap_or("");
+            if !row.starts_with("switch,") && !row.starts_with("node,") {
+                assert!(!part.is_empty(), "{name}: {row}");
+            }
+        }
+    }
+}
+
+/// Patch panels (`physical.patch_panels`): NVIDIA's reaches assume at most two panels, totals
+/// include the cords; copper cannot pass a panel; each panel adds one cord per fibre (cord –
+/// panel – trunk – panel – cord: 4 ferrule-to-ferrule connections with two panels). Three
+/// panels are refused, located.
+#[test]
+fn patch_panels_take_optics_add_cords_and_count_in_the_reach() {
+    quote(
+        "nvidia-structured-cabling-requirements.txt",
+        "The maximum reach specifications of NVIDIA IB XDR/NDR and 400/800G ETH transceivers assume two optical connector junctions or patch panels in the link, a total of 4 ferule-to ferule connections",
+    );
+    quote(
+        "nvidia-structured-cabling-requirements.txt",
+        "MPO Multi-Mode straight and splitter cables: Total length up to 50m for NDR and 400G ETH (inc. patch panels, trunk, and cables).",
+    );
+    // Without racks, node links of 2 m (copper in the plain plan) and 30 m leaf–spine runs.
+    let racks = "racks: {nodes_per_rack: 4}";
+    let example = common::inventory("spectrum-x-cloud.yaml");
+    assert!(example.contains(racks) && !example.contains("physical:"));
+    let text = example.replace(racks, "cabling: {node_leaf_m: 2}");
+    let panels = format!("{text}\nphysical: {{patch_panels: {{node_leaf: 2, leaf_spine: 1}}}}\n");
+    let (f, p) = solve("sx-panels", &panels);
+    let (_, plain) = solve("sx", &text);
+    let cord_m = 2.0; // no racks: the default in-rack cord
+    let mut fibres = std::collections::BTreeSet::new();
+    let mut want = 0;
+    for (i, l) in f.links_with_ids() {
+        let n: u32 = match l.tier {
+            railyard::model::Tier::NodeLeaf => 2,
+            railyard::model::Tier::LeafSpine => 1,
+            _ => continue,
+        };
+        let b = &p.links[i];
+        // Copper cannot pass a panel: a module at both ends, a fibre between.
+        assert!(
+            b.a_module.is_some() && b.b_module.is_some(),
+            "{}: {:?} through a panel",
+            l.cable_id,
+            b.media
+        );
+        // The whole channel, cords included, within the reach; multimode only within 50 m.
+        let channel = l.route_m + f64::from(n) * cord_m;
+        for m in [b.a_module, b.b_module] {
+            let part = p.module(m).expect("module").part.to_string();
+            let module = &f.catalog.modules[part.as_str()];
+            assert!(module.reach() + 1e-9 >= channel, "{}: {part}", l.cable_id);
+            assert_eq!(
+                module.media == FibreMedia::Smf,
+                channel > 50.0,
+                "{} at {channel} m: {part}",
+                l.cable_id
+            );
+        }
+        for c in b.cord..b.cord + b.cord_count {
+            if fibres.insert(c) {
+                want += n as usize;
+            }
+        }
+    }
+    assert_eq!(p.panel_cords.len(), want, "one cord per fibre per panel");
+    assert!(plain.panel_cords.is_empty());
+    for k in &p.panel_cords {
+        let c = &p.cord_parts[*k as usize];
+        assert_eq!((c.legs, c.length_m), (1, cord_m), "{}", c.part);
+    }
+    // The 2 m node links are copper without panels: through them, optics.
+    let copper = |p: &PhysicalPlan| {
+        p.links
+            .values()
+            .filter(|b| b.a_module.is_none() && b.b_module.is_none())
+            .count()
+    };
+    assert!(copper(&p) < copper(&plain), "panels moved links off copper");
+    let three = format!("{text}\nphysical: {{patch_panels: {{leaf_spine: 3}}}}\n");
+    let e = errors(&three);
+    assert!(
+        e.iter()
+            .any(|(c, m, located)| c == "RY1006" && *located && m.contains("two patch panels")),
+        "{e:?}"
+    );
+}
+
+/// Tray height (`racks.tray_height_m`): a cable between racks climbs to the tray and drops
+/// again, two drops of the tray's height on top of the horizontal run and the loops; a cable
+/// within one rack does not reach the tray. Not a vendor rule: the drop is the longest one (the
+/// spec places devices in racks, not at U positions), stated in docs/physical.md.
+#[test]
+fn tray_height_adds_two_drops_between_racks() {
+    let text = common::inventory("spectrum-x-cloud.yaml");
+    let tray = text.replace("racks: {", "racks: {tray_height_m: 2.5, ");
+    assert_ne!(tray, text);
+    let (f0, _) = solve("sx", &text);
+    let (f1, _) = solve("sx-tray", &tray);
+    let mut between = 0;
+    for (a, b) in f0.links().zip(f1.links()) {
+        let (da, db) = (f0.device_of(&a.a), f0.device_of(&a.b));
+        let same_rack = da.rack.is_some() && da.rack == db.rack;
+        let added = b.route_m - a.route_m;
+        if same_rack {
+            assert_eq!(added, 0.0, "{}", a.cable_id);
+        } else {
+            assert!((added - 5.0).abs() < 1e-9, "{}: {added}", a.cable_id);
+            between += 1;
+        }
+    }
+    assert!(between > 100);
+}
