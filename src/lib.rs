@@ -24,6 +24,7 @@ pub mod impact;
 pub mod intent;
 pub mod lab;
 pub mod labplan;
+pub mod meaning;
 pub mod model;
 pub mod output;
 mod parallel;

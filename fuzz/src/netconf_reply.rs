@@ -25,13 +25,14 @@
 use std::io;
 use std::time::Duration;
 
-use railyard::push::netconf::canon;
+use railyard::meaning::netconf::canon;
+use railyard::meaning::netconf::payload::ConfigPayload;
+use railyard::meaning::netconf::xml::{self, Element, NS_BASE, XmlBuilder};
 use railyard::push::netconf::client::{
-    Client, ClientOptions, ConfigPayload, Datastore, DefaultOperation, EditOptions, ErrorOption,
-    NetconfError, RpcError, Severity, TestOption, Transport,
+    Client, ClientOptions, Datastore, DefaultOperation, EditOptions, ErrorOption, NetconfError,
+    RpcError, Severity, TestOption, Transport,
 };
 use railyard::push::netconf::framing::{Decoder, Framing};
-use railyard::push::netconf::xml::{self, Element, NS_BASE, XmlBuilder};
 
 pub fn run(data: &[u8]) {
     let [mode, rest @ ..] = data else {

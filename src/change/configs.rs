@@ -13,12 +13,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::{ChangeError, Files};
-use crate::push::canonical;
-use crate::push::disruptive::{self, Fact, LineForm};
-use crate::push::drivers::{eos, frr, netconf, nvue, sonic};
-use crate::push::netconf::canon::canonical_lines;
-use crate::push::netconf::client::ConfigPayload;
-use crate::push::tree;
+use crate::meaning::canonical;
+use crate::meaning::disruptive::{self, Fact, LineForm};
+use crate::meaning::netconf::canon::canonical_lines;
+use crate::meaning::netconf::payload::ConfigPayload;
+use crate::meaning::tree;
+use crate::meaning::{eos, frr, netconf, nvue, sonic};
 
 /// How one rendered file is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

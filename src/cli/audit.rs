@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 
-use railyard::push::canonical;
+use railyard::meaning::canonical;
 use railyard::push::driver::{AuditLines, DriverError};
 use railyard::push::secrets::Secrets;
 use railyard::push::txn::DevicePlan;

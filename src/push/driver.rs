@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use crate::output::digest::sha256_hex;
 
-use super::canonical;
-use super::disruptive::{self, LineForm};
 use super::netconf::client::{NetconfError, RpcError};
 use super::ssh::SshError;
+use crate::meaning::canonical;
+use crate::meaning::disruptive::{self, LineForm};
 
 /// What kind of failure, for exit codes and reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

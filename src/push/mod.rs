@@ -8,9 +8,7 @@
 //! target before anything is committed; commits are confirmed commits (native, or a device-side
 //! revert timer) that are confirmed only after every device verified by reading back.
 
-pub mod canonical;
 pub mod deadline;
-pub mod disruptive;
 pub mod driver;
 pub mod drivers;
 pub mod hooks;
@@ -23,7 +21,6 @@ pub mod revert_timer;
 pub mod secrets;
 pub mod ssh;
 pub mod targets;
-pub mod tree;
 pub mod txn;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -178,10 +178,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["diag", "model", "topology", "intent", "output"],
     ),
     ("cabling", &["diag", "model", "topology", "output"]),
-    ("push", &["diag", "model", "output"]),
-    // The change between two designs, from their rendered files: read in push's canonical line
-    // forms and disruptive-fact engine (pure parts of push; ARCHITECTURE.md says why).
-    ("change", &["output", "push"]),
+    // What "the same config" means: canonical line forms, facts, the disruptive-change engine.
+    // Pure; push, audit and change read configs through it.
+    ("meaning", &["output"]),
+    ("push", &["diag", "model", "output", "meaning"]),
+    // The change between two designs, from their rendered files, read by config meaning.
+    ("change", &["output", "meaning"]),
     (
         "lab",
         &[
@@ -322,18 +324,24 @@ fn use_paths(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Strin
     }
 }
 
+/// Whether an item is compiled only for tests (`#[cfg(test)]`): the checks read the rest.
+fn test_only_item(i: &syn::Item) -> bool {
+    let attrs = match i {
+        syn::Item::Mod(m) => &m.attrs,
+        syn::Item::Fn(f) => &f.attrs,
+        syn::Item::Impl(m) => &m.attrs,
+        syn::Item::Use(u) => &u.attrs,
+        syn::Item::Const(c) => &c.attrs,
+        syn::Item::Static(c) => &c.attrs,
+        syn::Item::Struct(s) => &s.attrs,
+        _ => return false,
+    };
+    is_test_only(attrs)
+}
+
 impl<'ast> Visit<'ast> for Names<'_> {
     fn visit_item(&mut self, i: &'ast syn::Item) {
-        let attrs = match i {
-            syn::Item::Mod(m) => &m.attrs,
-            syn::Item::Fn(f) => &f.attrs,
-            syn::Item::Impl(m) => &m.attrs,
-            syn::Item::Use(u) => &u.attrs,
-            syn::Item::Const(c) => &c.attrs,
-            syn::Item::Static(c) => &c.attrs,
-            _ => return syn::visit::visit_item(self, i),
-        };
-        if !is_test_only(attrs) {
+        if !test_only_item(i) {
             syn::visit::visit_item(self, i);
         }
     }
@@ -645,13 +653,7 @@ fn position_keys(rel: &str, text: &str) -> Vec<String> {
     }
     impl<'ast> Visit<'ast> for Keys<'_> {
         fn visit_item(&mut self, i: &'ast syn::Item) {
-            let attrs = match i {
-                syn::Item::Mod(m) => &m.attrs,
-                syn::Item::Fn(f) => &f.attrs,
-                syn::Item::Impl(m) => &m.attrs,
-                _ => return syn::visit::visit_item(self, i),
-            };
-            if !is_test_only(attrs) {
+            if !test_only_item(i) {
                 syn::visit::visit_item(self, i);
             }
         }
@@ -1089,5 +1091,23 @@ fn a_device_or_link_position_in_a_public_field_or_parameter_fails() {
             "src/physical/mod.rs:1 field `device`",
             "src/physical/mod.rs:4 parameter `link` of cord_of",
         ]
+    );
+}
+
+#[test]
+fn change_naming_push_fails() {
+    let c = mini(&[
+        (
+            "src/lib.rs",
+            "pub mod change; pub mod push; pub mod meaning;",
+        ),
+        (
+            "src/change/configs.rs",
+            "use crate::meaning::canonical; use crate::push::drivers::frr; fn f() {}",
+        ),
+    ]);
+    assert_eq!(
+        stage_violations(&c),
+        ["src/change/configs.rs: crate::push::drivers::frr (a stage it may not name)"]
     );
 }

@@ -16,8 +16,9 @@ use push_support::{
     FrrLab, Run, build, devices_with, free_port, lab_small_on, oc_interfaces, open, require_root,
     run_push, setup_push,
 };
-use railyard::push::netconf::canon;
-use railyard::push::netconf::client::{ConfigPayload, Datastore, DefaultOperation, EditOptions};
+use railyard::meaning::netconf::canon;
+use railyard::meaning::netconf::payload::ConfigPayload;
+use railyard::push::netconf::client::{Datastore, DefaultOperation, EditOptions};
 
 const PASSPHRASE: &str = "correct-horse-battery-staple-7731";
 

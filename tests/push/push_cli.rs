@@ -9,8 +9,9 @@ use std::path::Path;
 use push_support::{
     Fabric, Run, oc_interfaces, open, require_root, run_push, running_is, setup_push,
 };
-use railyard::push::netconf::canon;
-use railyard::push::netconf::client::{ConfigPayload, Datastore};
+use railyard::meaning::netconf::canon;
+use railyard::meaning::netconf::payload::ConfigPayload;
+use railyard::push::netconf::client::Datastore;
 
 const PASSPHRASE: &str = "correct-horse-battery-staple-7731";
 const OLD: &[(&str, u32, &str)] = &[("eth1", 1500, "old")];

@@ -9,11 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use push_support::{Fabric, NetconfLab, connect_opts, oc_interfaces, require_root};
+use railyard::meaning::netconf::canon;
+use railyard::meaning::netconf::payload::ConfigPayload;
 use railyard::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
 use railyard::push::drivers::netconf::NetconfDriver;
 use railyard::push::journal::Journal;
-use railyard::push::netconf::canon;
-use railyard::push::netconf::client::{Client, ClientOptions, ConfigPayload, Datastore};
+use railyard::push::netconf::client::{Client, ClientOptions, Datastore};
 use railyard::push::ssh::{self, Auth, SshTransport};
 use railyard::push::txn::{self, DevicePlan, DeviceState, TxnOptions};
 

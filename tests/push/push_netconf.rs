@@ -7,13 +7,14 @@ use crate::push_support;
 use std::time::{Duration, Instant};
 
 use push_support::{NetconfLab, connect_opts, oc_interfaces, require_root, write_known_host};
-use railyard::push::netconf::canon;
+use railyard::meaning::netconf::canon;
+use railyard::meaning::netconf::payload::ConfigPayload;
+use railyard::meaning::netconf::xml::Element;
 use railyard::push::netconf::client::{
-    CAP_BASE11, CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, Client, ClientOptions, ConfigPayload,
-    Datastore, DefaultOperation, EditOptions, ErrorOption, NetconfError, TestOption,
+    CAP_BASE11, CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, Client, ClientOptions, Datastore,
+    DefaultOperation, EditOptions, ErrorOption, NetconfError, TestOption,
 };
 use railyard::push::netconf::framing::Framing;
-use railyard::push::netconf::xml::Element;
 use railyard::push::ssh::{self, SshError, SshTransport};
 
 type Nc = Client<SshTransport>;

@@ -642,8 +642,9 @@ pub fn open(
 /// Whether the device's running config equals `payload` on the managed subtree (canonical,
 /// order-insensitive).
 pub fn running_is(lab: &NetconfLab, payload: &str) -> bool {
-    use railyard::push::netconf::canon;
-    use railyard::push::netconf::client::{ConfigPayload, Datastore};
+    use railyard::meaning::netconf::canon;
+    use railyard::meaning::netconf::payload::ConfigPayload;
+    use railyard::push::netconf::client::Datastore;
     let mut c = open(lab);
     let data = c.get_config(Datastore::Running, None).expect("get-config");
     let p = ConfigPayload::from_xml(payload.as_bytes()).expect("payload");

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use railyard::intent::Intents;
+use railyard::meaning::netconf::payload::ConfigPayload;
+use railyard::meaning::netconf::xml::Element;
 use railyard::output::OutputFile;
-use railyard::push::netconf::client::ConfigPayload;
-use railyard::push::netconf::xml::Element;
 
 const NS_BASE: &str = "urn:ietf:params:xml:ns:netconf:base:1.0";
 const NS_IF: &str = "http://openconfig.net/yang/interfaces";

@@ -6,7 +6,6 @@
 //! configs (FRR, EOS).
 
 pub mod commands;
-pub mod context;
 pub mod eos;
 pub mod frr;
 pub mod netconf;

@@ -2,7 +2,5 @@
 //! helpers, a canonical config diff and the blocking client. The `netconf-rs` crate was not enough
 //! (DESIGN.md): it lacks base:1.1 framing, key auth, host-key checks and edit-config.
 
-pub mod canon;
 pub mod client;
 pub mod framing;
-pub mod xml;

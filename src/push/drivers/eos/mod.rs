@@ -4,21 +4,18 @@
 //! `configure session … abort`). Compared by meaning as context-path lines (`canon.rs`), whose
 //! facts `facts.rs` reads for disruptive changes.
 
-pub mod canon;
-pub mod facts;
-
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use super::commands::{self, CliSettings};
+use crate::meaning::eos::canon::eos_canonical;
+use crate::meaning::eos::facts::EOS_LINES;
 use crate::push::PushSettings;
 use crate::push::driver::{
     AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight, read_back,
 };
 use crate::push::remote::Remote;
 use crate::push::targets::Target;
-use canon::eos_canonical;
-use facts::EOS_LINES;
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
 pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {

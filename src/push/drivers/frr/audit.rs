@@ -19,7 +19,8 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{canon, scratch};
+use super::scratch;
+use crate::meaning::frr::canon;
 use std::collections::BTreeSet;
 
 /// Where this machine's FRR daemons live.

@@ -14,23 +14,21 @@
 //! pre-change config, and read back.
 
 pub mod audit;
-pub mod canon;
-pub mod facts;
 pub mod ops;
 pub mod scratch;
 
 use std::time::Duration;
 
+use crate::meaning::canonical;
+use crate::meaning::disruptive;
+use crate::meaning::frr::facts::FRR_LINES;
 use crate::output::digest::sha256_hex;
 use crate::push::PushSettings;
-use crate::push::canonical;
-use crate::push::disruptive;
 use crate::push::driver::{AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight};
 use crate::push::remote::Remote;
 use crate::push::revert_timer;
 use crate::push::ssh::{Auth, ConnectOptions, Endpoint};
 use crate::push::targets::{FrrSpec, Target};
-use facts::FRR_LINES;
 use ops::{Baseline, FrrOps};
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).

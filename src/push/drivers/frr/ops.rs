@@ -12,9 +12,10 @@
 
 use std::collections::BTreeSet;
 
-use super::{canon, scratch};
+use super::scratch;
+use crate::meaning::canonical;
+use crate::meaning::frr::canon;
 use crate::output::shell::quote as q;
-use crate::push::canonical;
 use crate::push::driver::{DriverError, FailKind};
 use crate::push::remote::Remote;
 use crate::push::ssh::ExecOutput;

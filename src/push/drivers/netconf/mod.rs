@@ -9,24 +9,23 @@
 //! by meaning as canonical OpenConfig lines (`push::netconf::canon`), whose facts `facts.rs` reads
 //! for disruptive changes.
 
-pub mod facts;
-
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use crate::meaning::disruptive;
+use crate::meaning::netconf::canon;
+use crate::meaning::netconf::facts::OpenConfigLines;
+use crate::meaning::netconf::payload::ConfigPayload;
+use crate::meaning::netconf::xml::{self, Element, NS_BASE};
 use crate::output::digest::sha256_hex;
 use crate::push::PushSettings;
-use crate::push::disruptive;
 use crate::push::driver::{AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight};
-use crate::push::netconf::canon;
 use crate::push::netconf::client::{
-    CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, CAP_ROLLBACK_ON_ERROR, Client, ClientOptions,
-    ConfigPayload, Datastore, DefaultOperation, EditOptions, ErrorOption, NetconfError, TestOption,
+    CAP_CANDIDATE, CAP_CONFIRMED_COMMIT11, CAP_ROLLBACK_ON_ERROR, Client, ClientOptions, Datastore,
+    DefaultOperation, EditOptions, ErrorOption, NetconfError, TestOption,
 };
-use crate::push::netconf::xml::{self, Element, NS_BASE};
 use crate::push::ssh::{self, Auth, ConnectOptions, Endpoint, SshTransport};
 use crate::push::targets::Target;
-use facts::OpenConfigLines;
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
 pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {

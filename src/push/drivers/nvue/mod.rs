@@ -4,13 +4,12 @@
 //! (`300s`): the doc's bare number is ambiguous. Compared by meaning as canonical tree lines
 //! (`canon.rs`), whose facts `facts.rs` reads for disruptive changes.
 
-pub mod canon;
-pub mod facts;
-
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use super::commands::{self, CliSettings};
+use crate::meaning::nvue::canon::nvue_lines;
+use crate::meaning::nvue::facts::NvueLines;
 use crate::output::shell::quote as q;
 use crate::push::PushSettings;
 use crate::push::driver::{
@@ -18,8 +17,6 @@ use crate::push::driver::{
 };
 use crate::push::remote::Remote;
 use crate::push::targets::Target;
-use canon::nvue_lines;
-use facts::NvueLines;
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
 pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {

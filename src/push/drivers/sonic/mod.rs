@@ -8,25 +8,23 @@
 //! CONFIG_DB is compared by meaning as canonical tree lines (`push::tree`), whose facts
 //! `facts.rs` reads for disruptive changes; `frr.conf` as FRR's.
 
-pub mod facts;
-
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use super::commands::{self, CliSettings};
 use super::frr::audit as frr_audit;
-use super::frr::facts::FRR_LINES;
 use super::frr::ops::{Baseline, FrrOps};
+use crate::meaning::canonical::{self, diff_text};
+use crate::meaning::disruptive;
+use crate::meaning::frr::facts::FRR_LINES;
+use crate::meaning::sonic::facts::ConfigDbLines;
+use crate::meaning::tree;
 use crate::output::shell::quote as q;
 use crate::push::PushSettings;
-use crate::push::canonical::{self, diff_text};
-use crate::push::disruptive;
 use crate::push::driver::{AuditLines, ConfigSet, Driver, DriverError, FailKind, Preflight};
 use crate::push::remote::Remote;
 use crate::push::revert_timer;
 use crate::push::targets::{FrrSpec, Target};
-use crate::push::tree;
-use facts::ConfigDbLines;
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
 pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {

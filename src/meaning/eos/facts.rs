@@ -1,7 +1,7 @@
 //! What EOS's canonical lines (context paths, `canon.rs`) state for disruptive changes: the
 //! context-path facts, with EOS's spelling of the router-id.
 
-use crate::push::drivers::context::ContextLines;
+use crate::meaning::context::ContextLines;
 
 /// EOS running-configs.
 pub const EOS_LINES: ContextLines = ContextLines {
@@ -11,7 +11,7 @@ pub const EOS_LINES: ContextLines = ContextLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::{findings, lines};
+    use crate::meaning::disruptive::{findings, lines};
 
     #[test]
     fn eos_mtu_and_speed_but_not_on_new_interfaces() {

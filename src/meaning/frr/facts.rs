@@ -1,7 +1,7 @@
 //! What FRR's canonical lines (context paths, `canon.rs`) state for disruptive changes: the
 //! context-path facts, with FRR's spelling of the router-id.
 
-use crate::push::drivers::context::ContextLines;
+use crate::meaning::context::ContextLines;
 
 /// FRR running-configs (also SONiC's `frr.conf`).
 pub const FRR_LINES: ContextLines = ContextLines {
@@ -11,7 +11,7 @@ pub const FRR_LINES: ContextLines = ContextLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::{findings, lines};
+    use crate::meaning::disruptive::{findings, lines};
 
     #[test]
     fn frr_asn_change_is_one_finding() {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::push::tree;
+use crate::meaning::tree;
 
 /// Parse YAML into a JSON value for order-insensitive comparison of maps.
 fn yaml_value(text: &str) -> Option<serde_json::Value> {

@@ -78,7 +78,7 @@ pub fn defaults_profile(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::canonical::{diff, diff_text};
+    use crate::meaning::canonical::{diff, diff_text};
 
     const RUNNING: &str = "Building configuration...
 

@@ -2,8 +2,8 @@
 //! `config_db.json`) state for disruptive changes. The `frr.conf` half is FRR's
 //! (`drivers::frr::facts`).
 
-use crate::push::disruptive::{Fact, LineForm, Peer, Scope};
-use crate::push::tree;
+use crate::meaning::disruptive::{Fact, LineForm, Peer, Scope};
+use crate::meaning::tree;
 
 /// CONFIG_DB tables.
 pub struct ConfigDbLines;
@@ -59,7 +59,7 @@ impl LineForm for ConfigDbLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::{findings, lines};
+    use crate::meaning::disruptive::{findings, lines};
 
     #[test]
     fn a_new_port_with_an_mtu_is_not_disruptive() {

@@ -4,7 +4,7 @@
 //! (`router bgp 65001`), so a whole block vanishing shows as its head line removed. What those
 //! lines state for disruptive changes; each OS's folder names its spelling of the router-id.
 
-use crate::push::disruptive::{Fact, LineForm, Peer, Scope};
+use crate::meaning::disruptive::{Fact, LineForm, Peer, Scope};
 
 /// The facts of context-path lines, for an OS that spells the router-id command `router_id`
 /// (with its trailing space: FRR `bgp router-id `, EOS `router-id `).

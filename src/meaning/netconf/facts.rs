@@ -1,7 +1,7 @@
 //! What canonical OpenConfig lines (`/interfaces:interfaces/interface[name=swp1]/config/mtu =
 //! 9216`, `push::netconf::canon`) state for disruptive changes.
 
-use crate::push::disruptive::{Fact, LineForm, Peer, Scope};
+use crate::meaning::disruptive::{Fact, LineForm, Peer, Scope};
 
 /// OpenConfig paths with their values.
 pub struct OpenConfigLines;
@@ -85,7 +85,7 @@ fn interface(path: &str, value: &str) -> Option<Fact> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::{findings, lines};
+    use crate::meaning::disruptive::{findings, lines};
 
     #[test]
     fn openconfig_mtu_and_address() {

@@ -1,8 +1,8 @@
 //! What NVUE's canonical lines (`interface > swp1 > link > mtu = 9216`, `canon.rs`) state for
 //! disruptive changes.
 
-use crate::push::disruptive::{Fact, LineForm, Peer, Scope};
-use crate::push::tree;
+use crate::meaning::disruptive::{Fact, LineForm, Peer, Scope};
+use crate::meaning::tree;
 
 /// NVUE configuration trees.
 pub struct NvueLines;
@@ -81,7 +81,7 @@ fn interface(k: &[&str], v: &str, out: &mut Vec<Fact>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::push::disruptive::{findings, lines};
+    use crate::meaning::disruptive::{findings, lines};
 
     #[test]
     fn nvue_tree() {

@@ -1,0 +1,4 @@
+//! NVIDIA Cumulus NVUE: the canonical line form of its configs and the facts its lines state.
+
+pub mod canon;
+pub mod facts;
