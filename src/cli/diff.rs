@@ -13,17 +13,12 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use railyard::change::{self, ChangeSet, Files, Verdict};
-use railyard::output::bounded::{self, Kind, MIB};
-use railyard::output::digest::sha256_hex;
-use railyard::output::{Manifest, OutputGroup, Selection, path as out_path, terminal};
+use railyard::output::bounded::{Kind, MIB};
+use railyard::output::build_dir::{BuildDir, OpenError};
+use railyard::output::{OutputGroup, Selection, terminal};
 
 /// Exit code when the two sides could not be compared.
 const CANNOT_COMPARE: u8 = 3;
-
-const MANIFEST: Kind = Kind {
-    what: "manifest",
-    limit: 64 * MIB,
-};
 
 /// One file of a build directory: as large as push accepts a rendered config.
 const BUILT_FILE: Kind = Kind {
@@ -139,32 +134,11 @@ fn side(path: &Path) -> Result<Files, String> {
 /// The files of a build directory the comparison reads: those its manifest lists, each read
 /// bounded and checked against the manifest's SHA-256 (an edited build is not the design).
 fn build_dir(dir: &Path) -> Result<Files, String> {
-    let manifest_path = dir.join("manifest.json");
-    let bytes = bounded::read(&manifest_path, MANIFEST)
-        .map_err(|e| format!("{e} — a build directory is recognised by its manifest.json"))?;
-    let manifest =
-        Manifest::parse(&bytes).map_err(|e| format!("{}: {e}", manifest_path.display()))?;
-    let mut files = Files::new();
-    let mut problems = Vec::new();
-    for entry in manifest.files.iter().filter(|e| change::reads(&e.path)) {
-        let read = out_path::join(dir, &entry.path)
-            .map_err(|e| e.to_string())
-            .and_then(|p| bounded::read(&p, BUILT_FILE).map_err(|e| e.to_string()));
-        match read {
-            Ok(b) if sha256_hex(&b) == entry.sha256 => {
-                files.insert(entry.path.clone(), b);
-            }
-            Ok(_) => problems.push(format!(
-                "{}: edited after the build (SHA-256 differs from {})",
-                dir.join(&entry.path).display(),
-                manifest_path.display()
-            )),
-            Err(e) => problems.push(e),
+    let build = BuildDir::open(dir).map_err(|e| match e {
+        OpenError::Unreadable(e) => {
+            format!("{e} — a build directory is recognised by its manifest.json")
         }
-    }
-    if problems.is_empty() {
-        Ok(files)
-    } else {
-        Err(problems.join("\n"))
-    }
+        OpenError::Malformed(e) => e,
+    })?;
+    build.listed(change::reads, BUILT_FILE)
 }

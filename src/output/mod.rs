@@ -12,6 +12,7 @@
 //! writing an output directory is the command line's (`src/cli/output.rs`).
 
 pub mod bounded;
+pub mod build_dir;
 pub mod csv;
 pub mod digest;
 mod error;

@@ -9,19 +9,13 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::output::bounded::{self, Kind, MIB};
-use crate::output::digest::sha256_hex;
-use crate::output::{Manifest, secrets};
+use crate::output::build_dir::{BuildDir, OpenError};
+use crate::output::secrets;
 
 /// One rendered config. The largest (a 64-port switch's NVUE `startup.yaml` or SONiC
 /// `config_db.json` with every tenant) is some hundreds of KB; 64 MiB is a hundred times that.
 pub const CONFIG: Kind = Kind {
     what: "rendered config",
-    limit: 64 * MIB,
-};
-
-/// The build's `manifest.json`: about 6 MB at 131k GPUs (see the command line's build record).
-pub const MANIFEST: Kind = Kind {
-    what: "manifest",
     limit: 64 * MIB,
 };
 
@@ -70,30 +64,15 @@ pub fn check_manifest(
     files: &BTreeMap<String, Vec<u8>>,
     paths: &[String],
 ) -> Result<(), String> {
-    let manifest_path = dir.join("manifest.json");
-    let text = bounded::read(&manifest_path, MANIFEST).map_err(|e| {
-        format!(
+    let build = BuildDir::open(dir).map_err(|e| match e {
+        OpenError::Unreadable(e) => format!(
             "{e} — without the build's manifest the files cannot be checked against what \
              was built (re-run `railyard build`, or pass --allow-edited to push them as they are)"
-        )
+        ),
+        OpenError::Malformed(e) => e,
     })?;
-    let manifest =
-        Manifest::parse(&text).map_err(|e| format!("{}: {e}", manifest_path.display()))?;
-    let recorded: BTreeMap<&str, &str> = manifest
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), f.sha256.as_str()))
-        .collect();
-    let mut edited = Vec::new();
-    let mut unlisted = Vec::new();
-    for p in paths {
-        let Some(bytes) = files.get(p) else { continue };
-        match recorded.get(p.as_str()) {
-            Some(h) if *h == sha256_hex(bytes) => {}
-            Some(_) => edited.push(dir.join(p).display().to_string()),
-            None => unlisted.push(dir.join(p).display().to_string()),
-        }
-    }
+    let (edited, unlisted) = build.deviations(files, paths);
+    let manifest_path = build.manifest_path();
     if edited.is_empty() && unlisted.is_empty() {
         return Ok(());
     }
@@ -122,6 +101,7 @@ pub fn check_manifest(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::digest::sha256_hex;
 
     #[test]
     fn edited_and_unlisted_files_are_named() {

@@ -7,8 +7,13 @@
 //! Invariant: every device ends at its old or its new configuration. Preflight runs on every
 //! target before anything is committed; commits are confirmed commits (native, or a device-side
 //! revert timer) that are confirmed only after every device verified by reading back.
+//!
+//! What the command line and the tests may use is this file's public items and the public
+//! modules below; the exchange deadline and the device-side revert timer are push's own. What a
+//! config means (canonical lines, facts, disruptive changes) is `crate::meaning`'s, and a build
+//! directory is read through `crate::output::build_dir`.
 
-pub mod deadline;
+mod deadline;
 pub mod driver;
 pub mod drivers;
 pub mod hooks;
@@ -17,7 +22,7 @@ pub mod journal;
 pub mod netconf;
 pub mod recover;
 pub mod remote;
-pub mod revert_timer;
+mod revert_timer;
 pub mod secrets;
 pub mod ssh;
 pub mod targets;
