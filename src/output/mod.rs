@@ -7,9 +7,10 @@
 //! the one join of a relative output path to a directory (`path`), the declaration of the
 //! secrets push may fill (`secrets`), plus the natural order of names and lowercase hex digests.
 //!
-//! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O but the
-//! one bounded read of a file railyard is given (`bounded`), shared by the command line and push;
-//! writing an output directory is the command line's (`src/cli/output.rs`).
+//! A foundation: it knows no stage, and every stage and edge may use it. It does no I/O but
+//! reading files railyard is given: the one bounded read (`bounded`) and the one reader of a
+//! build directory (`build_dir`), shared by the command line and push; writing an output
+//! directory is the command line's (`src/cli/outdir/`).
 
 pub mod bounded;
 pub mod build_dir;

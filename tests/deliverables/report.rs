@@ -105,7 +105,7 @@ fn pdf_pages(pdf: &[u8]) -> usize {
         .count()
 }
 
-/// The diagram's contract (see `src/artifacts/report/diagram.rs`), restated independently: the
+/// The diagram's contract (see `src/report/diagram/mod.rs`), restated independently: the
 /// bundle key of every `cabling.csv` row from the placement of its two devices.
 fn expected_bundles(
     cables: &[BTreeMap<String, String>],

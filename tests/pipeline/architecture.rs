@@ -223,7 +223,7 @@ const MAX_FN_LINES: usize = 120;
 /// One parsed source file: its path, module path and what it names.
 struct Unit {
     rel: String,
-    /// `cli::output` for `src/cli/output.rs`; empty for a crate root.
+    /// `cli::outdir` for `src/cli/outdir/mod.rs`; empty for a crate root.
     module: Vec<String>,
     /// The binary (`main.rs`, `cli/`) or the library.
     bin: bool,
