@@ -285,8 +285,8 @@ pub struct PcieLayout {
     /// CPU sockets (NUMA nodes) in NUMA order.
     pub cpus: Vec<PcieCpu>,
     /// Every figure NCCL matches against the running node — GPU bus ids, NIC bus ids and RDMA
-    /// names, the GPU-NIC pairing, NUMA — is published or captured on a real node (`railyard
-    /// hosts import`). Only a verified layout is installed as `NCCL_TOPO_FILE`: NCCL places GPUs
+    /// names, the GPU-NIC pairing, NUMA — is published or captured on a real node
+    /// (`nvidia-smi topo -m`, `lspci -tv`, `ibdev2netdev -v`). Only a verified layout is installed as `NCCL_TOPO_FILE`: NCCL places GPUs
     /// by bus id, so invented ids would put real GPUs beside the wrong NICs.
     #[serde(default)]
     pub verified: bool,

@@ -306,6 +306,12 @@ codes! {
     TENANT_PORT_VRF = "RY0808", "tenant port outside its VRF",
         "The isolation proof found a tenant's port in another VRF (or a VRF on a leaf without its \
          tenant's ports). This is a railyard bug; please report it with the spec.";
+    SHARED_SERVICE_UNHOSTED = "RY0809", "shared service not reachable yet",
+        "A declared shared service is imported by its tenants' VRFs, but railyard does not yet place \
+         the service itself: no VRF exports its route target and its `prefixes` reach no config, so \
+         no tenant can reach it through the fabric. The warning stays until the service's own \
+         endpoints (its storage systems or servers) are part of the spec; until then, reach the \
+         service outside the tenant VRFs, or leave it out of `shared_services:`.";
     PARTITIONS_TEMPLATE = "RY0900", "InfiniBand partitions written as a template",
         "The compute fabric is InfiniBand and has tenants, but no port GUIDs were supplied, so the \
          OpenSM partitions are written as `tenants/partitions.conf.template` with `@node:port@` \
@@ -319,9 +325,11 @@ codes! {
         "The node model's PCIe layout (GPU and NIC bus ids, pairing, NUMA) is not marked \
          `verified`: NCCL matches GPUs by bus id, so an invented layout would give every node a wrong \
          GPU-NIC affinity. `nccl-topo.xml` is still written for review, but `NCCL_TOPO_FILE` is left \
-         out of nccl.env. Import the layout from one real node with `railyard hosts import`.";
+         out of nccl.env. To install it, declare the node model in the spec's `catalog: nodes:` with \
+         the `pcie:` layout read from one real node (`nvidia-smi topo -m`, `lspci -tv`, \
+         `ibdev2netdev -v`), `verified: true`, and `source:` naming those captures.";
     CAPTURE_SYNTAX = "RY0903", "capture cannot be read",
-        "A file given to `railyard ib import` or `railyard hosts import` is not the output of the \
+        "A file given to `railyard ib import` (or `build --port-guids`) is not the output of the \
          command it should come from, or it is cut short (a record without its ports, a line \
          without its GUID). The location points at the first line that could not be read. Capture \
          again with the command named in the help line, unmodified.";

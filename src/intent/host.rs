@@ -320,8 +320,9 @@ fn check_model(spec: &ClusterSpec, name: &str, m: &NodeModel, diags: &mut Diagno
             )
             .at(spec.scalable_units.node_model.span, "node model")
             .help(
-                "capture `nvidia-smi topo -m`, `lspci -tv` and `ibdev2netdev -v` on one node and run \
-                 `railyard hosts import` to get a verified model",
+                "capture `nvidia-smi topo -m`, `lspci -tv` and `ibdev2netdev -v` on one node and \
+                 declare the model under `catalog: nodes:` with that `pcie:` layout and \
+                 `verified: true` (`railyard explain RY0902`)",
             ),
         );
     }

@@ -108,7 +108,14 @@ pub fn plan(
     let mut specs: Vec<&TenantSpec> = spec.tenants.iter().collect();
     specs.sort_by_key(|t| t.id.value);
     checks::identities(spec, diags);
-    let chosen = select::resolve(&specs, &node_refs(f), f.sizing.gpus_per_node, diags);
+    let positions = f.sizing.sus.saturating_mul(f.sizing.nodes_per_su);
+    let chosen = select::resolve(
+        &specs,
+        &node_refs(f),
+        positions,
+        f.sizing.gpus_per_node,
+        diags,
+    );
     let hosts = Hosts {
         node_ports: node_ports(f),
         ethernet: ethernet_switches(f),
@@ -126,6 +133,7 @@ pub fn plan(
     };
     checks::values(spec, &plan, diags);
     checks::route_targets(spec, &plan, diags);
+    unhosted(spec, &plan.shared_services, diags);
     plan
 }
 
@@ -320,6 +328,30 @@ fn imports(
     import.sort();
     import.dedup();
     (import, shared)
+}
+
+/// A shared service's VRF is imported by its tenants but hosted nowhere (no VRF exports its
+/// route target, its prefixes reach no config): said, not left to the lab to find.
+fn unhosted(spec: &ClusterSpec, services: &[SharedService], diags: &mut Diagnostics) {
+    for (s, declared) in services.iter().zip(&spec.shared_services) {
+        let who = if s.consumers.is_empty() {
+            "no tenant imports it yet".to_string()
+        } else {
+            format!("{} import it", s.consumers.join(", "))
+        };
+        diags.push(
+            Diagnostic::warning(
+                codes::SHARED_SERVICE_UNHOSTED,
+                format!(
+                    "shared service `{}` (route target {}): no VRF exports it and its prefixes \
+                     reach no config, so no tenant reaches it through the fabric ({who})",
+                    s.name, s.route_target
+                ),
+            )
+            .at(declared.name.span, "declared here")
+            .help("railyard does not place shared services' own endpoints yet (`railyard explain RY0809`)"),
+        );
+    }
 }
 
 /// Each shared service with the tenants consuming it, whose route targets it imports.

@@ -19,13 +19,15 @@ pub struct NodeRef {
 
 /// Resolve every tenant's selection. Explicit selections first, then GPU counts in id order, so
 /// a tenant with a lower id is never moved by one with a higher id.
+/// `positions`: the cluster's node positions (SUs × nodes per SU), installed or not.
 pub fn resolve(
     tenants: &[&TenantSpec],
     nodes: &[NodeRef],
+    positions: u32,
     gpus_per_node: u32,
     diags: &mut Diagnostics,
 ) -> BTreeMap<u32, Vec<String>> {
-    let index = NodeIndex::new(nodes);
+    let index = NodeIndex::new(nodes, positions);
     let mut claims = Claims::default();
     let mut deferred = Vec::new();
     for t in tenants {
@@ -63,11 +65,14 @@ struct NodeIndex<'a> {
     by_name: BTreeMap<&'a str, &'a NodeRef>,
     by_number: BTreeMap<u32, &'a NodeRef>,
     sus: BTreeSet<u32>,
+    /// Node positions of the cluster, installed or not: numbers run from 1 to this.
+    positions: u32,
 }
 
 impl<'a> NodeIndex<'a> {
-    fn new(nodes: &'a [NodeRef]) -> Self {
+    fn new(nodes: &'a [NodeRef], positions: u32) -> Self {
         NodeIndex {
+            positions,
             all: nodes,
             by_name: nodes.iter().map(|n| (n.name.as_str(), n)).collect(),
             by_number: nodes.iter().map(|n| (n.number, n)).collect(),
@@ -239,6 +244,21 @@ fn by_range(
             v.span,
             format!("range [{lo}, {hi}] runs backwards"),
             "write the first node number first: `range: [first, last]`",
+        ));
+        return Explicit::Rejected;
+    }
+    // A range reaching past the cluster is a mistake, not a request for its installed part:
+    // `[60, 80]` on 64 positions was taken as 60–64 without a word.
+    if lo == 0 || hi > index.positions {
+        diags.push(bad(
+            t,
+            v.span,
+            format!(
+                "range [{lo}, {hi}] reaches outside the cluster's node positions 1–{}",
+                index.positions
+            ),
+            "node numbers run from 1 to SUs × nodes per SU; to take every node from `first` \
+             on, end the range at the last position",
         ));
         return Explicit::Rejected;
     }

@@ -464,3 +464,78 @@ fn only_writes_the_selected_groups() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("one of: configs, cabling"));
 }
+
+/// The `railyard <command> [<word>]` a text names: in backticks, or (with `lines`) at the start
+/// of a line, as in the README's code blocks.
+fn commands_named(t: &str, lines: bool, into: &mut std::collections::BTreeSet<Vec<String>>) {
+    let word = |w: &&str| {
+        !w.is_empty()
+            && !w.starts_with('-')
+            && w.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+    };
+    for (i, _) in t.match_indices("railyard ") {
+        let quoted = t[..i].ends_with('`');
+        let line_start = t[..i]
+            .rsplit('\n')
+            .next()
+            .is_some_and(|l| l.trim().is_empty());
+        if !quoted && !(lines && line_start) {
+            continue;
+        }
+        let words: Vec<&str> = t[i + 9..]
+            .split(|c: char| c.is_whitespace() || c == '`' || c == '"' || c == ')')
+            .take(2)
+            .collect();
+        let Some(first) = words.first().filter(|w| word(w)) else {
+            continue;
+        };
+        let mut cmd = vec![first.to_string()];
+        cmd.extend(words.get(1).filter(|w| word(w)).map(|w| w.to_string()));
+        into.insert(cmd);
+    }
+}
+
+/// Every `railyard <command> [<subcommand>]` the README, the diagnostics' explain texts and the
+/// program's own messages (the source's string literals, the templates) name is a command the
+/// binary has: its `--help` succeeds. The diagnostics told every DGX H200 spec to run
+/// `railyard hosts import`, which does not exist.
+#[test]
+fn every_command_the_docs_and_messages_name_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let mut named = std::collections::BTreeSet::new();
+    commands_named(&readme, false, &mut named);
+    // The README's code blocks: a line there is a command (its prose may start a line with
+    // "railyard" too).
+    for block in readme.split("```").skip(1).step_by(2) {
+        commands_named(block, true, &mut named);
+    }
+    for c in railyard::diag::ALL_CODES {
+        commands_named(c.explain, false, &mut named);
+    }
+    for dir in ["src", "templates"] {
+        for p in walk(&root.join(dir)) {
+            commands_named(
+                &std::fs::read_to_string(&p).unwrap_or_default(),
+                false,
+                &mut named,
+            );
+        }
+    }
+    assert!(named.iter().any(|c| c == &["ib", "import"]), "{named:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let mut missing = Vec::new();
+    for cmd in &named {
+        let mut args: Vec<&str> = cmd.iter().map(String::as_str).collect();
+        args.push("--help");
+        if !railyard(dir.path(), &args).status.success() {
+            // A second word may be an argument (`railyard export containerlab`): the command
+            // alone must then exist.
+            let alone = railyard(dir.path(), &[args[0], "--help"]);
+            if cmd.len() == 1 || !alone.status.success() {
+                missing.push(cmd.join(" "));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "named but not commands: {missing:?}");
+}

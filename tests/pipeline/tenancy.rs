@@ -364,3 +364,57 @@ fn default_vrf_policy_names_only_its_own_ports_and_each_vrf_aggregates_its_own()
     assert!(leaf.bgp.as_ref().unwrap().aggregates.is_empty());
     assert_eq!(leaf.vrfs[0].aggregates.len(), 1);
 }
+
+/// A node range reaching past the cluster was taken as its installed part: `[81, 120]` on
+/// 3 SUs × 32 positions gave the tenant gpu081–gpu096 without a word. It is a located error
+/// now, at the range, naming the positions; a range inside the cluster still compiles.
+#[test]
+fn a_node_range_past_the_last_position_is_refused_not_clipped() {
+    let base = inventory("spectrum-x-cloud-tenants.yaml");
+    let spec = format!("{base}  - name: cust-d\n    id: 4\n    nodes: {{range: [81, 120]}}\n");
+    let c = railyard::compile(&railyard::diag::SourceFile::new("spec.yaml", spec.as_str()));
+    assert!(c.design.is_none(), "a clipped range must not compile");
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("[81, 120]"))
+        .expect("a diagnostic naming the range");
+    assert_eq!(d.severity, railyard::diag::Severity::Error);
+    assert!(d.message.contains("1–96"), "{}", d.message);
+    let span = d.span.expect("located");
+    assert!(spec[span.start as usize..].starts_with("[81, 120]"));
+    let inside = format!("{base}  - name: cust-d\n    id: 4\n    nodes: {{range: [81, 96]}}\n");
+    assert_eq!(tenant(&intents(&inside), "cust-d").nodes.len(), 16);
+}
+
+/// mdx's shared Lustre is imported by its projects' VRFs, but nothing hosts it: no VRF exports
+/// its route target (65000:100900) and its prefixes are in no config. That was silent; the
+/// spec now gets a warning at the service's name (RY0809), and nothing renders an export.
+#[test]
+fn an_unhosted_shared_service_is_said_not_silent() {
+    let spec = inventory("mdx-research-cloud.yaml");
+    let c = railyard::compile(&railyard::diag::SourceFile::new("mdx.yaml", spec.as_str()));
+    let d = c
+        .diagnostics
+        .iter()
+        .find(|d| d.code.id == "RY0809")
+        .expect("the unhosted service is reported");
+    assert_eq!(d.severity, railyard::diag::Severity::Warning);
+    assert!(d.message.contains("65000:100900"), "{}", d.message);
+    let span = d.span.expect("located");
+    let at = span.start as usize;
+    assert_eq!(&spec[at..at + span.len as usize], "lustre");
+    // The fact the warning states, read from the build: no rendered config exports that RT.
+    let files = outputs(&spec);
+    assert!(
+        files
+            .iter()
+            .filter(|f| f.path.starts_with("configs/"))
+            .all(|f| {
+                let text = String::from_utf8_lossy(&f.bytes);
+                !text
+                    .lines()
+                    .any(|l| l.contains("65000:100900") && l.contains("export"))
+            })
+    );
+}

@@ -203,7 +203,7 @@ fn topo_file(
     } else if topo_written {
         notes.push(format!(
             "NCCL_TOPO_FILE left out: the PCIe layout of node model `{}` is not verified; \
-             nccl-topo.xml is written for review only (railyard hosts import makes a verified one)",
+             nccl-topo.xml is written for review only (a verified layout: railyard explain RY0902)",
             h.node_model
         ));
     } else {

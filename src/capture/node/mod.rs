@@ -1,3 +1,4 @@
-//! One real node's PCI topology → a catalog node model with a verified PCIe layout
-//! (`railyard hosts import`).
+//! One real node's PCI topology read back (`lspci -tv`): the parser a node-model import will
+//! build on. No command uses it yet: a verified node model is declared in the spec's `catalog:`
+//! (`railyard explain RY0902`).
 pub mod lspci;
