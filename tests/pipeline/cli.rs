@@ -479,7 +479,7 @@ fn commands_named(t: &str, lines: bool, into: &mut std::collections::BTreeSet<Ve
             .rsplit('\n')
             .next()
             .is_some_and(|l| l.trim().is_empty());
-        if !quoted && !(lines && line_start) {
+        if !(quoted || (lines && line_start)) {
             continue;
         }
         let words: Vec<&str> = t[i + 9..]
