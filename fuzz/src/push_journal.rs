@@ -14,8 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use railyard::push::journal::Journal;
-use railyard::push::{recover, targets};
+use railyard::push::{Journal, parse_targets, read_journal, rollback_plans};
 use serde_json::json;
 
 pub fn run(data: &[u8]) {
@@ -59,7 +58,7 @@ impl Drop for Scratch {
 fn read_stored(dir: &Path, bytes: &[u8]) {
     let path = dir.join("ry-fuzz.jsonl");
     std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let Ok(view) = recover::read(dir, "ry-fuzz") else {
+    let Ok(view) = read_journal(dir, "ry-fuzz") else {
         return;
     };
     assert!(!view.devices.is_empty(), "a view without devices");
@@ -70,15 +69,15 @@ fn read_stored(dir: &Path, bytes: &[u8]) {
             d.device
         );
     }
-    let _ = recover::was_failing(&view);
-    let targets = targets::parse(
+    let _ = railyard::push::was_failing(&view);
+    let targets = parse_targets(
         "defaults: {user: admin}\ndevices:\n  leaf1: {address: 127.0.0.1}\n  \
          spine1: {address: 127.0.0.1, driver: frr-ssh}\n",
         dir,
     )
     .unwrap_or_else(|e| panic!("fixed targets: {e}"));
-    let _ = recover::rollback_plans(&view, &targets);
-    let _ = recover::rollback_plans(&view, &[]);
+    let _ = rollback_plans(&view, &targets);
+    let _ = rollback_plans(&view, &[]);
 }
 
 fn write_then_read(dir: &Path, rest: &[u8]) {
@@ -98,10 +97,10 @@ fn write_then_read(dir: &Path, rest: &[u8]) {
             json!({"state": state, "driver": "netconf", "wave": wave}),
         );
     }
-    let read = |what: &str| recover::read(dir, "ry-fuzz").unwrap_or_else(|e| panic!("{what}: {e}"));
+    let read = |what: &str| read_journal(dir, "ry-fuzz").unwrap_or_else(|e| panic!("{what}: {e}"));
     if events.is_empty() {
         assert!(
-            recover::read(dir, "ry-fuzz").is_err(),
+            read_journal(dir, "ry-fuzz").is_err(),
             "a journal of no device read back"
         );
         return;
@@ -135,7 +134,7 @@ fn write_then_read(dir: &Path, rest: &[u8]) {
     bytes.extend_from_slice(&line.as_bytes()[..cut]);
     std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let torn = read("reading a journal with a torn last line");
-    let states = |v: &recover::JournalView| -> Vec<(String, String)> {
+    let states = |v: &railyard::push::JournalView| -> Vec<(String, String)> {
         v.devices
             .iter()
             .map(|d| (d.device.clone(), d.state.clone()))

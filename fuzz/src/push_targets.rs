@@ -10,13 +10,13 @@
 
 use std::path::{Component, Path};
 
-use railyard::push::targets;
+use railyard::push::parse_targets;
 
 const BASE: &str = "/fuzz/base";
 
 pub fn run(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    match targets::parse(&text, Path::new(BASE)) {
+    match parse_targets(&text, Path::new(BASE)) {
         Ok(ts) => {
             // Relative paths are resolved against the file's directory, `~/` against $HOME.
             let home_is_absolute =
@@ -55,7 +55,7 @@ pub fn run(data: &[u8]) {
                 // Fixed wording that happens to equal the value is no leak: the same file with
                 // another value in its place must still give an error showing it.
                 let other = text.replacen(secret, &"Q".repeat(secret.len()), 1);
-                let again = targets::parse(&other, Path::new(BASE))
+                let again = parse_targets(&other, Path::new(BASE))
                     .err()
                     .map(|e| e.to_string())
                     .unwrap_or_default();

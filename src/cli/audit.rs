@@ -14,10 +14,9 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use railyard::meaning::canonical;
-use railyard::push::driver::{AuditLines, DriverError};
-use railyard::push::secrets::Secrets;
-use railyard::push::txn::DevicePlan;
-use railyard::push::{self as push_lib, PushSettings, inputs, targets};
+use railyard::push::{
+    self as push_lib, AuditLines, DevicePlan, DriverError, PushSettings, Secrets,
+};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum AuditFormat {
@@ -96,22 +95,22 @@ fn settings_of(args: &AuditArgs) -> PushSettings {
 
 /// The targets and the build's files for each, placeholders filled: every input problem is
 /// found before any device is contacted.
-fn plans_of(args: &AuditArgs) -> anyhow::Result<(Vec<DevicePlan>, Vec<targets::Target>, Secrets)> {
+fn plans_of(args: &AuditArgs) -> anyhow::Result<(Vec<DevicePlan>, Vec<push_lib::Target>, Secrets)> {
     let text = super::input::read_text(&args.targets, super::input::TARGETS)?;
-    let targets = targets::parse(&text, &args.targets)?;
+    let targets = push_lib::parse_targets(&text, &args.targets)?;
     if targets.is_empty() {
         bail!("targets file {} lists no devices", args.targets.display());
     }
-    let files = inputs::read_output_dir(&args.from).map_err(anyhow::Error::msg)?;
+    let files = push_lib::read_output_dir(&args.from).map_err(anyhow::Error::msg)?;
     let paths = push_lib::manifest_paths(&targets, &files);
-    inputs::check_manifest(&args.from, &files, &paths).map_err(anyhow::Error::msg)?;
+    push_lib::check_manifest(&args.from, &files, &paths).map_err(anyhow::Error::msg)?;
     let mut plans = push_lib::plan(&targets, &files).map_err(anyhow::Error::msg)?;
     let declared = push_lib::declaration_of(&files).map_err(anyhow::Error::msg)?;
     let secrets = push_lib::fill_secrets(&mut plans, &declared, &|n| std::env::var(n).ok())?;
     Ok((plans, targets, secrets))
 }
 
-fn audit_one(p: &DevicePlan, mut driver: Box<dyn push_lib::driver::Driver>) -> DeviceAudit {
+fn audit_one(p: &DevicePlan, mut driver: Box<dyn push_lib::Driver>) -> DeviceAudit {
     let mut d = DeviceAudit {
         device: p.name.clone(),
         driver: p.driver_name.clone(),

@@ -15,10 +15,9 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
 use railyard::output::secrets::Declaration;
-use railyard::push::journal::{self, Journal};
-use railyard::push::secrets::{SecretError, Secrets};
-use railyard::push::txn::{self, DevicePlan, DeviceState, Outcome};
-use railyard::push::{self as push_lib, PushSettings, inputs, recover, targets};
+use railyard::push::{
+    self as push_lib, DevicePlan, DeviceState, Journal, Outcome, PushSettings, SecretError, Secrets,
+};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum PushFormat {
@@ -91,13 +90,13 @@ pub struct PushArgs {
 /// the targets push, unless --allow-edited), or compiled from the spec.
 fn rendered_files(
     args: &PushArgs,
-    targets: &[targets::Target],
+    targets: &[push_lib::Target],
 ) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
     if let Some(dir) = &args.from {
-        let files = inputs::read_output_dir(dir).map_err(anyhow::Error::msg)?;
+        let files = push_lib::read_output_dir(dir).map_err(anyhow::Error::msg)?;
         if !args.allow_edited {
             let paths = push_lib::manifest_paths(targets, &files);
-            inputs::check_manifest(dir, &files, &paths).map_err(anyhow::Error::msg)?;
+            push_lib::check_manifest(dir, &files, &paths).map_err(anyhow::Error::msg)?;
         }
         return Ok(files);
     }
@@ -150,7 +149,7 @@ fn settings_of(args: &PushArgs) -> PushSettings {
 
 fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
     let text = super::input::read_text(&args.targets, super::input::TARGETS)?;
-    let targets = targets::parse(&text, &args.targets)?;
+    let targets = push_lib::parse_targets(&text, &args.targets)?;
     if targets.is_empty() {
         bail!("targets file {} lists no devices", args.targets.display());
     }
@@ -158,15 +157,16 @@ fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
     let dir = args
         .journal_dir
         .clone()
-        .unwrap_or_else(journal::default_dir);
+        .unwrap_or_else(push_lib::journal_dir);
 
     if let Some(id) = &args.resume {
         return resume(args, id, &dir, &targets, &settings);
     }
 
     let (mut plans, chosen, rollback_of, declaration) = if let Some(id) = &args.rollback {
-        let view = recover::read(&dir, id).map_err(anyhow::Error::msg)?;
-        let (plans, used) = recover::rollback_plans(&view, &targets).map_err(anyhow::Error::msg)?;
+        let view = push_lib::read_journal(&dir, id).map_err(anyhow::Error::msg)?;
+        let (plans, used) =
+            push_lib::rollback_plans(&view, &targets).map_err(anyhow::Error::msg)?;
         (plans, used, Some(id.clone()), view.declaration)
     } else {
         let files = rendered_files(args, &targets)?;
@@ -189,10 +189,10 @@ fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
         }
     };
 
-    let txid = journal::new_txid();
+    let txid = push_lib::new_txid();
     let mut journal = Journal::create(&dir, &txid)
         .with_context(|| format!("creating the journal in {}", dir.display()))?;
-    recover::record_declaration(&journal, &declaration);
+    push_lib::record_declaration(&journal, &declaration);
     journal.set_secrets(secrets.clone());
     if let Some(of) = &rollback_of {
         journal.record(None, "rollback-of", serde_json::json!({ "of": of }));
@@ -212,7 +212,7 @@ fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
         journal.path().display()
     );
     let progress = |line: &str| eprintln!("{}", secrets.redact(line));
-    let outcome = txn::run(plans, drivers, &settings.txn, &journal, &progress);
+    let outcome = push_lib::run(plans, drivers, &settings.txn, &journal, &progress);
     let what = if rollback_of.is_some() {
         "rollback"
     } else {
@@ -226,11 +226,11 @@ fn resume(
     args: &PushArgs,
     id: &str,
     dir: &std::path::Path,
-    targets: &[targets::Target],
+    targets: &[push_lib::Target],
     settings: &PushSettings,
 ) -> anyhow::Result<ExitCode> {
-    let view = recover::read(dir, id).map_err(anyhow::Error::msg)?;
-    let loaded = match recover::load_intended(&view, &env_lookup) {
+    let view = push_lib::read_journal(dir, id).map_err(anyhow::Error::msg)?;
+    let loaded = match push_lib::load_intended(&view, &env_lookup) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: push --resume {id}: {e}");
@@ -247,7 +247,7 @@ fn resume(
     );
     let secrets = loaded.secrets.clone();
     let progress = |line: &str| eprintln!("{}", secrets.redact(line));
-    let outcome = recover::resume(&view, &loaded, targets, settings, &journal, &progress);
+    let outcome = push_lib::resume(&view, &loaded, targets, settings, &journal, &progress);
     print_outcome(args, &outcome, false, "resume", &secrets)?;
     Ok(ExitCode::from(outcome.exit_code))
 }

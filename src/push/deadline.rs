@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Armed while it lives; dropping it disarms it.
-pub struct Deadline {
+pub(super) struct Deadline {
     disarm: Option<mpsc::Sender<()>>,
     fired: Arc<AtomicBool>,
     watcher: Option<JoinHandle<()>>,
@@ -22,7 +22,7 @@ impl Deadline {
     /// Shut `socket` down (both ways) `after` from now, unless disarmed first. `None` when the
     /// socket cannot be shared with the watcher (then the caller has no deadline to offer and
     /// must refuse to go on).
-    pub fn arm(socket: &TcpStream, after: Duration) -> Option<Deadline> {
+    pub(super) fn arm(socket: &TcpStream, after: Duration) -> Option<Deadline> {
         let socket = socket.try_clone().ok()?;
         let (disarm, disarmed) = mpsc::channel::<()>();
         let fired = Arc::new(AtomicBool::new(false));
@@ -45,7 +45,7 @@ impl Deadline {
     }
 
     /// Whether the time ran out (the socket is shut down: the session is unusable).
-    pub fn fired(&self) -> bool {
+    pub(super) fn fired(&self) -> bool {
         self.fired.load(Ordering::SeqCst)
     }
 }

@@ -126,7 +126,7 @@ impl ConfigSet {
         self.files.first().map(|(_, b)| b.as_slice()).unwrap_or(&[])
     }
 
-    pub fn main_name(&self) -> &str {
+    pub(crate) fn main_name(&self) -> &str {
         self.files.first().map(|(n, _)| n.as_str()).unwrap_or("")
     }
 
@@ -201,7 +201,7 @@ impl Preflight {
 
 /// A read-back: `Ok` when the device's canonical lines `now` are the intended `want`, else a
 /// verify failure saying `what` differs, then how (`-` what only the device has, `+` the reverse).
-pub fn read_back(
+pub(super) fn read_back(
     now: &BTreeSet<String>,
     want: &BTreeSet<String>,
     what: &str,

@@ -8,7 +8,7 @@
 
 /// Die here if the test asked for it.
 #[cfg(feature = "test-hooks")]
-pub fn reached(point: &str) {
+pub(super) fn reached(point: &str) {
     if std::env::var("RAILYARD_TEST_DIE_AT").is_ok_and(|p| p == point) {
         std::process::exit(137);
     }

@@ -14,14 +14,14 @@ use crate::output::secrets;
 
 /// One rendered config. The largest (a 64-port switch's NVUE `startup.yaml` or SONiC
 /// `config_db.json` with every tenant) is some hundreds of KB; 64 MiB is a hundred times that.
-pub const CONFIG: Kind = Kind {
+pub(super) const CONFIG: Kind = Kind {
     what: "rendered config",
     limit: 64 * MIB,
 };
 
 /// `configs/secrets.json`: a few names, each with its devices (~30 bytes each): under 1 MB for
 /// the largest fabric.
-pub const DECLARATION: Kind = Kind {
+pub(super) const DECLARATION: Kind = Kind {
     what: "secrets declaration",
     limit: 16 * MIB,
 };

@@ -97,7 +97,7 @@ impl Journal {
 
     /// Save a config copy next to the journal, named by its sha256
     /// (`<dir>.saved/<txid>/<sha256>.conf`, file 0600, directories 0700). Returns the hash.
-    pub fn save_copy(&self, bytes: &[u8]) -> std::io::Result<String> {
+    pub(crate) fn save_copy(&self, bytes: &[u8]) -> std::io::Result<String> {
         use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
         let bytes = &self.secrets.to_placeholders(bytes)[..];
         let hash = crate::output::digest::sha256_hex(bytes);
@@ -125,7 +125,7 @@ impl Journal {
     }
 
     /// Remove this transaction's saved copies (and their directory).
-    pub fn discard_copies(&self) {
+    pub(crate) fn discard_copies(&self) {
         let dir = saved_dir(&self.path);
         if dir.exists() {
             let _ = std::fs::remove_dir_all(&dir);
@@ -173,7 +173,7 @@ impl Journal {
 }
 
 /// `<dir>/<txid>.jsonl`, refusing ids that are not plain names.
-pub fn path_of(dir: &Path, txid: &str) -> std::io::Result<PathBuf> {
+pub(super) fn path_of(dir: &Path, txid: &str) -> std::io::Result<PathBuf> {
     if txid.is_empty()
         || !txid
             .chars()
@@ -190,7 +190,7 @@ pub fn path_of(dir: &Path, txid: &str) -> std::io::Result<PathBuf> {
 
 /// Where the config copies of the journal at `journal_path` live: beside the journal directory,
 /// not in it, so the directory keeps one file per transaction (`tx/` → `tx.saved/<txid>/`).
-pub fn saved_dir(journal_path: &Path) -> PathBuf {
+pub(super) fn saved_dir(journal_path: &Path) -> PathBuf {
     let stem = journal_path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -205,7 +205,7 @@ pub fn saved_dir(journal_path: &Path) -> PathBuf {
 }
 
 /// Read a saved copy back, checking that its content still has the recorded hash.
-pub fn load_copy(journal_path: &Path, hash: &str) -> std::io::Result<Vec<u8>> {
+pub(super) fn load_copy(journal_path: &Path, hash: &str) -> std::io::Result<Vec<u8>> {
     if hash.len() != 64 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -227,14 +227,14 @@ pub fn load_copy(journal_path: &Path, hash: &str) -> std::io::Result<Vec<u8>> {
 /// A transaction journal: one line of a few hundred bytes per device event, about ten events
 /// per device, so some 50 MB for a push to every switch of the largest fabric; 256 MiB is five
 /// times that.
-pub const JOURNAL: Kind = Kind {
+pub(super) const JOURNAL: Kind = Kind {
     what: "transaction journal",
     limit: 256 * MIB,
 };
 
 /// Every line of a journal, parsed (unparseable lines, e.g. a torn last write, are skipped).
 /// The error names the file (and the limit, for a journal over [`JOURNAL`]).
-pub fn read_lines(path: &Path) -> Result<Vec<Value>, bounded::ReadError> {
+pub(super) fn read_lines(path: &Path) -> Result<Vec<Value>, bounded::ReadError> {
     let bytes = bounded::read(path, JOURNAL)?;
     Ok(String::from_utf8_lossy(&bytes)
         .lines()

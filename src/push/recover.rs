@@ -67,7 +67,7 @@ pub struct JournalView {
 }
 
 /// The journal event recording the build's secrets declaration.
-pub const DECLARED_EVENT: &str = "secrets-declared";
+pub(super) const DECLARED_EVENT: &str = "secrets-declared";
 
 /// Record `declaration` in `journal`, for resume and rollback.
 pub fn record_declaration(journal: &Journal, declaration: &Declaration) {

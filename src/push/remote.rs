@@ -39,7 +39,7 @@ impl Remote {
     }
 
     /// Whether a session is open (something was done on the device by this runner).
-    pub fn is_connected(&self) -> bool {
+    pub(crate) fn is_connected(&self) -> bool {
         self.sess.is_some()
     }
 
@@ -48,7 +48,11 @@ impl Remote {
     }
 
     /// `run` with the slow-step deadline.
-    pub fn run_slow(&mut self, cmd: &str, stdin: Option<&[u8]>) -> Result<ExecOutput, DriverError> {
+    pub(crate) fn run_slow(
+        &mut self,
+        cmd: &str,
+        stdin: Option<&[u8]>,
+    ) -> Result<ExecOutput, DriverError> {
         self.run_within(cmd, stdin, self.slow_timeout)
     }
 

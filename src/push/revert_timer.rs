@@ -9,7 +9,7 @@ use crate::output::shell::quote as q;
 /// Shell that arms a device-side revert: after `timeout`, run `revert` (logging to `log`).
 /// `setsid` gives the timer its own process group (killed as a group on disarm) and detaches it
 /// from the SSH session, so it fires even when railyard is gone. Prints `armed` on success.
-pub fn arm_script(pidfile: &str, timeout: Duration, revert: &str, log: &str) -> String {
+pub(super) fn arm_script(pidfile: &str, timeout: Duration, revert: &str, log: &str) -> String {
     let body = format!(
         "sleep {secs}; {revert} >> {log} 2>&1; rm -f {pid}",
         secs = timeout.as_secs().max(1),
@@ -26,7 +26,7 @@ pub fn arm_script(pidfile: &str, timeout: Duration, revert: &str, log: &str) -> 
 
 /// Shell that disarms the timer: prints `disarmed` when it was still pending, `gone` when it had
 /// already fired (or never existed).
-pub fn disarm_script(pidfile: &str) -> String {
+pub(super) fn disarm_script(pidfile: &str) -> String {
     format!(
         "if [ -s {p} ]; then kill -TERM -- -$(cat {p}) 2>/dev/null; r=$?; rm -f {p}; \
          [ $r = 0 ] && echo disarmed || echo gone; else echo gone; fi",

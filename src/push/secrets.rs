@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// What replaces a secret in journals, logs, diffs and reports.
-pub const REDACTED: &str = "<redacted>";
+pub(super) const REDACTED: &str = "<redacted>";
 
 /// Every placeholder name in `text`, sorted.
 pub fn names(text: &[u8]) -> BTreeSet<String> {
@@ -53,7 +53,7 @@ fn spans(text: &[u8]) -> Vec<(usize, usize, String)> {
 
 /// How a value is written into a file of some format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(super) enum Format {
     Xml,
     Json,
     Yaml,
@@ -62,7 +62,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn of(file: &str) -> Format {
+    pub(super) fn of(file: &str) -> Format {
         let lower = file.to_ascii_lowercase();
         if lower.ends_with(".xml") {
             Format::Xml
@@ -337,7 +337,7 @@ impl Secrets {
 
     /// A device's config with every value turned back into its placeholder, so a saved copy
     /// (for `--rollback`) holds no secret and is filled again when pushed.
-    pub fn to_placeholders(&self, bytes: &[u8]) -> Vec<u8> {
+    pub(crate) fn to_placeholders(&self, bytes: &[u8]) -> Vec<u8> {
         let Ok(text) = std::str::from_utf8(bytes) else {
             return bytes.to_vec();
         };
@@ -352,7 +352,7 @@ impl Secrets {
 }
 
 /// The variables a set of files needs: name → files (by the label given, e.g. the path).
-pub fn needed<'a>(
+pub(super) fn needed<'a>(
     files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
 ) -> BTreeMap<String, BTreeSet<String>> {
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();

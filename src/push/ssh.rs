@@ -26,7 +26,7 @@ use super::netconf::client::Transport;
 /// is a switch's running configuration (`nv config show`, `sonic-cfggen -d --print-data`), a few
 /// MB on a 64-port switch; 64 MiB is ten times a very large one and keeps a peer that never
 /// stops printing from growing push's memory without bound.
-pub const MAX_COMMAND_OUTPUT: u64 = 64 << 20;
+pub(super) const MAX_COMMAND_OUTPUT: u64 = 64 << 20;
 
 /// Where and as whom to connect.
 #[derive(Clone, Debug)]
@@ -204,7 +204,7 @@ fn e2s(e: &ssh2::Error) -> String {
 }
 
 /// The name libssh2 and OpenSSH use for this endpoint in known_hosts.
-pub fn known_hosts_name(host: &str, port: u16) -> String {
+pub(super) fn known_hosts_name(host: &str, port: u16) -> String {
     if port == 22 {
         host.to_string()
     } else {
@@ -213,7 +213,7 @@ pub fn known_hosts_name(host: &str, port: u16) -> String {
 }
 
 /// `SHA256:<base64 without padding>` of a raw public key blob, as OpenSSH prints it.
-pub fn fingerprint(blob: &[u8]) -> String {
+pub(super) fn fingerprint(blob: &[u8]) -> String {
     let b64 = base64_encode(&Sha256::digest(blob));
     format!("SHA256:{}", b64.trim_end_matches('='))
 }
@@ -578,7 +578,7 @@ pub struct ExecOutput {
 /// Run `cmd` on the device, feeding `stdin` (files are uploaded this way: `cat > path`, so no
 /// scp/sftp subsystem is needed on the device). The whole exchange must finish within `timeout`
 /// and each output stream stay within [`MAX_COMMAND_OUTPUT`].
-pub fn exec(
+pub(super) fn exec(
     conn: &Connection,
     cmd: &str,
     stdin: Option<&[u8]>,
@@ -640,7 +640,7 @@ fn read_within_budget(r: &mut impl Read, stream: &'static str) -> Result<Vec<u8>
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Standard base64 with padding (known_hosts and fingerprints; no dependency for 20 lines).
-pub fn base64_encode(data: &[u8]) -> String {
+pub(super) fn base64_encode(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for c in data.chunks(3) {
         let n = (u32::from(c[0]) << 16)
@@ -658,7 +658,7 @@ pub fn base64_encode(data: &[u8]) -> String {
 }
 
 /// Decode standard base64; `None` on any invalid character.
-pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
+pub(super) fn base64_decode(s: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() / 4 * 3);
     let mut acc = 0u32;
     let mut bits = 0;

@@ -69,7 +69,7 @@ impl DriverKind {
     };
 
     /// Its name and defaults: the generic driver's, or the platform's row's.
-    pub const fn delivery(self) -> &'static Delivery {
+    pub(crate) const fn delivery(self) -> &'static Delivery {
         match self {
             DriverKind::Netconf => &NETCONF,
             DriverKind::Native(p) => &p.row().push,
@@ -77,7 +77,7 @@ impl DriverKind {
     }
 
     /// The driver the targets file names `name`.
-    pub fn from_name(name: &str) -> Option<DriverKind> {
+    pub(crate) fn from_name(name: &str) -> Option<DriverKind> {
         DriverKind::ALL
             .into_iter()
             .find(|k| k.delivery().driver == name)
@@ -88,21 +88,21 @@ impl DriverKind {
     }
 
     /// The rendered file under `configs/<device>/` this driver pushes by default.
-    pub fn default_file(self) -> &'static str {
+    pub(crate) fn default_file(self) -> &'static str {
         self.delivery().file
     }
 
     /// Files pushed in the same transaction besides the main one.
-    pub fn companions(self) -> &'static [&'static str] {
+    pub(crate) fn companions(self) -> &'static [&'static str] {
         self.delivery().companions
     }
 
-    pub fn default_port(self) -> u16 {
+    pub(crate) fn default_port(self) -> u16 {
         self.delivery().port
     }
 
     /// The platform tool the command drivers call (overridable per device with `tool:`).
-    pub fn default_tool(self) -> &'static str {
+    pub(crate) fn default_tool(self) -> &'static str {
         self.delivery().tool
     }
 }
@@ -177,7 +177,7 @@ impl Visitor<'_> for NameVisitor {
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AuthSpec {
+pub(super) struct AuthSpec {
     #[serde(default)]
     pub agent: Option<bool>,
     pub agent_socket: Option<PathBuf>,
@@ -188,7 +188,7 @@ pub struct AuthSpec {
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Defaults {
+pub(super) struct Defaults {
     pub user: Option<String>,
     pub port: Option<u16>,
     pub driver: Option<DriverKind>,
@@ -220,7 +220,7 @@ pub struct FrrSpec {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct DeviceSpec {
+pub(super) struct DeviceSpec {
     pub address: String,
     pub port: Option<u16>,
     pub user: Option<String>,
@@ -245,7 +245,7 @@ pub struct DeviceSpec {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TargetsFile {
+pub(super) struct TargetsFile {
     pub known_hosts: Option<PathBuf>,
     #[serde(default)]
     pub auth: AuthSpec,
@@ -299,7 +299,7 @@ impl std::error::Error for TargetsError {}
 
 /// railyard's own known_hosts: `$XDG_CONFIG_HOME/railyard/known_hosts` or
 /// `~/.config/railyard/known_hosts`; never `~/.ssh/known_hosts` implicitly.
-pub fn default_known_hosts() -> PathBuf {
+pub(super) fn default_known_hosts() -> PathBuf {
     config_home().join("railyard/known_hosts")
 }
 

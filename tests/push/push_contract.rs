@@ -17,12 +17,9 @@ use push_support::{
     FrrLab, Run, SshBox, build, connect_opts, lab_small_on, require_root, run_audit, run_push,
     wait_for, write_manifest,
 };
-use railyard::push::driver::{ConfigSet, Driver};
-use railyard::push::drivers::commands::CliSettings;
-use railyard::push::drivers::sonic::SonicDriver;
-use railyard::push::remote::Remote;
-use railyard::push::ssh::{Auth, Endpoint};
-use railyard::push::targets::FrrSpec;
+use railyard::push::{
+    Auth, CliSettings, ConfigSet, Driver, Endpoint, FrrSpec, Remote, SonicDriver,
+};
 
 const CONTRACT_NV: &str = r#"#!/bin/bash
 # CONTRACT STAND-IN — not NVIDIA's nv. Implements only the documented NVUE sequence railyard uses:

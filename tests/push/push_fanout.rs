@@ -11,12 +11,11 @@ use std::time::{Duration, Instant};
 use push_support::{Fabric, NetconfLab, connect_opts, oc_interfaces, require_root};
 use railyard::meaning::netconf::canon;
 use railyard::meaning::netconf::payload::ConfigPayload;
-use railyard::push::driver::{ConfigSet, Driver, DriverError, FailKind, Preflight};
-use railyard::push::drivers::netconf::NetconfDriver;
-use railyard::push::journal::Journal;
 use railyard::push::netconf::client::{Client, ClientOptions, Datastore};
-use railyard::push::ssh::{self, Auth, SshTransport};
-use railyard::push::txn::{self, DevicePlan, DeviceState, TxnOptions};
+use railyard::push::{
+    Auth, ConfigSet, DevicePlan, DeviceState, Driver, DriverError, FailKind, Journal,
+    NetconfDriver, Preflight, SshTransport, TxnOptions, connect_ssh,
+};
 
 const OLD: &[(&str, u32, &str)] = &[("eth1", 1500, "old")];
 
@@ -114,7 +113,7 @@ fn driver_for(lab: &NetconfLab, txid: &str, name: &str, fault: Fault) -> Box<dyn
 }
 
 fn running_is(lab: &NetconfLab, payload: &str) -> bool {
-    let sess = ssh::connect(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("connect");
+    let sess = connect_ssh(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("connect");
     let t = SshTransport::netconf(sess, Duration::from_secs(20)).expect("subsystem");
     let mut c = Client::handshake(t, ClientOptions::default()).expect("hello");
     let data = c.get_config(Datastore::Running, None).expect("get-config");
@@ -174,7 +173,7 @@ fn twenty_targets_two_injected_failures_all_back_at_old_config() {
         allow_disruptive: true,
     };
     let t = Instant::now();
-    let out = txn::run(plans(&fabric), drivers, &opts, &journal, &|l| {
+    let out = railyard::push::run(plans(&fabric), drivers, &opts, &journal, &|l| {
         eprintln!("{l}")
     });
     eprintln!("transaction: exit {} in {:?}", out.exit_code, t.elapsed());
@@ -287,7 +286,7 @@ fn unreachable_during_cancel_is_reported_mixed_and_the_device_reverts_by_itself(
         // The new configs change eth1's MTU: this test is about failures, not that policy.
         allow_disruptive: true,
     };
-    let out = txn::run(plans(&fabric), drivers, &opts, &journal, &|l| {
+    let out = railyard::push::run(plans(&fabric), drivers, &opts, &journal, &|l| {
         eprintln!("{l}")
     });
     for d in &out.devices {

@@ -18,10 +18,7 @@ use std::time::{Duration, Instant};
 use push_support::{
     FrrLab, Run, build, connect_opts, devices_with, lab_small_on, require_root, run_push, wait_for,
 };
-use railyard::push::driver::{ConfigSet, Driver};
-use railyard::push::drivers::frr::FrrDriver;
-use railyard::push::ssh::{Auth, Endpoint};
-use railyard::push::targets::FrrSpec;
+use railyard::push::{Auth, ConfigSet, Driver, Endpoint, FrrDriver, FrrSpec};
 
 fn role_of(dev: &str) -> String {
     if dev.starts_with("spine") {

@@ -20,7 +20,7 @@ use std::time::Duration;
 use push_support::{lab_small_on, write_manifest};
 use railyard::push::netconf::client::{Client, ClientOptions, NetconfError};
 use railyard::push::netconf::framing::{Decoder, Framing, FramingError};
-use railyard::push::ssh::{self, Auth, ConnectOptions, Endpoint, SshError};
+use railyard::push::{Auth, ConnectOptions, Endpoint, SshError, connect_ssh};
 
 /// Far above any deadline the tests give push: reaching it means push hung.
 const HANG: Duration = Duration::from_secs(120);
@@ -85,7 +85,7 @@ fn connect_within(port: u16, secs: u64) -> Result<(), SshError> {
             connect_timeout: Duration::from_secs(secs),
             ..ConnectOptions::default()
         };
-        ssh::connect(&endpoint(port, dir.path()), &Auth::default(), &opts).map(drop)
+        connect_ssh(&endpoint(port, dir.path()), &Auth::default(), &opts).map(drop)
     })
 }
 

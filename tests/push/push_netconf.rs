@@ -15,7 +15,7 @@ use railyard::push::netconf::client::{
     DefaultOperation, EditOptions, ErrorOption, NetconfError, TestOption,
 };
 use railyard::push::netconf::framing::Framing;
-use railyard::push::ssh::{self, SshError, SshTransport};
+use railyard::push::{SshError, SshTransport, connect_ssh};
 
 type Nc = Client<SshTransport>;
 
@@ -28,7 +28,7 @@ fn client_opts() -> ClientOptions {
 }
 
 fn open_with(lab: &NetconfLab, opts: ClientOptions) -> Nc {
-    let sess = ssh::connect(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("ssh connect");
+    let sess = connect_ssh(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("ssh connect");
     let t = SshTransport::netconf(sess, Duration::from_secs(20)).expect("netconf subsystem");
     match Client::handshake(t, opts) {
         Ok(c) => c,
@@ -358,7 +358,7 @@ fn host_key_mismatch_is_refused_before_authentication() {
     write_known_host(&kh, lab.port, &lab.path().join("other_host_key.pub"));
     let mut ep = lab.endpoint();
     ep.known_hosts = kh.clone();
-    let Err(e) = ssh::connect(&ep, &lab.auth(), &connect_opts()) else {
+    let Err(e) = connect_ssh(&ep, &lab.auth(), &connect_opts()) else {
         panic!("mismatch accepted");
     };
     let msg = e.to_string();
@@ -391,7 +391,7 @@ fn host_key_mismatch_is_refused_before_authentication() {
     // Unknown host: refused without --accept-new; recorded with it; then a plain match.
     let fresh = lab.path().join("known_hosts_new");
     ep.known_hosts = fresh.clone();
-    let Err(e) = ssh::connect(&ep, &lab.auth(), &connect_opts()) else {
+    let Err(e) = connect_ssh(&ep, &lab.auth(), &connect_opts()) else {
         panic!("unknown host accepted");
     };
     assert!(matches!(e, SshError::HostKeyUnknown { .. }), "{e}");
@@ -403,12 +403,12 @@ fn host_key_mismatch_is_refused_before_authentication() {
     assert!(!fresh.exists(), "known_hosts written without --accept-new");
     let mut accept = connect_opts();
     accept.accept_new = true;
-    ssh::connect(&ep, &lab.auth(), &accept).expect("accept-new");
+    connect_ssh(&ep, &lab.auth(), &accept).expect("accept-new");
     let mode = std::os::unix::fs::PermissionsExt::mode(
         &std::fs::metadata(&fresh).expect("recorded").permissions(),
     );
     assert_eq!(mode & 0o777, 0o600);
-    ssh::connect(&ep, &lab.auth(), &connect_opts()).expect("recorded key matches");
+    connect_ssh(&ep, &lab.auth(), &connect_opts()).expect("recorded key matches");
 }
 
 #[test]
@@ -437,12 +437,12 @@ fn agent_tries_every_identity() {
             .unwrap_or(false);
         assert!(ok, "ssh-add {}", k.display());
     }
-    let auth = railyard::push::ssh::Auth {
+    let auth = railyard::push::Auth {
         agent: true,
         agent_socket: Some(sock.clone()),
-        ..railyard::push::ssh::Auth::default()
+        ..railyard::push::Auth::default()
     };
-    ssh::connect(&lab.endpoint(), &auth, &connect_opts())
+    connect_ssh(&lab.endpoint(), &auth, &connect_opts())
         .expect("agent auth with the second identity");
 }
 

@@ -52,7 +52,7 @@ fn build_writes_placeholders_never_values_and_push_lists_them() {
                 "{} holds a secret value",
                 p.display()
             );
-            placeholders += railyard::push::secrets::names(text.as_bytes()).len();
+            placeholders += railyard::push::secret_names(text.as_bytes()).len();
         }
         assert!(
             placeholders > 0,

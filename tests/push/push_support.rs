@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use railyard::push::ssh::{Auth, ConnectOptions, Endpoint};
+use railyard::push::{Auth, ConnectOptions, Endpoint};
 
 #[path = "../prereq/mod.rs"]
 pub mod prereq;
@@ -631,10 +631,10 @@ impl SshBox {
 /// A NETCONF session to a lab device over the test's own known_hosts and key.
 pub fn open(
     lab: &NetconfLab,
-) -> railyard::push::netconf::client::Client<railyard::push::ssh::SshTransport> {
+) -> railyard::push::netconf::client::Client<railyard::push::SshTransport> {
     use railyard::push::netconf::client::{Client, ClientOptions};
-    use railyard::push::ssh::{self, SshTransport};
-    let sess = ssh::connect(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("connect");
+    use railyard::push::{SshTransport, connect_ssh};
+    let sess = connect_ssh(&lab.endpoint(), &lab.auth(), &connect_opts()).expect("connect");
     let t = SshTransport::netconf(sess, Duration::from_secs(20)).expect("subsystem");
     Client::handshake(t, ClientOptions::default()).expect("hello")
 }

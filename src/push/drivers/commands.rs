@@ -29,7 +29,12 @@ impl CliSettings {
         format!("{}/{}.{ext}", self.state_dir, self.tag)
     }
 
-    pub fn upload(&self, r: &mut Remote, data: &[u8], ext: &str) -> Result<String, DriverError> {
+    pub(crate) fn upload(
+        &self,
+        r: &mut Remote,
+        data: &[u8],
+        ext: &str,
+    ) -> Result<String, DriverError> {
         let path = self.file(ext);
         r.ok(
             "upload",
@@ -45,7 +50,7 @@ impl CliSettings {
 
     /// Remove this transaction's files from the device (best effort: only over a session that is
     /// already open, so an unreachable device costs no second connect timeout).
-    pub fn remove_uploads(&self, r: &mut Remote) {
+    pub(crate) fn remove_uploads(&self, r: &mut Remote) {
         if r.is_connected() {
             let prefix = format!("{}/{}.", self.state_dir, self.tag);
             let _ = r.run(&format!("rm -f {}*", q(&prefix)), None);
@@ -53,7 +58,7 @@ impl CliSettings {
     }
 
     /// A target's settings within transaction `tag` (`<txid>-<device>`).
-    pub fn for_target(t: &Target, tag: String) -> Self {
+    pub(crate) fn for_target(t: &Target, tag: String) -> Self {
         Self {
             tool: t.tool.clone(),
             state_dir: t.state_dir.clone(),
@@ -63,7 +68,7 @@ impl CliSettings {
 }
 
 /// The SSH session a command driver runs its steps over.
-pub fn remote(t: &Target, s: &PushSettings) -> Remote {
+pub(crate) fn remote(t: &Target, s: &PushSettings) -> Remote {
     Remote::new(
         t.endpoint.clone(),
         t.auth.clone(),

@@ -5,9 +5,9 @@
 //! command drivers (NVUE, EOS, SONiC) share; `context.rs` the context-path lines of the CLI
 //! configs (FRR, EOS).
 
-pub mod commands;
-pub mod eos;
-pub mod frr;
-pub mod netconf;
-pub mod nvue;
-pub mod sonic;
+pub(super) mod commands;
+pub(super) mod eos;
+pub(super) mod frr;
+pub(super) mod netconf;
+pub(super) mod nvue;
+pub(super) mod sonic;

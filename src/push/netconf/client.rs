@@ -16,14 +16,16 @@ use super::framing::{self, Decoder, Framing, FramingError};
 use crate::meaning::netconf::payload::ConfigPayload;
 use crate::meaning::netconf::xml::{self, Element, NS_BASE, XmlBuilder, XmlError};
 
-pub const CAP_BASE10: &str = "urn:ietf:params:netconf:base:1.0";
+pub(crate) const CAP_BASE10: &str = "urn:ietf:params:netconf:base:1.0";
 pub const CAP_BASE11: &str = "urn:ietf:params:netconf:base:1.1";
 pub const CAP_CANDIDATE: &str = "urn:ietf:params:netconf:capability:candidate:1.0";
-pub const CAP_CONFIRMED_COMMIT10: &str = "urn:ietf:params:netconf:capability:confirmed-commit:1.0";
+pub(crate) const CAP_CONFIRMED_COMMIT10: &str =
+    "urn:ietf:params:netconf:capability:confirmed-commit:1.0";
 pub const CAP_CONFIRMED_COMMIT11: &str = "urn:ietf:params:netconf:capability:confirmed-commit:1.1";
-pub const CAP_VALIDATE10: &str = "urn:ietf:params:netconf:capability:validate:1.0";
-pub const CAP_VALIDATE11: &str = "urn:ietf:params:netconf:capability:validate:1.1";
-pub const CAP_ROLLBACK_ON_ERROR: &str = "urn:ietf:params:netconf:capability:rollback-on-error:1.0";
+pub(crate) const CAP_VALIDATE10: &str = "urn:ietf:params:netconf:capability:validate:1.0";
+pub(crate) const CAP_VALIDATE11: &str = "urn:ietf:params:netconf:capability:validate:1.1";
+pub(crate) const CAP_ROLLBACK_ON_ERROR: &str =
+    "urn:ietf:params:netconf:capability:rollback-on-error:1.0";
 pub const CAP_WRITABLE_RUNNING: &str = "urn:ietf:params:netconf:capability:writable-running:1.0";
 pub const CAP_STARTUP: &str = "urn:ietf:params:netconf:capability:startup:1.0";
 

@@ -24,11 +24,11 @@ pub const EOM: &[u8] = b"]]>]]>";
 pub const MAX_CHUNK_SIZE: u64 = 4_294_967_295;
 
 /// Default cap on one reassembled message: far above any switch config, far below memory limits.
-pub const DEFAULT_MAX_MESSAGE: usize = 256 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_MESSAGE: usize = 256 * 1024 * 1024;
 
 /// Default size of the chunks the encoder writes: large enough to be cheap, small enough that a
 /// server with a small read buffer is never handed one giant chunk.
-pub const DEFAULT_CHUNK: usize = 64 * 1024;
+pub(crate) const DEFAULT_CHUNK: usize = 64 * 1024;
 
 /// Which framing a message uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

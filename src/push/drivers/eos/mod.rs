@@ -18,7 +18,7 @@ use crate::push::remote::Remote;
 use crate::push::targets::Target;
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
-pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
+pub(crate) fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
     Box::new(EosDriver::new(
         commands::remote(t, s),
         CliSettings::for_target(t, tag),
@@ -26,13 +26,13 @@ pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> 
 }
 
 /// EOS's `commit timer`: hh:mm:ss (at most 23:59:59 is accepted by EOS's grammar here).
-pub fn eos_window(t: Duration) -> String {
+pub(crate) fn eos_window(t: Duration) -> String {
     let s = t.as_secs().clamp(1, 24 * 3600 - 1);
     format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 /// `eos-ssh`.
-pub struct EosDriver {
+pub(crate) struct EosDriver {
     r: Remote,
     s: CliSettings,
     intended: Vec<u8>,
@@ -42,7 +42,7 @@ pub struct EosDriver {
 }
 
 impl EosDriver {
-    pub fn new(r: Remote, s: CliSettings) -> Self {
+    pub(crate) fn new(r: Remote, s: CliSettings) -> Self {
         Self {
             r,
             s,

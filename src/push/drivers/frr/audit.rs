@@ -31,7 +31,7 @@ const LOCAL_BINDIR: &str = "/usr/lib/frr";
 /// `no ip forwarding`, `service integrated-vtysh-config` — is the same on both sides), or, when
 /// that cannot run, both in canonical form directly with a note saying what false drift that
 /// can produce.
-pub fn lines(
+pub(crate) fn lines(
     running: &str,
     conf: &[u8],
     device_daemons: &[String],

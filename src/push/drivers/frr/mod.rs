@@ -13,9 +13,9 @@
 //! disarm, `write memory`, remove the transaction's files; cancel = disarm, reload the
 //! pre-change config, and read back.
 
-pub mod audit;
-pub mod ops;
-pub mod scratch;
+pub(crate) mod audit;
+pub(crate) mod ops;
+pub(crate) mod scratch;
 
 use std::time::Duration;
 
@@ -32,7 +32,7 @@ use crate::push::targets::{FrrSpec, Target};
 use ops::{Baseline, FrrOps};
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
-pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
+pub(crate) fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
     Box::new(
         FrrDriver::new(
             t.endpoint.clone(),
@@ -93,7 +93,7 @@ impl FrrDriver {
 }
 
 /// A drift as one message: what the device has that the baseline lacks (`-`), and the reverse.
-pub fn drift_message(what: &str, removed: &[String], added: &[String]) -> String {
+pub(crate) fn drift_message(what: &str, removed: &[String], added: &[String]) -> String {
     format!(
         "{what}:\n{}",
         canonical::diff_text(removed, added).trim_end()

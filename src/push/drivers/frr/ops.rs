@@ -23,7 +23,7 @@ use crate::push::targets::FrrSpec;
 
 /// Which normalized config a read-back is compared with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Baseline {
+pub(crate) enum Baseline {
     /// The intended config (verify).
     Intended,
     /// The config before the change (check that a revert brought it back).
@@ -31,7 +31,7 @@ pub enum Baseline {
 }
 
 /// What staging learned.
-pub struct Staged {
+pub(crate) struct Staged {
     /// The running config as `show running-config` printed it (banner stripped).
     pub running: String,
     /// frr-reload.py's "Lines To Delete / Lines To Add".
@@ -42,7 +42,7 @@ pub struct Staged {
     pub added: Vec<String>,
 }
 
-pub struct FrrOps {
+pub(crate) struct FrrOps {
     spec: FrrSpec,
     /// `<txid>-<device>`: names every file of this transaction on the device.
     tag: String,
@@ -51,7 +51,7 @@ pub struct FrrOps {
 }
 
 impl FrrOps {
-    pub fn new(spec: FrrSpec, tag: String) -> Self {
+    pub(crate) fn new(spec: FrrSpec, tag: String) -> Self {
         Self {
             spec,
             tag,
@@ -67,7 +67,7 @@ impl FrrOps {
             .unwrap_or_else(|| "/var/lib/railyard".into())
     }
 
-    pub fn file(&self, what: &str) -> String {
+    pub(crate) fn file(&self, what: &str) -> String {
         format!("{}/{}.{what}", self.dir(), self.tag)
     }
 
@@ -76,7 +76,7 @@ impl FrrOps {
     }
 
     /// A shell command as run where FRR lives (through the exec prefix, if any).
-    pub fn sh(&self, script: &str) -> String {
+    pub(crate) fn sh(&self, script: &str) -> String {
         match self
             .spec
             .exec
@@ -111,7 +111,7 @@ impl FrrOps {
     }
 
     /// The command that puts the pre-change config back (for a revert timer).
-    pub fn revert_command(&self) -> String {
+    pub(crate) fn revert_command(&self) -> String {
         self.sh(&format!(
             "{} --reload {}",
             self.reload(),
@@ -135,7 +135,7 @@ impl FrrOps {
 
     /// Upload, check syntax, save the running config, read both through a scratch FRR, and ask
     /// frr-reload.py for its own diff (which also gates: it must parse the file cleanly).
-    pub fn stage(&mut self, r: &mut Remote, intended: &[u8]) -> Result<Staged, DriverError> {
+    pub(crate) fn stage(&mut self, r: &mut Remote, intended: &[u8]) -> Result<Staged, DriverError> {
         let new = self.file("new.conf");
         let out = self.run(
             r,
@@ -211,7 +211,7 @@ impl FrrOps {
     }
 
     /// The daemons the device runs (the names of its vty sockets; read-only).
-    pub fn daemons(&self, r: &mut Remote) -> Result<Vec<String>, DriverError> {
+    pub(crate) fn daemons(&self, r: &mut Remote) -> Result<Vec<String>, DriverError> {
         let dir = self
             .spec
             .vty_socket
@@ -229,7 +229,7 @@ impl FrrOps {
     }
 
     /// Read-only (audit): `show running-config` as FRR renders it, nothing written anywhere.
-    pub fn read_running(&self, r: &mut Remote) -> Result<String, DriverError> {
+    pub(crate) fn read_running(&self, r: &mut Remote) -> Result<String, DriverError> {
         let out = self.run(
             r,
             &format!("{} -c 'show running-config'", self.vtysh()),
@@ -301,7 +301,7 @@ impl FrrOps {
     /// spells `interface eth0 vrf mgmt`); so a failure with no ERROR line is a note (returned),
     /// and the read-back by meaning in `verify` is the verdict. ERROR lines (the file did not
     /// parse) are fatal.
-    pub fn reload_intended(&self, r: &mut Remote) -> Result<Option<String>, DriverError> {
+    pub(crate) fn reload_intended(&self, r: &mut Remote) -> Result<Option<String>, DriverError> {
         let cmd = format!(
             "{} --reload {} 2>&1",
             self.reload(),
@@ -337,7 +337,7 @@ impl FrrOps {
     /// Put the pre-change config back. frr-reload.py exits 1 when it cannot remove a node it
     /// created (an empty `bfd`, an `interface` it added) even though the config is back in
     /// meaning, so its status is not the verdict: the caller reads back (`drift`).
-    pub fn reload_previous(&self, r: &mut Remote) -> Result<Option<String>, DriverError> {
+    pub(crate) fn reload_previous(&self, r: &mut Remote) -> Result<Option<String>, DriverError> {
         let cmd = format!(
             "{} --reload {} 2>&1",
             self.reload(),
@@ -356,7 +356,7 @@ impl FrrOps {
 
     /// Read the running config now (over the given session) through a scratch FRR and compare
     /// with a baseline: `(removed, added)`, empty when equal in meaning.
-    pub fn drift(
+    pub(crate) fn drift(
         &mut self,
         r: &mut Remote,
         baseline: Baseline,
@@ -400,7 +400,7 @@ impl FrrOps {
     }
 
     /// Persist the running config (`write memory`) where FRR reads it at start.
-    pub fn persist(&self, r: &mut Remote) -> Result<(), DriverError> {
+    pub(crate) fn persist(&self, r: &mut Remote) -> Result<(), DriverError> {
         if self.spec.save == Some(false) {
             return Ok(());
         }
@@ -427,7 +427,7 @@ impl FrrOps {
     }
 
     /// Remove every file of this transaction from the device.
-    pub fn cleanup(&self, r: &mut Remote) -> Result<(), DriverError> {
+    pub(crate) fn cleanup(&self, r: &mut Remote) -> Result<(), DriverError> {
         let prefix = format!("{}/{}.", self.dir(), self.tag);
         let cmd = format!("rm -rf {}*", q(&prefix));
         let out = self.run(r, &cmd, None)?;
@@ -442,7 +442,7 @@ impl FrrOps {
 }
 
 /// frr-reload.py's "Lines To Delete / Lines To Add" sections, without its log lines.
-pub fn reload_diff(stdout: &str) -> String {
+pub(crate) fn reload_diff(stdout: &str) -> String {
     let mut out = String::new();
     let mut on = false;
     for l in stdout.lines() {

@@ -49,7 +49,7 @@ unshare -n sh -c '
 
 /// Shell that prints the names of the FRR daemons with a vty socket in `vty_dir` (what the
 /// device runs), zebra first, watchfrr left out.
-pub fn daemons_command(vty_dir: &str) -> String {
+pub(crate) fn daemons_command(vty_dir: &str) -> String {
     format!(
         "cd {} && for f in *.vty; do [ -S \"$f\" ] && echo \"${{f%.vty}}\"; done",
         q(vty_dir)
@@ -57,7 +57,7 @@ pub fn daemons_command(vty_dir: &str) -> String {
 }
 
 /// The daemons to start, in order, from [`daemons_command`]'s output.
-pub fn daemons(listing: &str) -> Vec<String> {
+pub(crate) fn daemons(listing: &str) -> Vec<String> {
     let mut v: Vec<String> = listing
         .lines()
         .map(str::trim)
@@ -75,7 +75,7 @@ pub fn daemons(listing: &str) -> Vec<String> {
 }
 
 /// Shell that loads `conf` into a scratch FRR and writes its running config to `out`.
-pub fn normalize_command(
+pub(crate) fn normalize_command(
     conf: &str,
     out: &str,
     profile: &str,

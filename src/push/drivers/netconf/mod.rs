@@ -28,7 +28,7 @@ use crate::push::ssh::{self, Auth, ConnectOptions, Endpoint, SshTransport};
 use crate::push::targets::Target;
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
-pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
+pub(crate) fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
     Box::new(NetconfDriver::new(
         t.endpoint.clone(),
         t.auth.clone(),

@@ -19,7 +19,7 @@ use crate::push::remote::Remote;
 use crate::push::targets::Target;
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
-pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
+pub(crate) fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
     Box::new(NvueDriver::new(
         commands::remote(t, s),
         CliSettings::for_target(t, tag),
@@ -27,12 +27,12 @@ pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> 
 }
 
 /// NVUE's confirm window: explicit seconds suffix.
-pub fn nvue_window(t: Duration) -> String {
+pub(crate) fn nvue_window(t: Duration) -> String {
     format!("{}s", t.as_secs().max(1))
 }
 
 /// `nvue-ssh`.
-pub struct NvueDriver {
+pub(crate) struct NvueDriver {
     r: Remote,
     s: CliSettings,
     want: BTreeSet<String>,
@@ -40,7 +40,7 @@ pub struct NvueDriver {
 }
 
 impl NvueDriver {
-    pub fn new(r: Remote, s: CliSettings) -> Self {
+    pub(crate) fn new(r: Remote, s: CliSettings) -> Self {
         Self {
             r,
             s,

@@ -27,7 +27,7 @@ use crate::push::revert_timer;
 use crate::push::targets::{FrrSpec, Target};
 
 /// The driver of a target within transaction `tag` (`<txid>-<device>`).
-pub fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
+pub(crate) fn for_target(t: &Target, tag: String, s: &PushSettings) -> Box<dyn Driver> {
     Box::new(SonicDriver::new(
         commands::remote(t, s),
         CliSettings::for_target(t, tag),
