@@ -16,4 +16,4 @@ pub(super) fn reached(point: &str) {
 
 #[cfg(not(feature = "test-hooks"))]
 #[inline(always)]
-pub fn reached(_point: &str) {}
+pub(super) fn reached(_point: &str) {}
