@@ -45,6 +45,7 @@ fn main() {
         "cargo:rustc-env=RAILYARD_SOURCE_DIGEST={:016x}",
         source_digest()
     );
+    println!("cargo:rustc-env=RAILYARD_COMMIT={}", commit());
     let out =
         Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("templates.rs");
     if let Err(e) = std::fs::write(&out, code) {
@@ -82,4 +83,31 @@ fn source_digest() -> u64 {
         eat(&out.stdout);
     }
     h
+}
+
+/// The commit built, for `railyard --version` only (no output file carries it, so outputs stay
+/// byte-identical across commits): `git describe --always --dirty`, or "unknown commit" outside
+/// a git checkout. A release build is redone when HEAD moves; a debug build keeps the commit of
+/// its last build-script run, so committing does not rebuild every test binary.
+fn commit() -> String {
+    if std::env::var("PROFILE").is_ok_and(|p| p == "release") {
+        for file in ["HEAD", "logs/HEAD"] {
+            if let Some(p) = git(&["rev-parse", "--git-path", file]) {
+                println!("cargo:rerun-if-changed={p}");
+            }
+        }
+    }
+    git(&["describe", "--always", "--dirty", "--abbrev=12"])
+        .map_or_else(|| "unknown commit".to_string(), |c| format!("commit {c}"))
+}
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let text = text.trim();
+    (out.status.success() && !text.is_empty()).then(|| text.to_string())
 }

@@ -101,6 +101,16 @@ pub fn compile_with_guids(src: &SourceFile, guids: &model::PortGuids) -> Compile
 }
 
 impl Compiled {
+    /// Warnings as errors (`--strict`): a design with a warning the spec does not accept
+    /// (`diagnostics.allow`) is not a design.
+    #[must_use]
+    pub fn strict(mut self) -> Compiled {
+        if self.diagnostics.promote_warnings() > 0 {
+            self.design = None;
+        }
+        self
+    }
+
     /// The port GUIDs of the installed nodes applied to a compiled design, without compiling
     /// again: only the OpenSM partitions read them, so only they are built again, and their
     /// findings replace the first pass's (the same result as [`compile_with_guids`]).
@@ -292,5 +302,50 @@ fn documents(
     beside.and(report)
 }
 
-/// The built-in example cluster (`inventories/lab-small.yaml`), used when no spec is given.
+/// The smallest built-in example (`inventories/lab-small.yaml`): what the lab and the tests boot.
 pub const LAB_SMALL: &str = include_str!("../inventories/lab-small.yaml");
+
+/// The built-in example specs (`--example NAME`), by name: every spec under `inventories/`.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "dgx-b200-16su",
+        include_str!("../inventories/dgx-b200-16su.yaml"),
+    ),
+    (
+        "dgx-superpod-h100",
+        include_str!("../inventories/dgx-superpod-h100.yaml"),
+    ),
+    (
+        "dgx-superpod-h100-tenants",
+        include_str!("../inventories/dgx-superpod-h100-tenants.yaml"),
+    ),
+    (
+        "eos-ai-fabric",
+        include_str!("../inventories/eos-ai-fabric.yaml"),
+    ),
+    ("lab-small", include_str!("../inventories/lab-small.yaml")),
+    (
+        "mdx-research-cloud",
+        include_str!("../inventories/mdx-research-cloud.yaml"),
+    ),
+    (
+        "sonic-rail-cluster",
+        include_str!("../inventories/sonic-rail-cluster.yaml"),
+    ),
+    (
+        "spectrum-x-cloud",
+        include_str!("../inventories/spectrum-x-cloud.yaml"),
+    ),
+    (
+        "spectrum-x-cloud-tenants",
+        include_str!("../inventories/spectrum-x-cloud-tenants.yaml"),
+    ),
+    (
+        "spectrum-x-twin-planar",
+        include_str!("../inventories/spectrum-x-twin-planar.yaml"),
+    ),
+    (
+        "tor-cluster",
+        include_str!("../inventories/tor-cluster.yaml"),
+    ),
+];

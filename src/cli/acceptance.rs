@@ -38,7 +38,7 @@ pub enum AcceptanceCommand {
 
 #[derive(Args)]
 pub struct PlanArgs {
-    /// Spec file; the built-in `lab-small` example when omitted.
+    /// Spec file (`-`: standard input); ./cluster.yaml when omitted (`--example NAME`: a built-in example).
     spec: Option<PathBuf>,
     /// Output directory: new, empty, or an earlier plan's (as for `build`).
     #[arg(short, long, default_value = "acceptance")]

@@ -45,7 +45,7 @@ pub enum CablingCommand {
     /// and what could not be verified.
     #[command(after_help = VERIFY_HELP)]
     Verify {
-        /// Spec file; the built-in `lab-small` example when omitted. Give it before `--lldp`.
+        /// Spec file (`-`: standard input); ./cluster.yaml when omitted (`--example NAME`: a built-in example). Give it before `--lldp`.
         spec: Option<PathBuf>,
         /// LLDP data of one device: `lldpcli -f json0 show neighbors`, `lldpctl -f json` or NVUE
         /// `nv show interface --output json` output. `DEVICE=FILE` names the device; a bare

@@ -25,7 +25,7 @@ pub struct ExportArgs {
     /// ufm-cvt (UFM Cable Validation Tool P2P file), netbox (NetBox bulk-import CSVs).
     #[arg(value_parser = parse_target)]
     target: Target,
-    /// Spec file; the built-in `lab-small` example when omitted.
+    /// Spec file (`-`: standard input); ./cluster.yaml when omitted (`--example NAME`: a built-in example).
     spec: Option<PathBuf>,
     /// Output directory: new, empty, or an earlier export's (as for `build`).
     #[arg(short, long, default_value = "export")]

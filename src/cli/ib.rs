@@ -17,7 +17,7 @@ pub enum IbCommand {
     /// Map port GUIDs from `ibnetdiscover`, `ibstat` or a CSV to the plan's node ports and write
     /// them as a CSV for `railyard build --port-guids`.
     Import {
-        /// Spec file; the built-in `lab-small` example when omitted.
+        /// Spec file (`-`: standard input); ./cluster.yaml when omitted (`--example NAME`: a built-in example).
         spec: Option<PathBuf>,
         /// `ibnetdiscover` output of the compute fabric (hosts named by their node descriptions).
         #[arg(long, value_name = "FILE")]

@@ -18,7 +18,7 @@ pub enum ImpactFormat {
 
 #[derive(Args)]
 pub struct ImpactArgs {
-    /// Spec file; the built-in `lab-small` example when omitted.
+    /// Spec file (`-`: standard input); ./cluster.yaml when omitted (`--example NAME`: a built-in example).
     spec: Option<PathBuf>,
     /// A switch, a cable id or a `device:port` to fail (repeatable); every data-network switch
     /// when omitted.

@@ -27,7 +27,7 @@ pub enum ReportFormat {
 pub enum LabCommand {
     /// Boot the fabric in network namespaces with FRR running the rendered configs (root).
     Up {
-        /// Spec file; the built-in `lab-small` example when omitted.
+        /// Spec file (`-`: standard input); ./cluster.yaml when omitted (`--example NAME`: a built-in example).
         spec: Option<PathBuf>,
         /// Keep the shape, not the size: every tier and rail, ≥ 2 of each switch role, one node
         /// per SU (and a pair per tenant); prints what was dropped.
@@ -53,7 +53,7 @@ pub enum LabCommand {
         /// impact`'s prediction, then restore it and check the fabric is whole again.
         #[arg(long, value_name = "NAME")]
         fail: Option<String>,
-        /// With `--fail`: the spec the lab was booted from (the built-in `lab-small` when omitted).
+        /// With `--fail`: the spec the lab was booted from (when omitted: the one `lab up` recorded).
         #[arg(long, value_name = "SPEC", requires = "fail")]
         spec: Option<PathBuf>,
     },
@@ -69,7 +69,7 @@ pub enum LabCommand {
 
 #[derive(clap::Args)]
 pub struct AcceptArgs {
-    /// The spec the lab was booted from (the built-in `lab-small` when omitted).
+    /// The spec the lab was booted from (when omitted: the one `lab up` recorded).
     spec: Option<PathBuf>,
     #[arg(long, value_name = "DIR", default_value = lab::DEFAULT_STATE_DIR)]
     state: PathBuf,
@@ -227,7 +227,7 @@ fn verify_failed(
     let Some(st) = lab::state::read(state)? else {
         return Err(lab::LabError::NoLab(state.to_path_buf()).into());
     };
-    let src = load(spec)?;
+    let src = super::spec_file::load_recorded(spec, &st.spec)?;
     if src.name != st.spec {
         eprintln!(
             "error: the lab runs `{}`, not `{}`: pass it with --spec",
@@ -275,7 +275,7 @@ fn accept(args: &AcceptArgs, progress: lab::Progress<'_>) -> anyhow::Result<Exit
     let Some(st) = lab::state::read(&args.state)? else {
         return Err(lab::LabError::NoLab(args.state.clone()).into());
     };
-    let src = load(args.spec.as_deref())?;
+    let src = super::spec_file::load_recorded(args.spec.as_deref(), &st.spec)?;
     if src.name != st.spec {
         eprintln!(
             "error: the lab runs `{}`, not `{}`: pass it as SPEC",

@@ -4,8 +4,10 @@
 mod acceptance;
 mod audit;
 mod cabling;
+mod catalog;
 mod diff;
 mod export;
+mod globals;
 mod ib;
 mod impact;
 mod input;
@@ -14,6 +16,9 @@ mod outdir;
 mod progress;
 mod push;
 mod report;
+mod shell;
+mod spec_file;
+mod stdout;
 mod templates;
 
 use std::path::{Path, PathBuf};
@@ -23,21 +28,36 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use railyard::diag::{Code, SourceFile};
+use spec_file::load;
+use stdout::{out, outln};
+
+/// `railyard --version`: the release and the commit it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("RAILYARD_COMMIT"),
+    ")"
+);
 
 #[derive(Parser)]
 #[command(
     name = "railyard",
-    version,
+    version = VERSION,
     about = "GPU-cluster fabric spec → cabling plans, port maps, BOM"
 )]
 struct Cli {
+    #[command(flatten)]
+    globals: globals::GlobalArgs,
     #[command(subcommand)]
     command: Command,
 }
 
+/// How diagnostics are printed. `--format json` writes them to standard output (a machine
+/// reads them); the other forms go to standard error beside the command's own output.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Format {
-    /// Source snippets with labels (miette).
+    /// Source snippets with labels (miette); `text` is the same.
+    #[value(alias = "text")]
     Human,
     /// One line per diagnostic: `file:line:col: severity[code]: message`.
     Short,
@@ -64,7 +84,8 @@ enum Command {
     /// an earlier build's; a rebuild replaces or removes only files its manifest lists, so files
     /// of your own in it stay.
     Build {
-        /// Spec file; the built-in `lab-small` example when omitted.
+        /// Spec file (`-`: standard input); ./cluster.yaml when omitted (`--example NAME`: a
+        /// built-in example).
         spec: Option<PathBuf>,
         /// Output directory: new, empty, or an earlier build's (updated atomically; files not in
         /// its manifest are left alone).
@@ -99,7 +120,8 @@ enum Command {
     /// elevations, cabling and port-map tables, print sheets), cabling.xlsx and cable labels.
     /// `build` writes them too, with everything else.
     Report {
-        /// Spec file; the built-in `lab-small` example when omitted.
+        /// Spec file (`-`: standard input); ./cluster.yaml when omitted (`--example NAME`: a
+        /// built-in example).
         spec: Option<PathBuf>,
         /// Output directory: new, empty, or an earlier report's (as for `build`).
         #[arg(short, long, default_value = "report")]
@@ -119,16 +141,35 @@ enum Command {
     /// Print the cluster's key figures.
     Summary {
         spec: Option<PathBuf>,
-        /// One JSON object instead of a table.
-        #[arg(long)]
+        /// `text` (a table) or `json` (one object).
+        #[arg(long, value_enum, default_value = "text")]
+        format: OutputFormat,
+        /// The same as `--format json` (kept for scripts written before `--format`).
+        #[arg(long, hide = true)]
         json: bool,
     },
     /// Print the JSON Schema of the spec (for editor completion).
     Schema,
     /// Explain a diagnostic code, e.g. `railyard explain RY0204`; all codes when omitted.
     Explain { code: Option<String> },
-    /// List the built-in hardware models.
-    Catalog,
+    /// List the built-in hardware models (switches with their ports and breakouts, nodes with
+    /// their NICs) and the built-in example specs (`--example NAME`).
+    Catalog {
+        /// `text` or `json` (every field of every model).
+        #[arg(long, value_enum, default_value = "text")]
+        format: OutputFormat,
+    },
+    /// Print a shell's completion script: `railyard completions bash > /etc/bash_completion.d/railyard`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page railyard(1), or write one page per command into a directory.
+    Man {
+        /// Write railyard.1, railyard-build.1, … into this directory instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Verify the installed cabling against the plan (LLDP).
     #[command(subcommand)]
     Cabling(cabling::CablingCommand),
@@ -159,8 +200,16 @@ enum Command {
     Impact(impact::ImpactArgs),
 }
 
+/// What a command prints on standard output: `text` for people, `json` for machines.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
+
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    globals::set(cli.globals);
     match dispatch(cli.command) {
         Ok(code) => code,
         Err(e) => {
@@ -174,16 +223,13 @@ pub fn run() -> ExitCode {
     }
 }
 
-fn load(spec: Option<&Path>) -> anyhow::Result<SourceFile> {
-    match spec {
-        None => Ok(SourceFile::new(
-            "inventories/lab-small.yaml (built-in)",
-            railyard::LAB_SMALL,
-        )),
-        Some(p) => {
-            let text = input::read_text(p, input::SPEC)?;
-            Ok(SourceFile::new(p.display().to_string(), text))
-        }
+/// Compile a spec; under `--strict` a warning the spec does not accept fails like an error.
+fn compile(src: &SourceFile) -> railyard::Compiled {
+    let compiled = railyard::compile(src);
+    if globals::get().strict {
+        compiled.strict()
+    } else {
+        compiled
     }
 }
 
@@ -203,6 +249,9 @@ fn write(
 }
 
 fn written(dir: &Path, stats: outdir::WriteStats) {
+    if globals::get().quiet {
+        return;
+    }
     eprintln!(
         "wrote {} files to {}: {} written, {} unchanged",
         stats.written + stats.unchanged,
@@ -238,9 +287,12 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             format,
         } => report_only(spec.as_deref(), &output, move_aside, format),
         Command::Validate { spec, format } => validate(spec.as_deref(), format),
-        Command::Summary { spec, json } => summary(spec.as_deref(), json),
+        Command::Summary { spec, format, json } => {
+            let format = if json { OutputFormat::Json } else { format };
+            summary(spec.as_deref(), format)
+        }
         Command::Schema => {
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&railyard::spec::schema())?
             );
@@ -256,7 +308,9 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Export(args) => export::run(args),
         Command::Acceptance(cmd) => acceptance::run(cmd),
         Command::Impact(args) => impact::run(args),
-        Command::Catalog => Ok(catalog()),
+        Command::Catalog { format } => catalog::print(format),
+        Command::Completions { shell } => Ok(shell::completions(shell)),
+        Command::Man { dir } => shell::man(dir.as_deref()),
     }
 }
 
@@ -281,7 +335,7 @@ fn build(
         let output = output.to_path_buf();
         std::thread::spawn(move || outdir::target(&output, move_aside))
     };
-    let mut compiled = railyard::compile(&src);
+    let mut compiled = compile(&src);
     if let Some(csv) = port_guids {
         let Some(guids) = port_guids_of(&src, &compiled, csv, format, &progress)? else {
             return Ok(ExitCode::from(1));
@@ -346,7 +400,7 @@ fn report_only(
     let src = load(spec)?;
     let progress = progress::Progress::new();
     progress.stage("compiling");
-    let compiled = railyard::compile(&src);
+    let compiled = compile(&src);
     progress.stage("drawing the report, workbook and labels");
     let files = compiled.report_outputs();
     progress.clear();
@@ -360,15 +414,21 @@ fn report_only(
 /// `railyard validate`.
 fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
-    let compiled = railyard::compile(&src);
+    let compiled = compile(&src);
     report::print(&src, &compiled.diagnostics, format);
     if compiled.design.is_none() {
         return Ok(ExitCode::from(1));
     }
-    if matches!(format, Format::Human | Format::Short) {
+    if matches!(format, Format::Human | Format::Short) && !globals::get().quiet {
+        let allowed = compiled.diagnostics.allowed_count();
+        let accepted = if allowed > 0 {
+            format!(", {allowed} accepted by `diagnostics.allow`")
+        } else {
+            String::new()
+        };
         eprintln!(
-            "{}: valid ({} warning(s))",
-            src.name,
+            "{}: valid ({} warning(s){accepted})",
+            railyard::output::terminal::escape(&src.name),
             compiled.diagnostics.warning_count()
         );
     }
@@ -377,21 +437,20 @@ fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
 }
 
 /// `railyard summary`.
-fn summary(spec: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
+fn summary(spec: Option<&Path>, format: OutputFormat) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
-    let compiled = railyard::compile(&src);
+    let compiled = compile(&src);
     let Some(design) = &compiled.design else {
         report::print(&src, &compiled.diagnostics, Format::Human);
         return Ok(ExitCode::from(1));
     };
     let s = railyard::artifacts::summary::summarize_with(&design.fabric, &design.intents.tenants);
-    if json {
-        print!(
+    match format {
+        OutputFormat::Json => out!(
             "{}",
             String::from_utf8_lossy(&railyard::artifacts::summary::to_json(&s)?)
-        );
-    } else {
-        print!("{}", railyard::artifacts::summary::to_table(&s));
+        ),
+        OutputFormat::Text => out!("{}", railyard::artifacts::summary::to_table(&s)),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -401,13 +460,13 @@ fn explain(code: Option<String>) -> ExitCode {
     match code {
         None => {
             for c in railyard::diag::ALL_CODES {
-                println!("{}  {}", c.id, c.title);
+                outln!("{}  {}", c.id, c.title);
             }
             ExitCode::SUCCESS
         }
         Some(id) => match Code::find(&id) {
             Some(c) => {
-                println!("{}: {}\n\n{}", c.id, c.title, c.explain);
+                outln!("{}: {}\n\n{}", c.id, c.title, c.explain);
                 ExitCode::SUCCESS
             }
             None => {
@@ -416,20 +475,6 @@ fn explain(code: Option<String>) -> ExitCode {
             }
         },
     }
-}
-
-/// `railyard catalog`.
-fn catalog() -> ExitCode {
-    let cat = railyard::catalog::builtin();
-    println!("switches:");
-    for (k, m) in &cat.switches {
-        println!("  {k:<12} {}", m.description);
-    }
-    println!("nodes:");
-    for (k, m) in &cat.nodes {
-        println!("  {k:<12} {}", m.description);
-    }
-    ExitCode::SUCCESS
 }
 
 /// The command is done with the compiled model and the process exits next: the OS takes the

@@ -11,7 +11,12 @@ pub struct Progress {
 
 impl Progress {
     pub fn new() -> Self {
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        let target = if super::globals::get().quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
+        let bar = ProgressBar::with_draw_target(None, target);
         bar.set_style(
             ProgressStyle::with_template("{spinner} {msg} [{elapsed}]")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),

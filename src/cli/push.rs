@@ -27,7 +27,7 @@ pub enum PushFormat {
 
 #[derive(Args)]
 pub struct PushArgs {
-    /// Spec to compile; the built-in `lab-small` example when omitted (ignored with --from).
+    /// Spec to compile (`-`: standard input); ./cluster.yaml when omitted, `--example NAME` a built-in example (ignored with --from).
     spec: Option<PathBuf>,
     /// Take the rendered files from this output directory (`DIR/configs/<device>/…`) instead of
     /// compiling SPEC. Each file must still have the SHA-256 `DIR/manifest.json` records.

@@ -14,11 +14,36 @@ use super::Format;
 use railyard::diag::{Diagnostic, Diagnostics, Severity, SourceFile};
 use railyard::output::terminal::{self, Mapped, escape_inline as esc};
 
+/// Print the diagnostics: JSON on standard output (a machine asked for it, and reads it there
+/// apart from progress and messages), the other forms on standard error. `--quiet` leaves out
+/// the warnings.
 pub fn print(src: &SourceFile, diags: &Diagnostics, format: Format) {
+    let shown;
+    let diags = if super::globals::get().quiet {
+        shown = errors_only(diags);
+        &shown
+    } else {
+        diags
+    };
     let text = render(src, diags, format);
-    if !text.is_empty() {
-        eprint!("{text}");
+    if text.is_empty() {
+        return;
     }
+    match format {
+        Format::Json => super::stdout::out!("{text}"),
+        Format::Human | Format::Short => eprint!("{text}"),
+    }
+}
+
+fn errors_only(diags: &Diagnostics) -> Diagnostics {
+    let mut errors = Diagnostics::default();
+    errors.extend(
+        diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .cloned(),
+    );
+    errors
 }
 
 /// Render all diagnostics, in source order.
@@ -47,9 +72,7 @@ pub fn render(src: &SourceFile, diags: &Diagnostics, format: Format) -> String {
 }
 
 fn theme() -> GraphicalTheme {
-    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr())
-        && std::env::var_os("NO_COLOR").is_none();
-    if colour {
+    if super::globals::colour_on_stderr() {
         GraphicalTheme::unicode()
     } else {
         GraphicalTheme::unicode_nocolor()

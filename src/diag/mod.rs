@@ -70,11 +70,47 @@ impl Diagnostic {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
+    /// Warnings the spec accepts (`diagnostics.allow`): kept aside, counted, never shown.
+    #[serde(skip)]
+    allowed: Vec<Diagnostic>,
+    #[serde(skip)]
+    allow: Vec<Code>,
 }
 
 impl Diagnostics {
     pub fn push(&mut self, diagnostic: Diagnostic) {
-        self.items.push(diagnostic);
+        if diagnostic.severity == Severity::Warning && self.allow.contains(&diagnostic.code) {
+            self.allowed.push(diagnostic);
+        } else {
+            self.items.push(diagnostic);
+        }
+    }
+
+    /// Accept warnings of these codes from now on, and those already found: the spec's
+    /// `diagnostics.allow`. An error is never accepted.
+    pub fn allow(&mut self, codes: &[Code]) {
+        self.allow = codes.to_vec();
+        let items = std::mem::take(&mut self.items);
+        items.into_iter().for_each(|d| self.push(d));
+    }
+
+    /// How many warnings the spec accepted (`diagnostics.allow`), hidden from every listing.
+    pub fn allowed_count(&self) -> usize {
+        self.allowed.len()
+    }
+
+    /// Every warning becomes an error (`--strict`); returns how many did.
+    pub fn promote_warnings(&mut self) -> usize {
+        let mut n = 0;
+        for d in self
+            .items
+            .iter_mut()
+            .filter(|d| d.severity == Severity::Warning)
+        {
+            d.severity = Severity::Error;
+            n += 1;
+        }
+        n
     }
 
     /// Keeps only the diagnostics `keep` accepts (a pass run again replaces its own findings).
@@ -108,13 +144,14 @@ impl Diagnostics {
         self.items.iter()
     }
 
-    /// Diagnostics in source order (then by code), so output does not depend on check order.
+    /// Errors first, then warnings, each in source order (then by code), so output does not
+    /// depend on check order and what must be fixed is read first.
     pub fn sorted(&self) -> Vec<&Diagnostic> {
         let mut v: Vec<&Diagnostic> = self.items.iter().collect();
         v.sort_by_key(|d| {
             (
-                d.span.map_or(u32::MAX, |s| s.start),
                 d.severity,
+                d.span.map_or(u32::MAX, |s| s.start),
                 d.code.id,
                 d.message.clone(),
             )
@@ -135,6 +172,6 @@ impl IntoIterator for Diagnostics {
 
 impl Extend<Diagnostic> for Diagnostics {
     fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, iter: I) {
-        self.items.extend(iter);
+        iter.into_iter().for_each(|d| self.push(d));
     }
 }

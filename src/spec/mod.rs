@@ -62,6 +62,8 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
     validate::roce(&spec, diags);
     validate::bgp(&spec, diags);
     validate::physical(&spec, diags);
+    let allowed = validate::allowed_codes(&spec, diags);
+    diags.allow(&allowed);
     Some(spec)
 }
 

@@ -92,6 +92,21 @@ pub struct ClusterSpec {
     /// How the switches are loaded, where the build must know it.
     #[serde(default)]
     pub push: PushSpec,
+    /// Which findings this spec accepts: warnings it has reviewed and keeps.
+    #[serde(default)]
+    pub diagnostics: DiagnosticsSpec,
+}
+
+/// Findings the spec's authors have reviewed: a warning listed here is counted, not shown, and
+/// does not fail `--strict`. Errors cannot be accepted.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+// Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
+#[schemars(deny_unknown_fields)]
+pub struct DiagnosticsSpec {
+    /// Warning codes to accept, e.g. `[RY0501]` (spare switch ports are planned growth);
+    /// `railyard explain` lists the codes. Default: none.
+    #[serde(default)]
+    pub allow: Vec<Sp<String>>,
 }
 
 /// How `railyard push` loads the switches, as far as the build must know it.

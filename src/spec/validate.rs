@@ -3,6 +3,7 @@
 
 use super::types::ClusterSpec;
 use super::yaml::Sp;
+use crate::diag::Code;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 
 fn range<T: Copy + PartialOrd + std::fmt::Display>(
@@ -171,4 +172,26 @@ fn patch_panels(spec: &ClusterSpec, diags: &mut Diagnostics) {
             );
         }
     }
+}
+
+/// `diagnostics.allow`: every entry a known code. Returns the codes.
+pub fn allowed_codes(spec: &ClusterSpec, diags: &mut Diagnostics) -> Vec<Code> {
+    let mut codes = Vec::new();
+    for entry in &spec.diagnostics.allow {
+        match Code::find(entry.value.trim()) {
+            Some(code) => codes.push(code),
+            None => diags.push(
+                Diagnostic::error(
+                    codes::INVALID_VALUE,
+                    format!(
+                        "`diagnostics.allow` names `{}`, which is no diagnostic code",
+                        entry.value
+                    ),
+                )
+                .at(entry.span, "not a code")
+                .help("use a code such as RY0501; `railyard explain` lists them all"),
+            ),
+        }
+    }
+    codes
 }

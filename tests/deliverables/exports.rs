@@ -738,7 +738,15 @@ fn lab_small_containerlab_boots_the_rendered_frr_configs() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("clab");
     let run = Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(["export", "containerlab", "--platform", "frr", "-o"])
+        .args([
+            "export",
+            "containerlab",
+            "--example",
+            "lab-small",
+            "--platform",
+            "frr",
+            "-o",
+        ])
         .arg(&out)
         .output()
         .unwrap();

@@ -291,7 +291,7 @@ fn lab_small_up_verify_down_through_the_cli_leaves_nothing_behind() {
     };
 
     let t = Instant::now();
-    let out = railyard(&["lab", "up", "--state", &d]);
+    let out = railyard(&["lab", "up", "--example", "lab-small", "--state", &d]);
     let up_time = t.elapsed();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "lab up failed:\n{err}");
@@ -309,7 +309,7 @@ fn lab_small_up_verify_down_through_the_cli_leaves_nothing_behind() {
     );
 
     // A second `up` refuses while this one runs.
-    let again = railyard(&["lab", "up", "--state", &d]);
+    let again = railyard(&["lab", "up", "--example", "lab-small", "--state", &d]);
     assert_eq!(again.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&again.stderr).contains("already running"),
@@ -391,7 +391,7 @@ fn down_cleans_up_after_a_killed_up() {
         done: false,
     };
     let mut child = Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(["lab", "up", "--state", &d])
+        .args(["lab", "up", "--example", "lab-small", "--state", &d])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

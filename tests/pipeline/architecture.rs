@@ -209,6 +209,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
 /// What `src/lib.rs` defines that the edges (and only they) may name: the pipeline's entry
 /// points and the built-in example.
 const ROOT_FOR_EDGES: &[&str] = &[
+    "EXAMPLES",
     "compile",
     "compile_for_platform",
     "compile_with",

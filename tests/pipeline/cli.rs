@@ -15,35 +15,82 @@ fn inv(name: &str) -> String {
     format!("{}/inventories/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `build` with no spec reads ./cluster.yaml: in a directory holding a cluster's spec and its
+/// `out/`, it rebuilds that cluster, never the built-in demo over it. Without a spec there it
+/// refuses (exit 2, naming both ways out) and writes nothing; the demo is built on request.
 #[test]
-fn build_without_arguments_uses_the_built_in_example() {
+fn build_without_arguments_reads_cluster_yaml_and_never_the_demo() {
     let dir = tempfile::tempdir().unwrap();
-    let out = railyard(dir.path(), &["build"]);
+    let none = railyard(dir.path(), &["build"]);
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert_eq!(none.status.code(), Some(2), "{err}");
     assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        err.contains("cluster.yaml") && err.contains("--example"),
+        "{err}"
     );
-    for f in [
-        "cabling.csv",
-        "bom.csv",
-        "plan.json",
-        "manifest.json",
-        "portmaps/leaf-su01-01.csv",
-        "portmaps/leaf-su01-01.md",
-    ] {
-        assert!(dir.path().join("out").join(f).is_file(), "missing {f}");
-    }
-    let cabling = std::fs::read_to_string(dir.path().join("out/cabling.csv")).unwrap();
+    assert!(
+        !dir.path().join("out").exists(),
+        "a refused build wrote out/"
+    );
+
+    let spec = std::fs::read_to_string(inv("tor-cluster.yaml")).unwrap();
+    std::fs::write(dir.path().join("cluster.yaml"), &spec).unwrap();
+    let name_of = |out: &Path| -> String {
+        let plan: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("plan.json")).unwrap()).unwrap();
+        plan["cluster"]
+            .as_str()
+            .or(plan["name"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let first = railyard(dir.path(), &["build"]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let again = railyard(dir.path(), &["build"]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let expected = spec
+        .lines()
+        .find_map(|l| l.strip_prefix("name:"))
+        .map(|n| n.trim().trim_matches('"').to_string())
+        .unwrap();
+    assert_eq!(
+        name_of(&dir.path().join("out")),
+        expected,
+        "out/ is not cluster.yaml's build"
+    );
+
+    let demo = railyard(
+        dir.path(),
+        &["build", "--example", "lab-small", "-o", "demo"],
+    );
+    assert!(
+        demo.status.success(),
+        "{}",
+        String::from_utf8_lossy(&demo.stderr)
+    );
+    let cabling = std::fs::read_to_string(dir.path().join("demo/cabling.csv")).unwrap();
     assert!(
         cabling.starts_with("cable_id,label,a_device,a_port,b_device,b_port,speed,media,length_m")
     );
+    assert_ne!(name_of(&dir.path().join("demo")), expected);
 }
 
 #[test]
 fn manifest_lists_every_file_with_its_hash() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(railyard(dir.path(), &["build", "-o", "o"]).status.success());
+    assert!(
+        railyard(dir.path(), &["build", "--example", "lab-small", "-o", "o"])
+            .status
+            .success()
+    );
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("o/manifest.json")).unwrap())
             .unwrap();
@@ -91,7 +138,11 @@ fn walk(p: &Path) -> Vec<std::path::PathBuf> {
 #[test]
 fn a_failed_build_leaves_earlier_outputs_untouched() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(railyard(dir.path(), &["build", "-o", "o"]).status.success());
+    assert!(
+        railyard(dir.path(), &["build", "--example", "lab-small", "-o", "o"])
+            .status
+            .success()
+    );
     let before = std::fs::read(dir.path().join("o/cabling.csv")).unwrap();
     std::fs::write(dir.path().join("bad.yaml"), "name: x\nscalable_units: {count: 0, nodes_per_su: 4, node_model: dgx-h100}\ncompute: {leaf: {model: sn5600}, spine: {model: sn5600}}\n").unwrap();
     let out = railyard(dir.path(), &["build", "bad.yaml", "-o", "o"]);

@@ -31,7 +31,11 @@ fn push_targets_match_the_built_in_example() {
     );
     let ts = parse_targets(&text, &path).expect("parses");
     let dir = tempfile::tempdir().expect("tmp");
-    assert!(build(dir.path(), &["-o", "out"]).status.success());
+    assert!(
+        build(dir.path(), &["--example", "lab-small", "-o", "out"])
+            .status
+            .success()
+    );
     let out = dir.path().join("out");
     let addresses = std::fs::read_to_string(out.join("addresses.csv")).expect("addresses");
     assert!(ts.len() >= 6, "{} targets", ts.len());

@@ -119,12 +119,14 @@ fn build_and_check(spec: &str, expect: &Expect) -> Result<(), String> {
         .output()
         .map_err(|e| format!("railyard does not run: {e}"))?;
     let stderr = String::from_utf8_lossy(&run.stderr);
+    // `--format json`: the diagnostics are the command's answer, on standard output.
+    let stdout = String::from_utf8_lossy(&run.stdout);
     if before != sb.everything_but_out() {
         return Err(format!("files outside -o changed\n{stderr}"));
     }
     match (run.status.code(), expect) {
-        (Some(1), Expect::Refused(code)) => refused(spec, &stderr, Some(code)),
-        (Some(1), Expect::Either) => refused(spec, &stderr, None),
+        (Some(1), Expect::Refused(code)) => refused(spec, &stdout, Some(code)),
+        (Some(1), Expect::Either) => refused(spec, &stdout, None),
         (Some(0), Expect::Built | Expect::Either) => built(spec, &sb.out),
         (code, _) => Err(format!("exit {code:?}, expected {expect:?}\n{stderr}")),
     }

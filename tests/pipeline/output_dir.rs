@@ -169,24 +169,43 @@ fn a_foreign_directory_is_refused_then_moved_aside_on_request() {
     )
     .unwrap();
     let before = snapshot(&foreign);
-    let e = refused(dir.path(), &["build", "-o", "foreign"]);
+    let e = refused(
+        dir.path(),
+        &["build", "--example", "lab-small", "-o", "foreign"],
+    );
     assert!(
         e.contains("`manifest.json`, `photos/`, `thesis.tex`") && e.contains("--move-aside"),
         "{e}"
     );
     assert!(e.contains("not a railyard manifest"), "{e}");
     assert_eq!(snapshot(&foreign), before);
-    let e = refused(dir.path(), &["report", "-o", "foreign"]);
+    let e = refused(
+        dir.path(),
+        &["report", "--example", "lab-small", "-o", "foreign"],
+    );
     assert!(e.contains("refusing to write into `foreign`"), "{e}");
     assert_eq!(snapshot(&foreign), before);
 
-    let e = ok(dir.path(), &["build", "-o", "foreign", "--move-aside"]);
+    let e = ok(
+        dir.path(),
+        &[
+            "build",
+            "--example",
+            "lab-small",
+            "-o",
+            "foreign",
+            "--move-aside",
+        ],
+    );
     let aside = dir.path().join("foreign.moved-aside");
     assert!(e.contains("foreign.moved-aside"), "{e}");
     assert_eq!(snapshot(&aside), before);
     assert!(manifest_paths(&foreign).contains(&"cabling.csv".to_string()));
     // Now a railyard build: rebuilt without the flag.
-    ok(dir.path(), &["build", "-o", "foreign"]);
+    ok(
+        dir.path(),
+        &["build", "--example", "lab-small", "-o", "foreign"],
+    );
 }
 
 /// `-o` naming a file or a device is refused, the file untouched; a link to a directory stands
@@ -195,21 +214,33 @@ fn a_foreign_directory_is_refused_then_moved_aside_on_request() {
 fn a_file_is_refused_and_a_link_to_a_directory_followed() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("some-file"), "keep me").unwrap();
-    let e = refused(dir.path(), &["build", "-o", "some-file"]);
+    let e = refused(
+        dir.path(),
+        &["build", "--example", "lab-small", "-o", "some-file"],
+    );
     assert!(
         e.contains("`some-file` is a regular file, not a directory"),
         "{e}"
     );
     assert_eq!(fs::read(dir.path().join("some-file")).unwrap(), b"keep me");
-    let e = refused(dir.path(), &["build", "-o", "/dev/null"]);
+    let e = refused(
+        dir.path(),
+        &["build", "--example", "lab-small", "-o", "/dev/null"],
+    );
     assert!(e.contains("is a character device"), "{e}");
     let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(names.len(), 1, "nothing staged beside it");
 
     fs::create_dir(dir.path().join("real")).unwrap();
     symlink("real", dir.path().join("link")).unwrap();
-    ok(dir.path(), &["build", "-o", "link"]);
-    ok(dir.path(), &["build", "-o", "link"]);
+    ok(
+        dir.path(),
+        &["build", "--example", "lab-small", "-o", "link"],
+    );
+    ok(
+        dir.path(),
+        &["build", "--example", "lab-small", "-o", "link"],
+    );
     assert!(dir.path().join("link").is_symlink());
     assert!(dir.path().join("real/manifest.json").is_file());
 }
@@ -219,7 +250,7 @@ fn a_file_is_refused_and_a_link_to_a_directory_followed() {
 #[test]
 fn a_link_inside_the_output_tree_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    ok(dir.path(), &["build", "-o", "o"]);
+    ok(dir.path(), &["build", "--example", "lab-small", "-o", "o"]);
     let out = dir.path().join("o");
     let victim = dir.path().join("victim");
     fs::create_dir(&victim).unwrap();
@@ -230,17 +261,17 @@ fn a_link_inside_the_output_tree_is_refused() {
     fs::remove_dir_all(out.join("portmaps")).unwrap();
     symlink(&victim, out.join("portmaps")).unwrap();
     let (victim_before, out_before) = (snapshot(&victim), snapshot(&out));
-    let e = refused(dir.path(), &["build", "-o", "o"]);
+    let e = refused(dir.path(), &["build", "--example", "lab-small", "-o", "o"]);
     assert!(e.contains("portmaps` is a symbolic link"), "{e}");
     assert_eq!(snapshot(&victim), victim_before);
     assert_eq!(snapshot(&out), out_before);
 
     // A link to a file where a file is written.
     fs::remove_file(out.join("portmaps")).unwrap();
-    ok(dir.path(), &["build", "-o", "o"]);
+    ok(dir.path(), &["build", "--example", "lab-small", "-o", "o"]);
     fs::remove_file(out.join("cabling.csv")).unwrap();
     symlink(victim.join("nodes.csv"), out.join("cabling.csv")).unwrap();
-    let e = refused(dir.path(), &["build", "-o", "o"]);
+    let e = refused(dir.path(), &["build", "--example", "lab-small", "-o", "o"]);
     assert!(e.contains("cabling.csv` is a symbolic link"), "{e}");
     assert_eq!(snapshot(&victim), victim_before);
 }
@@ -299,8 +330,20 @@ fn inputs_are_read_bounded() {
     let frr = dir.path().join("site/frr");
     fs::create_dir_all(&frr).unwrap();
     fs::write(frr.join("bgp.j2"), "{# #}\n".repeat(200_000)).unwrap();
-    let e = refused(dir.path(), &["build", "--templates", "site"]);
+    let e = refused(
+        dir.path(),
+        &["build", "--example", "lab-small", "--templates", "site"],
+    );
     assert!(e.contains("bgp.j2") && e.contains("limit of 1 MiB"), "{e}");
-    let e = refused(dir.path(), &["build", "--port-guids", "/dev/zero"]);
+    let e = refused(
+        dir.path(),
+        &[
+            "build",
+            "--example",
+            "lab-small",
+            "--port-guids",
+            "/dev/zero",
+        ],
+    );
     assert!(e.contains("port-GUID CSV `/dev/zero`"), "{e}");
 }
