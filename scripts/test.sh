@@ -46,6 +46,8 @@ command -v npm >/dev/null || need_apt+=(npm)
 # exported DOT file (tests/deliverables/exports.rs).
 command -v gvpr >/dev/null || need_apt+=(graphviz)
 [ -x /usr/bin/time ] || need_apt+=(time)
+# groff renders the manual page railyard writes (tests/pipeline/conventions.rs).
+command -v groff >/dev/null || need_apt+=(groff-base)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"

@@ -15,6 +15,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use railyard::acceptance::{self, check, model::Plan};
 use railyard::output::bounded::{self, Kind, MIB};
 
+use super::stdout::{out, outln};
 use super::{Format, load, report, write};
 
 #[derive(Subcommand)]
@@ -81,7 +82,7 @@ pub fn run(cmd: AcceptanceCommand) -> anyhow::Result<ExitCode> {
 
 fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let src = load(args.spec.as_deref())?;
-    let compiled = railyard::compile(&src);
+    let compiled = super::compile(&src);
     report::print(&src, &compiled.diagnostics, args.format);
     let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(1));
@@ -104,12 +105,12 @@ fn check_results(results: &Path, plan: Option<&Path>, format: CheckFormat) -> Ex
     match read_and_check(results, plan) {
         Ok(r) => {
             match format {
-                CheckFormat::Text => print!(
+                CheckFormat::Text => out!(
                     "{}",
                     railyard::output::terminal::escape(&acceptance::text::text(&r))
                 ),
                 CheckFormat::Json => match serde_json::to_string_pretty(&r) {
-                    Ok(s) => println!("{s}"),
+                    Ok(s) => outln!("{s}"),
                     Err(e) => {
                         eprintln!("error: {e}");
                         return ExitCode::from(3);

@@ -13,6 +13,7 @@ use std::time::Duration;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 
+use super::stdout::out;
 use railyard::meaning::canonical;
 use railyard::push::{
     self as push_lib, AuditLines, DevicePlan, DriverError, PushSettings, Secrets,
@@ -155,7 +156,7 @@ fn print(args: &AuditArgs, r: &Report, secrets: &Secrets) -> anyhow::Result<()> 
         AuditFormat::Json => format!("{}\n", serde_json::to_string_pretty(r)?),
         AuditFormat::Text => report_text(r),
     };
-    print!("{}", secrets.redact(&text));
+    out!("{}", secrets.redact(&text));
     Ok(())
 }
 

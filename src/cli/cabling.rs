@@ -15,6 +15,7 @@ use railyard::model::Tier;
 use railyard::output::terminal::escape_inline as esc;
 
 use super::input::{self, LLDP_CAPTURE};
+use super::stdout::out;
 
 /// What the results mean and what the scope is; shown by `--help`.
 const VERIFY_HELP: &str = "\
@@ -131,8 +132,8 @@ pub fn run(cmd: CablingCommand) -> anyhow::Result<ExitCode> {
 
     let report = cabling::verify_scoped(fabric, &captures, &scope);
     match format {
-        ReportFormat::Text => print!("{}", report.to_text()),
-        ReportFormat::Json => print!("{}", report.to_json()),
+        ReportFormat::Text => out!("{}", report.to_text()),
+        ReportFormat::Json => out!("{}", report.to_json()),
     }
     Ok(match report.status {
         Status::Pass => ExitCode::SUCCESS,

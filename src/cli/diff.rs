@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
+use super::stdout::{out, outln};
 use railyard::change::{self, ChangeSet, Files, Verdict};
 use railyard::output::bounded::{Kind, MIB};
 use railyard::output::build_dir::{BuildDir, OpenError};
@@ -78,14 +79,14 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     };
     let verdict = cs.verdict();
     match args.format {
-        DiffFormat::Text => print!("{}", change::text::render(&cs)),
+        DiffFormat::Text => out!("{}", change::text::render(&cs)),
         DiffFormat::Json => {
             let report = JsonReport {
                 verdict,
                 exit_code: verdict.exit_code(),
                 changes: &cs,
             };
-            println!(
+            outln!(
                 "{}",
                 terminal::json(&serde_json::to_string_pretty(&report)?)
             );

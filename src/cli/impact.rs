@@ -33,7 +33,7 @@ pub struct ImpactArgs {
 
 pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
     let src = load(args.spec.as_deref())?;
-    let compiled = railyard::compile(&src);
+    let compiled = super::compile(&src);
     if compiled.design.is_none() {
         report::print(&src, &compiled.diagnostics, Format::Short);
         return Ok(ExitCode::from(1));
@@ -50,11 +50,7 @@ pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
             format!("{}\n", railyard::output::terminal::json(&json))
         }
     };
-    // A reader that stops early (`| head`) is no error.
-    match std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
-        _ => {}
-    }
+    super::stdout::out!("{text}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -15,6 +15,7 @@ use clap::{Subcommand, ValueEnum};
 use railyard::lab::{self, UpOptions};
 use railyard::model::Platform;
 
+use super::stdout::{out, outln};
 use super::{Format, load, report, templates};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -175,8 +176,8 @@ pub fn run(cmd: LabCommand) -> anyhow::Result<ExitCode> {
                 },
             };
             match format {
-                ReportFormat::Text => print!("{}", r.to_text()),
-                ReportFormat::Json => print!("{}", r.to_json()),
+                ReportFormat::Text => out!("{}", r.to_text()),
+                ReportFormat::Json => out!("{}", r.to_json()),
             }
             let failed = r.checks.iter().any(|c| c.status == lab::Status::Fail);
             Ok(match (r.passed, failed) {
@@ -314,7 +315,7 @@ fn accept(args: &AcceptArgs, progress: lab::Progress<'_>) -> anyhow::Result<Exit
         args.out.display()
     );
     if let ReportFormat::Json = args.format {
-        println!("{}", serde_json::to_string_pretty(&s)?);
+        outln!("{}", serde_json::to_string_pretty(&s)?);
     }
     for u in &s.unproven {
         eprintln!(

@@ -14,6 +14,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
+use super::stdout::{out, outln};
 use railyard::output::secrets::Declaration;
 use railyard::push::{
     self as push_lib, DevicePlan, DeviceState, Journal, Outcome, PushSettings, SecretError, Secrets,
@@ -102,7 +103,7 @@ fn rendered_files(
     }
     let templates = super::templates::load(None)?;
     let src = super::load(args.spec.as_deref())?;
-    let compiled = railyard::compile(&src);
+    let compiled = super::compile(&src);
     super::report::print(&src, &compiled.diagnostics, super::Format::Short);
     // Push moves switch configs only: nothing else is rendered.
     let configs = railyard::output::Selection::of(&[railyard::output::OutputGroup::Configs]);
@@ -259,7 +260,7 @@ fn list_secrets(plans: &[DevicePlan], declaration: &Declaration) -> ExitCode {
     let needed = push_lib::needed_secrets(plans);
     let undeclared = push_lib::undeclared_secrets(plans, declaration);
     if needed.is_empty() {
-        println!("no placeholders: this push needs no secret from the environment");
+        outln!("no placeholders: this push needs no secret from the environment");
         return ExitCode::SUCCESS;
     }
     let mut unset = 0;
@@ -274,7 +275,7 @@ fn list_secrets(plans: &[DevicePlan], declaration: &Declaration) -> ExitCode {
             "UNSET"
         };
         let files: Vec<&str> = files.iter().map(String::as_str).collect();
-        println!("{name:<24} {state:<6} {}", files.join(" "));
+        outln!("{name:<24} {state:<6} {}", files.join(" "));
     }
     if unset > 0 {
         eprintln!("{unset} variable(s) unset or undeclared: a push would be refused");
@@ -295,7 +296,7 @@ fn print_outcome(
         PushFormat::Json => format!("{}\n", serde_json::to_string_pretty(o)?),
         PushFormat::Text => outcome_text(o, dry_run, what),
     };
-    print!("{}", secrets.redact(&text));
+    out!("{}", secrets.redact(&text));
     Ok(())
 }
 

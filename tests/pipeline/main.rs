@@ -14,6 +14,7 @@ mod entry;
 mod access;
 mod architecture;
 mod cli;
+mod conventions;
 mod diagnostics;
 mod examples;
 mod facts;
@@ -22,6 +23,8 @@ mod hostile;
 mod output_dir;
 mod physical;
 mod physical_catalog;
+#[path = "../prereq/mod.rs"]
+mod prereq;
 mod properties;
 mod readme;
 mod sink_escapes;
