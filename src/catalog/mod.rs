@@ -27,8 +27,10 @@ pub use physical::{
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
+    /// Switch models by name (the key a spec's `model:` names).
     #[serde(default)]
     pub switches: BTreeMap<Name, SwitchModel>,
+    /// Node (server) models by name (the key `scalable_units.node_model` names).
     #[serde(default)]
     pub nodes: BTreeMap<Name, NodeModel>,
     /// Pluggable transceivers by part number (`catalog/physical.yaml`).
@@ -123,6 +125,7 @@ impl SwitchModel {
 pub struct PortGroup {
     /// Front-panel number of the first cage in this group.
     pub first: u32,
+    /// Cages in the group.
     pub count: u32,
     pub form: Form,
     /// Full cage rate.
@@ -186,8 +189,10 @@ impl SwitchModel {
 pub struct NodeModel {
     pub vendor: Text,
     pub description: Text,
+    /// GPUs per node.
     pub gpus: u32,
     pub gpu_model: Text,
+    /// Rack units.
     pub ru: u32,
     /// Compute NICs in rail order: NIC i serves rail i.
     pub compute: Vec<NodePort>,
@@ -263,16 +268,19 @@ pub struct PcieLayout {
     /// PCI vendor and device id of the GPUs (`0x10de`, `0x2330`), when known.
     #[serde(default)]
     pub gpu_vendor: Option<String>,
+    /// PCI device id of the GPUs (`0x2330` = H100 SXM), with `gpu_vendor`.
     #[serde(default)]
     pub gpu_device_id: Option<String>,
     /// PCI vendor and device id of the compute NICs (`0x15b3`, `0x1021` = ConnectX-7).
     #[serde(default)]
     pub nic_vendor: Option<String>,
+    /// PCI device id of the compute NICs (`0x1021` = ConnectX-7), with `nic_vendor`.
     #[serde(default)]
     pub nic_device_id: Option<String>,
     /// PCI vendor and device id of the PCIe switches (`0x1000`, `0xc030` = Broadcom PEX).
     #[serde(default)]
     pub switch_vendor: Option<String>,
+    /// PCI device id of the PCIe switches, with `switch_vendor`.
     #[serde(default)]
     pub switch_device_id: Option<String>,
     /// PCIe link speed as sysfs prints it and NCCL matches it (`32.0 GT/s PCIe`).
@@ -329,6 +337,7 @@ pub struct PcieCpu {
     /// CPUID family and model (Intel family 6, model 143 = Sapphire Rapids, 207 = Emerald Rapids).
     #[serde(default)]
     pub familyid: Option<u32>,
+    /// CPUID model, with `familyid`.
     #[serde(default)]
     pub modelid: Option<u32>,
     /// PCIe switches under this socket.
@@ -342,8 +351,10 @@ pub struct PcieSwitch {
     /// Bus id of the switch's upstream bridge; a made-up id such as `ffff:ff:01.0` is accepted
     /// by NCCL (Azure's ndv5-topo.xml does this) when the real one is unknown.
     pub busid: String,
+    /// GPUs behind this switch.
     #[serde(default)]
     pub gpus: Vec<PcieGpu>,
+    /// Compute NICs behind this switch.
     #[serde(default)]
     pub nics: Vec<PcieNic>,
 }

@@ -45,6 +45,7 @@ pub struct Module {
     /// ([`Module::reach`]).
     #[serde(default)]
     pub reach_m: Option<f64>,
+    /// Power drawn, in watts, from the vendor's data (the optics-power sheet and the rack power).
     #[serde(default)]
     pub power_w: Option<f64>,
     pub source: Text,
@@ -94,6 +95,7 @@ pub struct AssemblyEnd {
     pub top: Top,
     /// Electrical lanes of each plug.
     pub lanes: u32,
+    /// Plugs at this end: 1 for a straight cable, 2 or 4 for a breakout's split end.
     #[serde(default = "one")]
     pub count: u32,
 }
@@ -118,6 +120,7 @@ pub struct Assembly {
     pub a: AssemblyEnd,
     pub b: AssemblyEnd,
     pub lane_rates: Vec<LaneRate>,
+    /// Power drawn per assembly end, in watts, from the vendor's data (active copper, AOC).
     #[serde(default)]
     pub power_w: Option<f64>,
     /// Longest run where `lengths` is empty (a cord made to length, e.g. twisted pair: 100 m).
@@ -133,6 +136,7 @@ pub struct Assembly {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Length {
+    /// Length in metres.
     pub m: f64,
     pub part: Name,
 }
@@ -160,6 +164,7 @@ pub struct Fibre {
     pub leg_connector: Option<Connector>,
     pub media: FibreMedia,
     pub grade: Grade,
+    /// Longest run of the cord at its grade, in metres.
     pub max_m: f64,
     pub lengths: Vec<Length>,
     pub source: Text,
@@ -180,6 +185,7 @@ pub struct Adapter {
     pub module_form: Form,
     /// Lane rates it passes.
     pub lane_rates: Vec<LaneRate>,
+    /// Power drawn per module end, in watts (the optics-power sheet and the rack power), from the vendor's data.
     #[serde(default)]
     pub power_w: Option<f64>,
     pub source: Text,

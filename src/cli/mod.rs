@@ -148,8 +148,13 @@ enum Command {
         #[arg(long, hide = true)]
         json: bool,
     },
-    /// Print the JSON Schema of the spec (for editor completion).
-    Schema,
+    /// Print the JSON Schema of the spec (for editor completion), or the spec reference
+    /// generated from it (`docs/spec.md`).
+    Schema {
+        /// `json` (the JSON Schema) or `markdown` (the reference).
+        #[arg(long, value_enum, default_value = "json")]
+        format: SchemaFormat,
+    },
     /// Explain a diagnostic code, e.g. `railyard explain RY0204`; all codes when omitted.
     Explain { code: Option<String> },
     /// List the built-in hardware models (switches with their ports and breakouts, nodes with
@@ -198,6 +203,12 @@ enum Command {
     /// What each single switch (or cable) failure costs: bandwidth per rail, SU, plane and
     /// tenant, ECMP width left, nodes cut off, scheduler blocks; ranked by blast radius.
     Impact(impact::ImpactArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SchemaFormat {
+    Json,
+    Markdown,
 }
 
 /// What a command prints on standard output: `text` for people, `json` for machines.
@@ -291,11 +302,19 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             let format = if json { OutputFormat::Json } else { format };
             summary(spec.as_deref(), format)
         }
-        Command::Schema => {
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&railyard::spec::schema())?
-            );
+        Command::Schema { format } => {
+            match format {
+                SchemaFormat::Json => outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&railyard::spec::schema())?
+                ),
+                SchemaFormat::Markdown => {
+                    out!(
+                        "{}",
+                        railyard::spec::reference::markdown(railyard::EXAMPLES)
+                    );
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { code } => Ok(explain(code)),

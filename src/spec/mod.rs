@@ -6,6 +6,7 @@
 pub mod defaults;
 mod grammar;
 mod keys;
+pub mod reference;
 mod tenants;
 mod types;
 mod validate;
@@ -17,10 +18,50 @@ pub use yaml::Sp;
 
 use crate::diag::{Diagnostic, Diagnostics, SourceFile, codes};
 
-/// The JSON Schema of the spec, for editors (`# yaml-language-server: $schema=...`).
+/// The JSON Schema of the spec, for editors (`# yaml-language-server: $schema=...`): every
+/// field with its description and default, and the built-in model names offered where a model
+/// is named (any other string stays valid: a spec may add models in `catalog:`).
 pub fn schema() -> serde_json::Value {
     let schema = schemars::schema_for!(ClusterSpec);
-    serde_json::to_value(schema).unwrap_or(serde_json::Value::Null)
+    let mut value = serde_json::to_value(schema).unwrap_or(serde_json::Value::Null);
+    offer_model_names(&mut value);
+    value
+}
+
+/// The switch-model fields (`<definition>.model`) and the node-model field of the schema.
+const SWITCH_MODEL_FIELDS: &[&str] = &[
+    "LeafSpec",
+    "SpineSpec",
+    "CoreSpec",
+    "AccessSwitchSpec",
+    "AccessSpineSpec",
+    "OobSpec",
+    "OobGatewaySpec",
+];
+
+fn offer_model_names(schema: &mut serde_json::Value) {
+    let cat = crate::catalog::builtin();
+    let switches: Vec<&str> = cat.switches.keys().map(|k| k.as_str()).collect();
+    let nodes: Vec<&str> = cat.nodes.keys().map(|k| k.as_str()).collect();
+    let defs = &mut schema["$defs"];
+    for def in SWITCH_MODEL_FIELDS {
+        offer(&mut defs[*def]["properties"]["model"], &switches);
+    }
+    offer(&mut defs["SuSpec"]["properties"]["node_model"], &nodes);
+}
+
+/// `{type: string}` → `{anyOf: [{enum: names}, {type: string}]}`, description and default kept.
+fn offer(field: &mut serde_json::Value, names: &[&str]) {
+    let Some(obj) = field.as_object_mut() else {
+        return;
+    };
+    let Some(ty) = obj.remove("type") else {
+        return;
+    };
+    obj.insert(
+        "anyOf".into(),
+        serde_json::json!([{ "enum": names }, { "type": ty }]),
+    );
 }
 
 /// Parse a spec. Unknown keys are reported alongside the typed parse so the user sees them all.

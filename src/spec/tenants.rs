@@ -2,14 +2,14 @@
 //! the only leaks allowed between them (declared shared services).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::yaml::Sp;
 use crate::model::ident::{Name, RouteTarget};
 
 /// A customer or research project: a VRF with its own L3VNI on Ethernet, a partition key on
 /// InfiniBand.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct TenantSpec {
@@ -40,7 +40,7 @@ pub struct TenantSpec {
 }
 
 /// Which nodes a tenant gets. Exactly one key.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct NodeSelection {
@@ -60,7 +60,7 @@ pub struct NodeSelection {
 }
 
 /// A service every consuming tenant may reach (DNS, a storage gateway, a license server).
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct SharedServiceSpec {
@@ -73,7 +73,7 @@ pub struct SharedServiceSpec {
 }
 
 /// Global tenancy knobs.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct TenancySpec {

@@ -13,7 +13,7 @@ use crate::model::ident::{
 use crate::model::{Platform, Speed, Transport};
 
 /// A GPU cluster: its scalable units and the networks that join them.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct ClusterSpec {
@@ -99,7 +99,7 @@ pub struct ClusterSpec {
 
 /// Findings the spec's authors have reviewed: a warning listed here is counted, not shown, and
 /// does not fail `--strict`. Errors cannot be accepted.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct DiagnosticsSpec {
@@ -110,7 +110,7 @@ pub struct DiagnosticsSpec {
 }
 
 /// How `railyard push` loads the switches, as far as the build must know it.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct PushSpec {
@@ -122,7 +122,7 @@ pub struct PushSpec {
 }
 
 /// What one device may override.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct DeviceOverride {
@@ -135,7 +135,7 @@ pub struct DeviceOverride {
 }
 
 /// Scalable units: the repeated building block of nodes and their leaves.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct SuSpec {
@@ -177,12 +177,15 @@ impl std::fmt::Display for Layout {
 }
 
 /// The GPU-to-GPU fabric.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct ComputeSpec {
+    /// `ethernet` (RoCE, Spectrum-X) or `infiniband` (Quantum); default `ethernet`.
     #[serde(default = "super::defaults::transport")]
     pub transport: Transport,
+    /// `rail-optimized` (NIC i of every node of an SU to the leaf of rail i, NVIDIA's reference
+    /// architectures) or `top-of-rack` (all NICs of a node to its rack's leaf); default `rail-optimized`.
     #[serde(default)]
     pub layout: Layout,
     /// Rails; defaults to the node model's compute NIC count and must equal it.
@@ -203,8 +206,11 @@ pub struct ComputeSpec {
     /// 2, 3, or absent for automatic (2-tier while the spine radix allows).
     #[serde(default)]
     pub tiers: Option<Sp<u32>>,
+    /// The compute leaves: their model, rails or nodes per leaf, uplinks.
     pub leaf: LeafSpec,
+    /// The compute spines: their model and count.
     pub spine: SpineSpec,
+    /// The cores of a 3-tier fabric (needed when the spine radix cannot join every leaf).
     #[serde(default)]
     pub core: Option<CoreSpec>,
     /// Fabric-manager appliances (e.g. UFM) that take a node position's leaf ports.
@@ -212,10 +218,11 @@ pub struct ComputeSpec {
     pub fabric_managers: Option<FabricManagerSpec>,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct LeafSpec {
+    /// Switch model, a key of the catalog (`railyard catalog` lists the built-in ones), e.g. `sn5600`.
     pub model: Sp<String>,
     /// Rails served by one leaf (rail-optimized); default: as many as fit at the declared ratio.
     #[serde(default)]
@@ -228,10 +235,11 @@ pub struct LeafSpec {
     pub uplinks: Option<Sp<u32>>,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct SpineSpec {
+    /// Switch model, a key of the catalog, e.g. `sn5600` or `qm9700`.
     pub model: Sp<String>,
     /// Spines per plane (2-tier) or per spine group (3-tier); default: the fewest that connect
     /// every leaf evenly. Declare it to keep cabling stable as SUs are added.
@@ -245,17 +253,18 @@ pub struct SpineSpec {
     pub port_speed: Option<Sp<Speed>>,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct CoreSpec {
+    /// Switch model, a key of the catalog.
     pub model: Sp<String>,
     /// Cores per plane; default: the fewest that connect every spine evenly.
     #[serde(default)]
     pub count: Option<Sp<u32>>,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct FabricManagerSpec {
@@ -263,7 +272,9 @@ pub struct FabricManagerSpec {
     pub count: Sp<u32>,
     /// The SU and slot whose leaf ports they take; that position holds no node.
     pub su: Sp<u32>,
+    /// The slot (node position, 1-based) within `su`.
     pub slot: Sp<u32>,
+    /// Appliance model written on the cabling and BOM; default `ufm-appliance`.
     #[serde(default = "super::defaults::ufm_model")]
     pub model: String,
 }
@@ -271,7 +282,7 @@ pub struct FabricManagerSpec {
 /// A storage or in-band fabric: node ports to leaf pairs (a node's ports alternate between the
 /// two leaves of its pair), leaves to spines, spine groups to cores when the size needs a third
 /// tier. A single pair without spines is joined by routed peer links.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct AccessSpec {
@@ -282,6 +293,7 @@ pub struct AccessSpec {
     /// the storage fabric runs the RoCE class of `roce` (trust DSCP, PFC, ECN). Ethernet only.
     #[serde(default)]
     pub rdma: Sp<bool>,
+    /// The leaves: model and count (leaf pairs; a node's ports alternate between the two).
     pub leaf: AccessSwitchSpec,
     /// Spines; needed once there is more than one leaf pair.
     #[serde(default)]
@@ -298,14 +310,16 @@ pub struct AccessSpec {
     /// Leaf-spine link speed; defaults to the fastest rate of the leaf.
     #[serde(default)]
     pub uplink_speed: Option<Sp<Speed>>,
+    /// Leaf downlink:uplink bandwidth, `1:1` for non-blocking; default `1:1`.
     #[serde(default = "super::defaults::ratio")]
     pub oversubscription: Sp<String>,
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct AccessSwitchSpec {
+    /// Switch model, a key of the catalog, e.g. `sn5600`.
     pub model: Sp<String>,
     /// Switch count; default: sized from the node count. Leaves: at least what the nodes need, a
     /// multiple of the leaf group (2 when nodes have two or more ports); extra leaves are built
@@ -315,10 +329,11 @@ pub struct AccessSwitchSpec {
 }
 
 /// Spines of a storage or in-band fabric.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct AccessSpineSpec {
+    /// Switch model, a key of the catalog.
     pub model: Sp<String>,
     /// Spines (per spine group in a 3-tier fabric); default: the fewest that connect every leaf
     /// evenly. Declare it to keep cabling stable as the cluster grows.
@@ -331,7 +346,7 @@ pub struct AccessSpineSpec {
 }
 
 /// In-band management: converged onto the storage fabric, or a fabric of its own.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct InbandSpec {
@@ -341,16 +356,22 @@ pub struct InbandSpec {
     /// Leaves of a dedicated in-band fabric (required unless converged).
     #[serde(default)]
     pub leaf: Option<AccessSwitchSpec>,
+    /// Spines of the dedicated in-band fabric; needed once there is more than one leaf pair.
     #[serde(default)]
     pub spine: Option<AccessSpineSpec>,
+    /// Cores of a 3-tier in-band fabric.
     #[serde(default)]
     pub core: Option<AccessSwitchSpec>,
+    /// 2, 3, or absent for automatic (2-tier while the spine radix allows).
     #[serde(default)]
     pub tiers: Option<Sp<u32>>,
+    /// Node port speed; defaults to the node's in-band port speed.
     #[serde(default)]
     pub port_speed: Option<Sp<Speed>>,
+    /// Leaf-spine link speed; defaults to the fastest rate of the leaf.
     #[serde(default)]
     pub uplink_speed: Option<Sp<Speed>>,
+    /// Leaf downlink:uplink bandwidth, `1:1` for non-blocking; default `1:1`.
     #[serde(default = "super::defaults::ratio")]
     pub oversubscription: Sp<String>,
 }
@@ -373,10 +394,11 @@ impl InbandSpec {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct OobSpec {
+    /// OOB switch model, a key of the catalog; default `sn2201` (48 × 1GbE + 4 × 100GbE).
     #[serde(default = "super::defaults::oob_model")]
     pub model: Sp<String>,
     /// OOB switches per SU; default: as many as the SU's BMC and switch management ports need.
@@ -405,7 +427,7 @@ impl Default for OobSpec {
 }
 
 /// The OOB gateway: an L3 switch with one VLAN interface per management subnet.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct OobGatewaySpec {
@@ -417,46 +439,62 @@ pub struct OobGatewaySpec {
 
 /// Naming patterns. Placeholders: `{cluster}`, `{su}`, `{slot}`, `{node}`, `{plane}`, `{leaf}`,
 /// `{rail}`, `{group}`, `{index}`; `{su:02}` pads to two digits. Defaults in `defaults.rs`.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct NamingSpec {
+    /// GPU nodes; default `gpu{node:03}`.
     #[serde(default)]
     pub node: Option<Sp<String>>,
+    /// Compute leaves; default `leaf-su{su:02}-{leaf:02}` (two planes: `leaf-p{plane}-su{su:02}-{leaf:02}`).
     #[serde(default)]
     pub leaf: Option<Sp<String>>,
+    /// Compute spines; default `spine{index:02}` (two planes: `spine-p{plane}-{index:02}`; 3-tier:
+    /// `spine-g{group:02}-{index:02}`).
     #[serde(default)]
     pub spine: Option<Sp<String>>,
+    /// Compute cores of a 3-tier fabric; default `core{index:02}` (two planes: `core-p{plane}-{index:02}`).
     #[serde(default)]
     pub core: Option<Sp<String>>,
+    /// Fabric-manager appliances (UFM); default `ufm{index:02}`.
     #[serde(default)]
     pub fabric_manager: Option<Sp<String>>,
+    /// Storage leaves; default `stor-leaf{index:02}`.
     #[serde(default)]
     pub storage_leaf: Option<Sp<String>>,
+    /// Storage spines; default `stor-spine{index:02}` (3-tier: `stor-spine-g{group:02}-{index:02}`).
     #[serde(default)]
     pub storage_spine: Option<Sp<String>>,
+    /// In-band leaves; default `inb-leaf{index:02}`.
     #[serde(default)]
     pub inband_leaf: Option<Sp<String>>,
+    /// In-band spines; default `inb-spine{index:02}` (3-tier: `inb-spine-g{group:02}-{index:02}`).
     #[serde(default)]
     pub inband_spine: Option<Sp<String>>,
+    /// OOB (management) switches; default `oob-su{su:02}-{index:02}`.
     #[serde(default)]
     pub oob: Option<Sp<String>>,
+    /// OOB aggregation switches; default `oob-core{index:02}`.
     #[serde(default)]
     pub oob_core: Option<Sp<String>>,
+    /// The OOB gateway; default `oob-gw{index:02}`.
     #[serde(default)]
     pub oob_gateway: Option<Sp<String>>,
+    /// Storage cores of a 3-tier storage fabric; default `stor-core{index:02}`.
     #[serde(default)]
     pub storage_core: Option<Sp<String>>,
+    /// In-band cores of a 3-tier in-band fabric; default `inb-core{index:02}`.
     #[serde(default)]
     pub inband_core: Option<Sp<String>>,
 }
 
 /// Rack layout: node racks per SU in a row, the SU's network rack at the row's end, spine and
 /// core racks in a network row of their own.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct RackSpec {
+    /// GPU nodes per rack (4 DGX H100 per rack in NVIDIA's SuperPOD RA).
     pub nodes_per_rack: Sp<u32>,
     /// Rack width in metres (cable run per rack position).
     #[serde(default = "super::defaults::rack_width")]
@@ -480,16 +518,20 @@ pub struct RackSpec {
 }
 
 /// Cable lengths by tier when no rack layout is given, in metres.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct CablingSpec {
+    /// Length of a node-to-leaf cable in metres, when no `racks:` layout is given.
     #[serde(default = "super::defaults::len_node_leaf")]
     pub node_leaf_m: f64,
+    /// Length of a leaf-to-spine cable in metres, when no `racks:` layout is given.
     #[serde(default = "super::defaults::len_leaf_spine")]
     pub leaf_spine_m: f64,
+    /// Length of a spine-to-core cable in metres, when no `racks:` layout is given.
     #[serde(default = "super::defaults::len_spine_core")]
     pub spine_core_m: f64,
+    /// Length of a management (OOB) cable in metres, when no `racks:` layout is given.
     #[serde(default = "super::defaults::len_mgmt")]
     pub mgmt_m: f64,
 }
@@ -506,7 +548,7 @@ impl Default for CablingSpec {
 }
 
 /// The physical-layer policy the link solver follows (`docs/physical.md`).
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct PhysicalSpec {
@@ -531,14 +573,17 @@ pub struct PhysicalSpec {
 /// Patch panels per tier (`physical.patch_panels`). NVIDIA's optics reaches assume at most two
 /// in a link (NVIDIA cabling requirements: "two optical connector junctions or patch panels in
 /// the link, a total of 4 ferule-to ferule connections"); more is RY1006.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct PatchPanels {
+    /// Patch panels in every node-to-leaf link; default 0.
     #[serde(default)]
     pub node_leaf: Sp<u32>,
+    /// Patch panels in every leaf-to-spine link; default 0.
     #[serde(default)]
     pub leaf_spine: Sp<u32>,
+    /// Patch panels in every spine-to-core link; default 0.
     #[serde(default)]
     pub spine_core: Sp<u32>,
 }
@@ -578,17 +623,20 @@ impl Default for PhysicalSpec {
 }
 
 /// Network OS per switch role. A role not named here runs its model's default OS (catalog `os`).
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct PlatformSpec {
     /// Every switch not named below.
     #[serde(default)]
     pub default: Option<Sp<Platform>>,
+    /// Network OS of the compute leaves (`nvue`, `sonic`, `frr`, `eos`); default: `default`.
     #[serde(default)]
     pub leaf: Option<Sp<Platform>>,
+    /// Network OS of the compute spines; default `default`.
     #[serde(default)]
     pub spine: Option<Sp<Platform>>,
+    /// Network OS of the compute cores; default `default`.
     #[serde(default)]
     pub core: Option<Sp<Platform>>,
     /// Storage leaves and spines.
@@ -652,13 +700,14 @@ impl PlatformSpec {
 
 /// Address pools (IPv4 unless the key says `_v6`). Every allocation is an offset computed from a
 /// device's or port's identity, so growing the cluster never renumbers what exists.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct AddressingSpec {
     /// Switch loopbacks (/32 each; router-id and BGP source).
     #[serde(default = "super::defaults::loopbacks")]
     pub loopbacks: Sp<String>,
+    /// IPv6 loopbacks (/128 each), when the underlay carries IPv6 too.
     #[serde(default)]
     pub loopbacks_v6: Option<Sp<String>>,
     /// Leaf-spine and spine-core links: `unnumbered` (BGP over IPv6 link-local, RFC 5549; no IPv4
@@ -674,6 +723,7 @@ pub struct AddressingSpec {
     /// GPU NIC ports: a routed /31 per NIC port, one aggregate block per leaf.
     #[serde(default = "super::defaults::gpu_pool")]
     pub gpu: Sp<String>,
+    /// IPv6 pool of the GPU NIC ports (a /127 per port), when the GPU network is dual-stack.
     #[serde(default)]
     pub gpu_v6: Option<Sp<String>>,
     /// Storage NIC ports: a routed /31 per port, one aggregate block per storage leaf.
@@ -709,7 +759,7 @@ impl Default for AddressingSpec {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum AsnScheme {
     /// RFC 6996 4-byte private range 4200000000–4294967294.
@@ -722,7 +772,7 @@ pub enum AsnScheme {
 }
 
 /// Graceful restart (RFC 4724) on the fabric sessions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum GracefulRestart {
     /// Keep a restarting peer's routes while it comes back, never ask peers to keep ours: the
@@ -737,7 +787,7 @@ pub enum GracefulRestart {
 }
 
 /// What a session does when its peer sends more prefixes than the plan allows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum MaxPrefixAction {
     /// Tear the session down and retry after `restart_minutes`: a leaking switch is cut off,
@@ -749,7 +799,7 @@ pub enum MaxPrefixAction {
 }
 
 /// Maximum-prefix on every fabric session, sized from the plan (see `intent/bgp.rs`).
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct MaxPrefixSpec {
@@ -758,6 +808,7 @@ pub struct MaxPrefixSpec {
     pub margin_percent: Sp<u32>,
     #[serde(default)]
     pub action: MaxPrefixAction,
+    /// Minutes before a session torn down by `action: restart` comes back; default 5.
     #[serde(default = "super::defaults::max_prefix_restart")]
     pub restart_minutes: Sp<u32>,
 }
@@ -773,10 +824,11 @@ impl Default for MaxPrefixSpec {
 }
 
 /// The eBGP underlay (RFC 7938): one ASN per leaf, one per spine group, one for the cores.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct BgpSpec {
+    /// `private-4byte` (RFC 6996, 4200000000–4294967294, default) or `private-2byte` (64512–65534).
     #[serde(default)]
     pub asn_scheme: Sp<AsnScheme>,
     /// Give the leaves of every SU the same ASNs (RFC 7938 §5.2.2) and accept them back with
@@ -786,8 +838,10 @@ pub struct BgpSpec {
     /// BFD on every underlay session.
     #[serde(default = "super::defaults::yes")]
     pub bfd: bool,
+    /// BFD transmit and receive interval in milliseconds; default 300.
     #[serde(default = "super::defaults::bfd_interval")]
     pub bfd_interval_ms: Sp<u32>,
+    /// Missed BFD packets before a session is down; default 3.
     #[serde(default = "super::defaults::bfd_multiplier")]
     pub bfd_multiplier: Sp<u32>,
     /// Peers outside the fabric (border routers, firewalls): checked against the fabric's ASNs.
@@ -824,15 +878,17 @@ impl Default for BgpSpec {
     }
 }
 
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct ExternalPeer {
+    /// The peer's name, as the configs' descriptions show it.
     pub name: Name,
+    /// The peer's ASN: must not be one the fabric uses.
     pub asn: Sp<u64>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RoceMode {
     /// PFC on the RoCE priority plus ECN (the NVIDIA default).
@@ -842,7 +898,7 @@ pub enum RoceMode {
     Lossy,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Toggle {
     /// On where the platform, ASIC and port speed support it.
@@ -853,10 +909,11 @@ pub enum Toggle {
 }
 
 /// RoCEv2 QoS of the Ethernet compute fabric (NVIDIA Cumulus Linux RoCE documentation), and the fabric MTU.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct RoceSpec {
+    /// `lossless` (PFC on the RoCE priority plus ECN, NVIDIA's default) or `lossy` (ECN only).
     #[serde(default)]
     pub mode: RoceMode,
     /// DSCP of RoCE data (26 = AF31).
@@ -877,6 +934,7 @@ pub struct RoceSpec {
     /// ECN marks with `ecn_probability` percent at this depth (bytes).
     #[serde(default = "super::defaults::ecn_max")]
     pub ecn_max_bytes: Sp<u32>,
+    /// ECN marking probability at `ecn_max_bytes`, in percent (1–100).
     #[serde(default = "super::defaults::ecn_probability")]
     pub ecn_probability: Sp<u8>,
     /// DWRR weight (percent) of the RoCE class; the default class gets the rest.
@@ -885,8 +943,10 @@ pub struct RoceSpec {
     /// PFC watchdog on lossless ports.
     #[serde(default = "super::defaults::yes")]
     pub pfc_watchdog: bool,
+    /// PFC watchdog: how long a queue may stay paused before it is declared stuck, ms (100–5000).
     #[serde(default = "super::defaults::pfcwd_ms")]
     pub pfc_watchdog_detection_ms: Sp<u32>,
+    /// PFC watchdog: how long a stuck queue drops before it is restored, ms (100–60000).
     #[serde(default = "super::defaults::pfcwd_ms")]
     pub pfc_watchdog_restoration_ms: Sp<u32>,
     /// Switch MTU of fabric and GPU ports.
@@ -924,7 +984,7 @@ impl Default for RoceSpec {
 
 /// Management-plane services every switch is pointed at. No secrets: SNMP communities and users
 /// are supplied at push time from the environment, never from the spec.
-#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct ServicesSpec {
@@ -944,7 +1004,7 @@ pub struct ServicesSpec {
 }
 
 /// Scheduler topology: label keys for Kubernetes, names for Slurm switches.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct SchedulerSpec {
@@ -964,7 +1024,7 @@ impl Default for SchedulerSpec {
 /// The report and workbook: one page and one workbook while the fabric is small, an index and
 /// one page and workbook per pod above a size (a page holding a whole 16k-GPU fabric is 12.6 MB
 /// and needs 4 s in Chromium to a first paint).
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct ReportSpec {
@@ -986,7 +1046,7 @@ impl Default for ReportSpec {
 /// the fabric's `roce` settings; an override describes NICs that really are set differently, and
 /// railyard reports every disagreement with the switches instead of silently falling back to a
 /// lossy class.
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct HostsSpec {

@@ -55,6 +55,13 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
     }
 }
 
+/// Written as its value alone: what the schema shows as a field's default.
+impl<T: serde::Serialize> serde::Serialize for Sp<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(s)
+    }
+}
+
 impl<T: schemars::JsonSchema> schemars::JsonSchema for Sp<T> {
     fn inline_schema() -> bool {
         T::inline_schema()

@@ -29,4 +29,5 @@ mod properties;
 mod readme;
 mod sink_escapes;
 mod spec_generator;
+mod spec_reference;
 mod tenancy;
