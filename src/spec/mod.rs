@@ -6,6 +6,7 @@
 pub mod defaults;
 mod grammar;
 mod keys;
+mod mistakes;
 pub mod reference;
 mod tenants;
 mod types;
@@ -69,7 +70,7 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
     let tree = match yaml::parse_tree(&src.text) {
         Ok(t) => t,
         Err(d) => {
-            diags.push(*d);
+            diags.push(mistakes::syntax(*d, &src.text));
             return None;
         }
     };
@@ -84,7 +85,7 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
     let mut spec: ClusterSpec = match yaml::parse_typed(&src.text) {
         Ok(s) => s,
         Err(d) => {
-            diags.push(*d);
+            diags.push(mistakes::wrong_type(*d, &tree, &schema()));
             return None;
         }
     };

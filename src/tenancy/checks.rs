@@ -163,8 +163,53 @@ pub fn values(spec: &ClusterSpec, plan: &TenantPlan, diags: &mut Diagnostics) {
             .or_default()
             .insert(&s.name);
     }
+    collisions(spec, plan, owners, diags);
+}
+
+/// Values two tenants (or services) share, each once.
+fn collisions(
+    spec: &ClusterSpec,
+    plan: &TenantPlan,
+    owners: BTreeMap<(&'static str, String), BTreeSet<&str>>,
+    diags: &mut Diagnostics,
+) {
+    let span_of = |name: &str, pick: &dyn Fn(&crate::spec::TenantSpec) -> Option<Span>| {
+        spec.tenants
+            .iter()
+            .find(|t| t.name.value == name)
+            .and_then(|t| pick(t).or(t.name.span))
+    };
+    // A value derived from an id that two tenants share is a consequence of that duplicate id
+    // (reported above, RY0802): one cause, one error.
+    let id_of = |name: &str| {
+        plan.tenants
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.id)
+            .or_else(|| {
+                plan.shared_services
+                    .iter()
+                    .find(|s| s.name == name)
+                    .map(|s| s.id)
+            })
+    };
+    let explicit = |name: &str, what: &str| {
+        spec.tenants
+            .iter()
+            .find(|t| t.name.value == name)
+            .is_some_and(|t| match what {
+                "VNI" => t.vni.is_some(),
+                "VLAN" => t.vlan.is_some(),
+                "route target" => t.route_target.is_some(),
+                _ => false,
+            })
+    };
+    let follows_from_one_id = |what: &str, who: &BTreeSet<&str>| {
+        let ids: BTreeSet<Option<u32>> = who.iter().map(|n| id_of(n)).collect();
+        ids.len() == 1 && !who.iter().any(|n| explicit(n, what))
+    };
     for ((what, value), who) in owners {
-        if who.len() > 1 {
+        if who.len() > 1 && !follows_from_one_id(what, &who) {
             let last = who.iter().last().copied().unwrap_or_default();
             diags.push(
                 Diagnostic::error(

@@ -31,3 +31,4 @@ mod sink_escapes;
 mod spec_generator;
 mod spec_reference;
 mod tenancy;
+mod yaml_mistakes;
