@@ -50,8 +50,8 @@ pub fn wrong_type(d: Diagnostic, tree: &Sp<Node>, schema: &Value) -> Diagnostic 
 }
 
 /// The node at or last before `at` in document order, with its path and its scalar text.
-fn locate<'a>(
-    node: &'a Sp<Node>,
+fn locate(
+    node: &Sp<Node>,
     at: u32,
     path: &mut Vec<Step>,
     best: &mut Option<(Vec<Step>, Option<String>)>,
@@ -208,15 +208,15 @@ pub fn syntax(d: Diagnostic, text: &str) -> Diagnostic {
         return d;
     };
     let at = span.start as usize;
-    if d.message.contains("tab") {
-        if let Some(tab) = text.get(at..).and_then(|rest| rest.find('\t')) {
-            return Diagnostic {
-                span: Some(Span::new(at + tab, 1)),
-                label: Some("a tab".into()),
-                help: Some("YAML indents with spaces only: replace the tab with spaces".into()),
-                ..d
-            };
-        }
+    if d.message.contains("tab")
+        && let Some(tab) = text.get(at..).and_then(|rest| rest.find('\t'))
+    {
+        return Diagnostic {
+            span: Some(Span::new(at + tab, 1)),
+            label: Some("a tab".into()),
+            help: Some("YAML indents with spaces only: replace the tab with spaces".into()),
+            ..d
+        };
     }
     let open = if d.message.contains("flow mapping") {
         Some(('{', '}'))
