@@ -193,6 +193,21 @@ fn strict_fails_on_warnings_the_spec_does_not_accept() {
     assert!(ok.status.success(), "{err}");
     assert!(!err.contains("RY0501"), "{err}");
     assert!(err.contains("3 accepted by `diagnostics.allow`"), "{err}");
+    // The report a customer reads lists no accepted warning, and says that some were accepted.
+    let b = railyard(
+        dir.path(),
+        &["build", "accepted.yaml", "-o", "acc", "--strict"],
+    );
+    assert!(b.status.success(), "{}", text(&b.stderr));
+    let page = std::fs::read_to_string(dir.path().join("acc/report.html")).unwrap();
+    assert!(
+        !page.contains("<code>RY0501</code>"),
+        "an accepted warning is listed"
+    );
+    assert!(
+        page.contains("diagnostics.allow: [RY0501]"),
+        "no word of the accepted warnings"
+    );
 
     let unknown = format!("{spec}\ndiagnostics:\n  allow: [RY9999]\n");
     std::fs::write(dir.path().join("unknown.yaml"), &unknown).unwrap();
