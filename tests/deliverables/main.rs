@@ -19,4 +19,5 @@ mod labels;
 mod nccl_bootstrap;
 mod partitions_opensm;
 mod report;
+mod report_view;
 mod scheduler;

@@ -26,7 +26,7 @@ use calamine::{Data, Reader, Xlsx};
 use railyard::output::OutputFile;
 use serde_json::{Value, json};
 
-fn artifacts_dir() -> PathBuf {
+pub(crate) fn artifacts_dir() -> PathBuf {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-artifacts");
     std::fs::create_dir_all(&d).expect("artifact dir");
     d
@@ -34,7 +34,7 @@ fn artifacts_dir() -> PathBuf {
 
 /// Build an example inventory (once per test binary, see `common::example_outputs`) and write
 /// every output under `target/report-artifacts/<name>/`.
-fn build(name: &str, inventory: &'static str) -> (PathBuf, &'static [OutputFile]) {
+pub(crate) fn build(name: &str, inventory: &'static str) -> (PathBuf, &'static [OutputFile]) {
     let files = common::example_outputs(inventory);
     let dir = artifacts_dir().join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -72,7 +72,7 @@ fn csv_rows(
     (header, rows)
 }
 
-fn decode_base64(s: &str) -> Vec<u8> {
+pub(crate) fn decode_base64(s: &str) -> Vec<u8> {
     let val = |c: u8| -> Option<u32> {
         Some(match c {
             b'A'..=b'Z' => c - b'A',
@@ -440,7 +440,7 @@ fn check_self_contained(inventory: &str, browser: &Browser, dir: &Path) {
 }
 
 /// The CSS-pixel box of the first element matching `selector` (page coordinates).
-fn clip(b: &mut Browser, selector: &str) -> Value {
+pub(crate) fn clip(b: &mut Browser, selector: &str) -> Value {
     let r = b.eval(&format!(
         "(() => {{ const r = document.querySelector({selector:?}).getBoundingClientRect();
             return {{x: r.left + window.scrollX, y: r.top + window.scrollY, width: Math.max(1, r.width), height: Math.max(1, r.height), scale: 1}}; }})()"

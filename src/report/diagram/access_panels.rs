@@ -3,7 +3,9 @@
 //! row (leaves) and a row of stubs standing for the devices of every column.
 
 use super::blocks::Blocks;
-use super::geometry::{GAP, MARGIN, PAD, PANEL_GAP, PANEL_TITLE, ROW_GAP, UNIT_H, UNIT_W, WIDE};
+use super::geometry::{
+    GAP, MARGIN, PAD, PANEL_GAP, PANEL_TITLE, ROW_GAP, UNIT_H, UNIT_W, WIDE, panel_title_width,
+};
 use super::{Frame, PANEL_MAX_UNITS, Panel, Rect, Unit, UnitKind};
 use crate::model::Network;
 use crate::output::natural::Natural;
@@ -28,7 +30,7 @@ pub fn place(
         (Network::Inband, "In-band management"),
         (Network::Oob, "Out-of-band management"),
     ] {
-        let Some(rect) = place_panel(units, blocks, net, (px, py), frames) else {
+        let Some(rect) = place_panel(units, blocks, (net, title), (px, py), frames) else {
             continue;
         };
         panels.push(Panel {
@@ -44,12 +46,12 @@ pub fn place(
     }
 }
 
-/// One network's panel with its top left corner at `(px, py)`: its rect, or `None` when the
-/// network has nothing to draw.
+/// One network's panel with its top left corner at `(px, py)`, wide enough for its title: its
+/// rect, or `None` when the network has nothing to draw.
 fn place_panel(
     units: &mut [Unit],
     blocks: &Blocks,
-    net: Network,
+    (net, title): (Network, &str),
     (px, py): (f64, f64),
     frames: &mut Vec<Frame>,
 ) -> Option<Rect> {
@@ -79,7 +81,8 @@ fn place_panel(
         .iter()
         .map(|s| s.0)
         .fold(stubs_w, f64::max)
-        .max(UNIT_W * 2.0);
+        .max(UNIT_W * 2.0)
+        .max(panel_title_width(title));
     let mut y = py + PANEL_TITLE;
     for (block, (w, h)) in rows.into_iter().zip(&sizes) {
         let Some(block) = block else { continue };

@@ -29,3 +29,13 @@ pub fn extent(panels: &[Panel]) -> (f64, f64) {
         .fold(f64::NEG_INFINITY, f64::max);
     ((max_x + MARGIN).ceil(), (max_y + MARGIN).ceil())
 }
+
+/// The widest a panel title's character draws (15 px semibold, `report.css`): DejaVu Sans Bold
+/// averages 0.63 em a character; 10 px leaves room for wide capitals.
+pub const PANEL_TITLE_CHAR_W: f64 = 10.0;
+
+/// The inner width a panel needs for its title to stay inside its border (the title starts
+/// 10 px in, and keeps 10 px from the right edge).
+pub fn panel_title_width(title: &str) -> f64 {
+    title.chars().count() as f64 * PANEL_TITLE_CHAR_W + 20.0 - 2.0 * PAD
+}
