@@ -235,7 +235,9 @@ fn md_map(f: &Fabric, d: &Device, rows: &[Row<'_>]) -> OutputFile {
         "| Port | Cage | Speed | Peer | Peer port | Cable | Tier |"
     );
     let _ = writeln!(s, "|---|---|---|---|---|---|---|");
-    for r in rows {
+    let mut k = 0;
+    while k < rows.len() {
+        let r = &rows[k];
         match &r.link {
             Some((l, dn, pn, _)) => {
                 let _ = writeln!(
@@ -247,15 +249,51 @@ fn md_map(f: &Fabric, d: &Device, rows: &[Row<'_>]) -> OutputFile {
                     l.cable_id,
                     l.tier.as_str()
                 );
+                k += 1;
             }
             None => {
-                let _ = writeln!(
-                    s,
-                    "| {} | {} | {} | — | | | free |",
-                    r.port, r.cage, r.speed
-                );
+                let run = free_run(&rows[k..]);
+                free_row(&mut s, &rows[k..k + run]);
+                k += run;
             }
         }
     }
     OutputFile::new(OutputGroup::Cabling, format!("portmaps/{}.md", d.name), s)
+}
+
+/// How many rows from the first are free ports of one speed (the first is free).
+fn free_run(rows: &[Row<'_>]) -> usize {
+    rows.iter()
+        .take_while(|r| r.link.is_none() && r.speed == rows[0].speed)
+        .count()
+        .max(1)
+}
+
+/// A free port, or a run of three or more as one row (`swp49 … swp64`, cages `49–64`, "16
+/// free"): a person reads the port map for what is cabled; the CSV lists every port.
+fn free_row(s: &mut String, run: &[Row<'_>]) {
+    if run.len() < 3 {
+        for r in run {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | — | | | free |",
+                r.port, r.cage, r.speed
+            );
+        }
+        return;
+    }
+    let (first, last) = (&run[0], &run[run.len() - 1]);
+    let cages = if first.cage == last.cage {
+        first.cage.clone()
+    } else {
+        format!("{}–{}", first.cage, last.cage)
+    };
+    let _ = writeln!(
+        s,
+        "| {} … {} | {cages} | {} | — | | | {} free |",
+        first.port,
+        last.port,
+        first.speed,
+        run.len()
+    );
 }

@@ -18,6 +18,7 @@ mod hosts;
 mod labels;
 mod nccl_bootstrap;
 mod partitions_opensm;
+mod portmaps;
 mod report;
 mod report_view;
 mod scheduler;
