@@ -105,6 +105,40 @@ fn check(inventory: &'static str, browser: &mut Browser) {
         );
     }
 
+    // Every bundle label names its speed, and no shown label lies under a device's box.
+    let labels: Value = serde_json::from_str(
+        browser
+            .eval(
+                r#"JSON.stringify((() => {
+                    const boxes = Array.from(document.querySelectorAll('#fabric g.node rect, #fabric g.unit rect')).map(r => r.getBoundingClientRect());
+                    return Array.from(document.querySelectorAll('#fabric g.bundle text.count')).map(t => {
+                        const r = t.getBoundingClientRect();
+                        const shown = getComputedStyle(t).display !== 'none' && r.width > 0;
+                        const hit = shown ? boxes.find(b => r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top) : undefined;
+                        return {text: t.textContent, speed: t.closest('g.bundle').dataset.speed, under: hit !== undefined,
+                                at: [r.left, r.top, r.width, r.height], box: hit ? [hit.left, hit.top, hit.width, hit.height] : null};
+                    });
+                })())"#,
+            )
+            .as_str()
+            .expect("string"),
+    )
+    .expect("labels");
+    for l in labels.as_array().expect("array") {
+        let (text, speed) = (
+            l["text"].as_str().unwrap_or(""),
+            l["speed"].as_str().unwrap_or("?"),
+        );
+        assert!(
+            text.ends_with(&format!("×{speed}")),
+            "{inventory}: bundle label `{text}` without its speed {speed}"
+        );
+        assert_eq!(
+            l["under"], false,
+            "{inventory}: bundle label `{text}` lies under a box: {l}"
+        );
+    }
+
     // The cabling table within the page's width: the page does not scroll sideways, and the
     // table's box (which scrolls its own rows and columns) ends inside the window.
     let widths = browser.eval(

@@ -74,13 +74,51 @@ pub fn draw(m: &mut Markup, dg: &Diagram) {
         .chain(dg.frames.iter().map(|f| (f.key.as_str(), f.title.as_str())))
         .collect();
     let ends = endpoints(dg, &rects);
+    let boxes: Vec<Rect> = dg.units.iter().map(|u| u.rect).collect();
     m.open("g", &[("class", &"bundles")]);
     for (i, b) in dg.bundles.iter().enumerate() {
         if let Some(ends) = ends[i] {
-            bundle(m, i, b, ends, &names);
+            bundle(m, i, b, ends, (&names, &boxes));
         }
     }
     m.close("g");
+}
+
+/// The label's box at the 9 px of `report.css`, generously: DejaVu Sans measures about 0.68 em
+/// a character in Chromium (`×` wider), plus the 3 px white halo drawn around the text.
+fn label_box((x, y): Point, text: &str) -> Rect {
+    let w = text.chars().count() as f64 * 6.5 + 4.0;
+    Rect {
+        x: x - w / 2.0,
+        y: y - 10.0,
+        w,
+        h: 14.0,
+    }
+}
+
+fn overlaps(a: &Rect, b: &Rect) -> bool {
+    a.x < b.x + b.w && a.x + a.w > b.x && a.y < b.y + b.h && a.y + a.h > b.y
+}
+
+/// Where along the curve the label goes: the preferred place, or the nearest one whose label
+/// no device box covers (boxes are drawn above the bundles); beside the curve when every place
+/// on it is covered (a leaf pair's peer link runs along the bottom of both boxes).
+fn label_at(curve: [Point; 4], preferred: f64, text: &str, boxes: &[Rect]) -> Point {
+    let [p0, p1, p2, p3] = curve;
+    let along = [0.0, -0.1, 0.1, -0.2, 0.2, -0.3, 0.3].map(|d| (preferred + d).clamp(0.1, 0.9));
+    let beside = [0.0, 12.0, -12.0, 20.0];
+    beside
+        .iter()
+        .flat_map(|&dy| along.iter().map(move |&t| (t, dy)))
+        .map(|(t, dy)| {
+            let (x, y) = bezier(p0, p1, p2, p3, t);
+            (x, y + dy)
+        })
+        .find(|&(x, y)| {
+            let label = label_box((x, y + 3.0), text);
+            !boxes.iter().any(|b| overlaps(&label, b))
+        })
+        .unwrap_or_else(|| bezier(p0, p1, p2, p3, preferred))
 }
 
 fn bundle(
@@ -88,7 +126,7 @@ fn bundle(
     i: usize,
     b: &Bundle,
     ((x1, y1), (x2, y2)): (Point, Point),
-    names: &BTreeMap<&str, &str>,
+    (names, boxes): (&BTreeMap<&str, &str>, &[Rect]),
 ) {
     let colour = match b.rail {
         Some(r) if b.network == Network::Compute => rail_colour(r),
@@ -140,14 +178,10 @@ fn bundle(
     // A wide transparent twin makes thin lines easy to hover and click.
     m.empty("path", &[("d", &d), ("class", &"hit")]);
     let t = if minor { 0.3 } else { 0.5 };
-    let (lx, ly) = bezier((x1, y1), (x1, ym), (x2, ym), (x2, y2), t);
-    // Bundles between two frames get the speed too; the many small ones only the count.
-    let framed = b.from.starts_with("f-") && b.to.starts_with("f-");
-    let text = if framed || b.from.starts_with("d-") {
-        format!("{count}×{}", b.speeds)
-    } else {
-        count.to_string()
-    };
+    // Every label says what the cables carry: a bare count reads as ports of any speed.
+    let text = format!("{count}×{}", b.speeds);
+    let curve = [(x1, y1), (x1, ym), (x2, ym), (x2, y2)];
+    let (lx, ly) = label_at(curve, t, &text, boxes);
     m.element(
         "text",
         &[("x", &num(lx)), ("y", &num(ly + 3.0)), ("class", &"count")],
