@@ -896,7 +896,15 @@ fn cli_exit_codes_and_formats() {
 
     // Two switches captured: their leaf-spine cables can be proven, nothing else.
     let scoped = ["--tier", "leaf-spine", "--devices", "leaf-su01-01,spine01"];
-    let mut args = vec!["cabling", "verify", "--lldp", &leaf_arg, &spine];
+    let mut args = vec![
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &leaf_arg,
+        &spine,
+    ];
     args.extend(scoped);
     let ok = railyard(&args);
     assert_eq!(
@@ -909,7 +917,15 @@ fn cli_exit_codes_and_formats() {
     assert!(text.contains("result: PASS"), "{text}");
     assert!(text.contains("scope: devices leaf-su01-01, spine01; tiers leaf-spine (6 of 30"));
     // The same captures against the whole plan: INCOMPLETE, 3.
-    let out = railyard(&["cabling", "verify", "--lldp", &leaf_arg, &spine]);
+    let out = railyard(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &leaf_arg,
+        &spine,
+    ]);
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stdout).contains("result: INCOMPLETE"));
 
@@ -924,7 +940,14 @@ fn cli_exit_codes_and_formats() {
         ),
     );
     let out = railyard(&[
-        "cabling", "verify", "--lldp", &bad_spine, "--format", "json",
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &bad_spine,
+        "--format",
+        "json",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
@@ -940,13 +963,35 @@ fn cli_exit_codes_and_formats() {
 
     // Unreadable input: 2.
     let garbage = write(d, "garbage.json", "lldp? no");
-    let out = railyard(&["cabling", "verify", "--lldp", &leaf_arg, &garbage]);
+    let out = railyard(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &leaf_arg,
+        &garbage,
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("garbage.json"));
-    let out = railyard(&["cabling", "verify", "--lldp", "/nonexistent/lldp.json"]);
+    let out = railyard(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        "/nonexistent/lldp.json",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     // Neighbours without a device name: 2, with the way out in the message.
-    let out = railyard(&["cabling", "verify", "--lldp", &leaf]);
+    let out = railyard(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &leaf,
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("DEVICE=FILE"));
     // A spec with errors: 2.
@@ -971,13 +1016,29 @@ fn cli_results_mean_what_they_say() {
 
     // Nothing observed: INCOMPLETE, exit 3 (exit 0 and PASS before).
     let arg = format!("leaf-su01-01={empty}");
-    let (c, text) = code(&["cabling", "verify", "--lldp", &arg]);
+    let (c, text) = code(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &arg,
+    ]);
     assert_eq!(c, Some(3), "{text}");
     assert!(
         text.contains("result: INCOMPLETE") && !text.contains("PASS"),
         "{text}"
     );
-    let (c, json) = code(&["cabling", "verify", "--lldp", &arg, "--format", "json"]);
+    let (c, json) = code(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &arg,
+        "--format",
+        "json",
+    ]);
     assert_eq!(c, Some(3));
     let v: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["status"], "incomplete");
@@ -986,14 +1047,29 @@ fn cli_results_mean_what_they_say() {
 
     // A capture from a device the plan does not have: INCOMPLETE, named.
     let arg = format!("leaf-su99-01={empty}");
-    let (c, text) = code(&["cabling", "verify", "--lldp", &arg]);
+    let (c, text) = code(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &arg,
+    ]);
     assert_eq!(c, Some(3), "{text}");
     assert!(text.contains("`leaf-su99-01`"), "{text}");
 
     // Every device captured, every cable as planned: PASS, exit 0.
-    let mut args: Vec<String> = ["cabling", "verify", "--format", "json", "--lldp"]
-        .map(String::from)
-        .to_vec();
+    let mut args: Vec<String> = [
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--format",
+        "json",
+        "--lldp",
+    ]
+    .map(String::from)
+    .to_vec();
     for c in full_capture(&f) {
         let file = write(d, &format!("{}.json", c.device), &json0_of(&c));
         args.push(format!("{}={file}", c.device));
@@ -1009,6 +1085,8 @@ fn cli_results_mean_what_they_say() {
     let out = railyard(&[
         "cabling",
         "verify",
+        "--example",
+        "lab-small",
         "--lldp",
         &arg,
         "--devices",
@@ -1016,7 +1094,16 @@ fn cli_results_mean_what_they_say() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`spine9`"));
-    let out = railyard(&["cabling", "verify", "--lldp", &arg, "--tier", "spines"]);
+    let out = railyard(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &arg,
+        "--tier",
+        "spines",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 
     // The help says what the results mean and how the scope works.
@@ -1042,7 +1129,14 @@ fn captures_over_the_size_limit_or_not_regular_files_are_refused_naming_file_and
     // Exit 2, and what the command said.
     let refused = |file: &str| -> String {
         let arg = format!("leaf-su01-01={file}");
-        let out = railyard(&["cabling", "verify", "--lldp", &arg]);
+        let out = railyard(&[
+            "cabling",
+            "verify",
+            "--example",
+            "lab-small",
+            "--lldp",
+            &arg,
+        ]);
         assert_eq!(out.status.code(), Some(2));
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
@@ -1151,7 +1245,16 @@ fn a_large_capture_is_streamed_in_memory_far_below_its_size() {
     let large = write(dir.path(), "large.json", &large);
     let mut peak = Vec::new();
     for file in [&small, &large] {
-        let args = ["cabling", "verify", "--format", "json", "--lldp", file];
+        let args = [
+            "cabling",
+            "verify",
+            "--example",
+            "lab-small",
+            "--format",
+            "json",
+            "--lldp",
+            file,
+        ];
         let Some((out, kib)) = peak_rss_kib(&args) else {
             return;
         };
@@ -1250,7 +1353,14 @@ fn escape_sequences_from_lldp_and_the_spec_never_reach_the_terminal() {
         ("swp6", "spine01", "swp2\u{9b}31m\nresult: PASS"),
     ]);
     let arg = format!("leaf-su01-01={}", write(d, "esc.json", &lldp));
-    let out = railyard(&["cabling", "verify", "--lldp", &arg]);
+    let out = railyard(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &arg,
+    ]);
     check("lldp text", &out);
     // A newline in a port name cannot fake a line of the report.
     let text = String::from_utf8_lossy(&out.stdout);
@@ -1259,7 +1369,16 @@ fn escape_sequences_from_lldp_and_the_spec_never_reach_the_terminal() {
         "{text}"
     );
     assert!(text.contains("swp2\\u{9b}31m\\nresult: PASS"), "{text}");
-    let json = railyard(&["cabling", "verify", "--lldp", &arg, "--format", "json"]);
+    let json = railyard(&[
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--lldp",
+        &arg,
+        "--format",
+        "json",
+    ]);
     assert!(!raw_controls(&json.stdout));
     // A conflicting chassis name in an error message.
     let two = format!(
@@ -1271,7 +1390,14 @@ fn escape_sequences_from_lldp_and_the_spec_never_reach_the_terminal() {
     let two = write(d, "two.json", &two);
     check(
         "lldp error",
-        &railyard(&["cabling", "verify", "--lldp", &two]),
+        &railyard(&[
+            "cabling",
+            "verify",
+            "--example",
+            "lab-small",
+            "--lldp",
+            &two,
+        ]),
     );
 
     // The spec: ESC sequences in port names (through YAML's `\e`), and a raw ESC byte in the
@@ -1293,8 +1419,8 @@ fn escape_sequences_from_lldp_and_the_spec_never_reach_the_terminal() {
     assert!(!raw_controls(&json.stdout) && !raw_controls(&json.stderr));
     // The name reaches the JSON reader intact: escaped by the diagnostic that quotes it (the
     // spec's grammar refuses it), or as JSON `\u` escapes of the raw characters.
-    // (Diagnostics are written to stderr, in every format.)
-    let diags: Value = serde_json::from_slice(&json.stderr).expect("JSON diagnostics");
+    // (`--format json` diagnostics are the command's answer, on stdout.)
+    let diags: Value = serde_json::from_slice(&json.stdout).expect("JSON diagnostics");
     let quoted = diags[0]["message"].as_str().unwrap_or_default();
     assert!(
         quoted.contains("lab\\u{1b}[31m\\u{9b}6n") || quoted.contains("lab\u{1b}[31m\u{9b}6n"),
@@ -1675,7 +1801,15 @@ fn check_cli_reports(
     expect_ids: [&str; 2],
 ) -> Duration {
     let t = Instant::now();
-    let mut cli: Vec<&str> = vec!["cabling", "verify", "--format", "json", "--lldp"];
+    let mut cli: Vec<&str> = vec![
+        "cabling",
+        "verify",
+        "--example",
+        "lab-small",
+        "--format",
+        "json",
+        "--lldp",
+    ];
     cli.extend(args.iter().map(String::as_str));
     let out = railyard(&cli);
     let t_cli = t.elapsed();
@@ -1707,7 +1841,7 @@ fn check_cli_reports(
             ("c1-su1-l1-u2", u2.label.as_str())
         ]
     );
-    cli[3] = "text";
+    cli[5] = "text";
     let out = railyard(&cli);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);

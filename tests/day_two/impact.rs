@@ -189,7 +189,7 @@ fn every_failure_is_ranked_worst_first() {
 fn the_command_prints_json_and_refuses_unknown_names() {
     let run = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_railyard"))
-            .arg("impact")
+            .args(["impact", "--example", "lab-small"])
             .args(args)
             .output()
             .expect("railyard runs")
