@@ -896,15 +896,8 @@ fn cli_exit_codes_and_formats() {
 
     // Two switches captured: their leaf-spine cables can be proven, nothing else.
     let scoped = ["--tier", "leaf-spine", "--devices", "leaf-su01-01,spine01"];
-    let mut args = vec![
-        "cabling",
-        "verify",
-        "--example",
-        "lab-small",
-        "--lldp",
-        &leaf_arg,
-        &spine,
-    ];
+    let mut args = vec!["cabling", "verify", "--example", "lab-small", "--lldp"];
+    args.extend([leaf_arg.as_str(), spine.as_str()]);
     args.extend(scoped);
     let ok = railyard(&args);
     assert_eq!(

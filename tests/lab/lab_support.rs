@@ -14,7 +14,7 @@ use railyard::output::{OutputGroup, Selection};
 pub const LOCK: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/railyard-lab-tests.lock");
 
 /// The name `railyard` gives the built-in spec: the lab commands check the lab runs it.
-pub const BUILTIN: &str = "inventories/lab-small.yaml (built-in)";
+pub const BUILTIN: &str = "lab-small.yaml (built-in example)";
 
 pub fn say(msg: &str) {
     let _ = writeln!(std::io::stderr(), "{msg}");
