@@ -91,9 +91,9 @@ pub fn text(r: &Report) -> String {
             "next test: ib_write_bw server {} ({}), client {} ({}): crosses {} and not {}; \
              short: {} is the cable, passes: {}",
             t.server.node,
-            t.server.device.as_deref().unwrap_or("first device"),
+            t.server.device.as_deref().unwrap_or("no RDMA device named"),
             t.client.node,
-            t.client.device.as_deref().unwrap_or("first device"),
+            t.client.device.as_deref().unwrap_or("no RDMA device named"),
             t.separates[0],
             t.separates[1],
             t.separates[0],

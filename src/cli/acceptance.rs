@@ -90,6 +90,11 @@ fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let Some(plan) = acceptance::plan(design, nccl_env) else {
         bail!("the cluster has no GPU nodes on a compute fabric: nothing to test");
     };
+    report::print(
+        &src,
+        &acceptance::devices::diagnostics(design, &plan),
+        args.format,
+    );
     eprintln!(
         "{} link tests in {} rounds (maximum degree {}), {} NCCL tests",
         plan.schedule.tests,

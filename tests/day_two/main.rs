@@ -7,6 +7,7 @@ mod common;
 mod prereq;
 
 mod acceptance;
+mod acceptance_runners;
 mod cabling_verify;
 mod diff;
 mod impact;
