@@ -382,3 +382,119 @@ fn the_word_splitter_reads_what_the_runners_quote() {
         .collect();
     assert_eq!(words(line).expect("words")[2..], sh[..]);
 }
+
+/// A cluster of one SU of `nodes` nodes with two 100G NICs on one leaf, the node model naming
+/// no RDMA device (as `dgx-b200` in the built-in catalog).
+fn spec_without_rdma(nodes: u32) -> String {
+    let nic = |i: u32| {
+        format!(
+            "        - {{ports: [ens{i}f0], speed: 100G, form: qsfp28, cage: ens{i}, numa: 0}}\n"
+        )
+    };
+    format!(
+        "name: nordma\nscalable_units: {{count: 1, nodes_per_su: {nodes}, node_model: g}}\n\
+         compute:\n  leaf: {{model: sn4600c, rails_per_leaf: 2}}\n  spine: {{model: sn4600c}}\n\
+         catalog:\n  nodes:\n    g:\n      vendor: t\n      description: t\n      gpus: 2\n      \
+         gpu_model: t\n      ru: 1\n      compute:\n{}{}      bmc: {{ports: [bmc], speed: 1G, form: rj45}}\n",
+        nic(0),
+        nic(1)
+    )
+}
+
+/// Stubs: ssh logs every argument (one a line) into `$STUB_LOG`, mpirun prints nccl-tests'
+/// output (a fixture), sleep does nothing.
+fn stubs(bin: &Path) {
+    std::fs::create_dir_all(bin).expect("bin");
+    let nccl = format!("{ROOT}/tests/fixtures/acceptance/all_reduce_perf.txt");
+    let mpirun = format!("cat {}\n", railyard::output::shell::quote(&nccl));
+    for (name, body) in [
+        (
+            "ssh",
+            "for a in \"$@\"; do printf '%s\\n' \"$a\" >> \"$STUB_LOG\"; done\n",
+        ),
+        ("mpirun", mpirun.as_str()),
+        ("sleep", "exit 0\n"),
+    ] {
+        std::fs::write(bin.join(name), format!("#!/bin/sh\n{body}")).expect("stub");
+        Command::new("chmod")
+            .arg("755")
+            .arg(bin.join(name))
+            .status()
+            .expect("chmod");
+    }
+}
+
+#[test]
+fn without_an_rdma_device_the_plan_warns_at_the_node_model_and_the_runner_refuses_the_tests() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let text = spec_without_rdma(4);
+    let spec = tmp.path().join("spec.yaml");
+    std::fs::write(&spec, &text).expect("spec");
+    let plan = Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .args(["acceptance", "plan", "--format", "short", "-o", "plan"])
+        .arg(&spec)
+        .current_dir(tmp.path())
+        .output()
+        .expect("railyard");
+    let err = String::from_utf8_lossy(&plan.stderr);
+    assert!(plan.status.success(), "{err}");
+    // Located at the node model's value in the spec (line and column counted here, 1-based).
+    let line = text
+        .lines()
+        .position(|l| l.contains("node_model: g"))
+        .expect("line")
+        + 1;
+    let col = text
+        .lines()
+        .nth(line - 1)
+        .and_then(|l| l.find("node_model: g"));
+    let col = col.expect("col") + "node_model: ".len() + 1;
+    let at = format!("spec.yaml:{line}:{col}: warning[RY0910]");
+    assert!(err.contains(&at), "no `{at}` in: {err}");
+    assert!(err.contains("ens0f0") && err.contains("ens1f0"), "{err}");
+    let runner = std::fs::read_to_string(tmp.path().join("plan/run.sh")).expect("run.sh");
+    let ids: Vec<String> = runner
+        .lines()
+        .filter(|l| l.starts_with("pair "))
+        .map(|l| words(l).expect("words")[1].clone())
+        .collect();
+    assert!(ids.len() >= 2, "{runner}");
+    let bin = tmp.path().join("bin");
+    stubs(&bin);
+    let log = tmp.path().join("log");
+    let run = Command::new("sh")
+        .arg("plan/run.sh")
+        .arg("results")
+        .current_dir(tmp.path())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .env("STUB_LOG", &log)
+        .output()
+        .expect("sh");
+    let said = String::from_utf8_lossy(&run.stderr);
+    for id in &ids {
+        assert!(
+            said.lines()
+                .any(|l| l.starts_with(&format!("{id}: not run")) && l.contains("RY0910")),
+            "{id} not refused: {said}"
+        );
+    }
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!logged.contains("ib_write_bw"), "a link test ran: {logged}");
+    // The check counts them as not run: INCOMPLETE, exit code 1, no suspect cable.
+    let check = Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .args(["acceptance", "check", "results", "--format", "json"])
+        .current_dir(tmp.path())
+        .output()
+        .expect("railyard");
+    let report: Value = serde_json::from_slice(&check.stdout).expect("json");
+    assert_eq!(report["verdict"], "incomplete", "{report}");
+    assert_eq!(report["suspects"], Value::Array(vec![]));
+    assert_eq!(check.status.code(), Some(1));
+}
