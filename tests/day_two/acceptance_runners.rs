@@ -462,9 +462,9 @@ fn without_an_rdma_device_the_plan_warns_at_the_node_model_and_the_runner_refuse
     let bin = tmp.path().join("bin");
     stubs(&bin);
     let log = tmp.path().join("log");
+    // The default results directory: `results` beside run.sh.
     let run = Command::new("sh")
         .arg("plan/run.sh")
-        .arg("results")
         .current_dir(tmp.path())
         .env(
             "PATH",
@@ -489,7 +489,7 @@ fn without_an_rdma_device_the_plan_warns_at_the_node_model_and_the_runner_refuse
     assert!(!logged.contains("ib_write_bw"), "a link test ran: {logged}");
     // The check counts them as not run: INCOMPLETE, exit code 1, no suspect cable.
     let check = Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(["acceptance", "check", "results", "--format", "json"])
+        .args(["acceptance", "check", "plan/results", "--format", "json"])
         .current_dir(tmp.path())
         .output()
         .expect("railyard");

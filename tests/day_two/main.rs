@@ -8,6 +8,7 @@ mod prereq;
 
 mod acceptance;
 mod acceptance_runners;
+mod acceptance_trust;
 mod cabling_verify;
 mod diff;
 mod impact;
