@@ -86,6 +86,9 @@ pub struct Checked {
     pub nccl_tests: usize,
     /// Result files read (present among those the plan names).
     pub results_read: usize,
+    /// Link tests the runners refuse: an end whose RDMA device the node model does not name
+    /// (RY0910); they stay missing until the model names it.
+    pub without_device: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -165,6 +168,7 @@ pub fn check(plan: &Plan, results: &BTreeMap<String, String>) -> Report {
             cables: cables.len(),
             nccl_tests: nccl.len(),
             results_read: statuses.iter().filter(|s| **s != Status::Missing).count(),
+            without_device: super::devices::tests_without_device(plan),
         },
         ignored: Vec::new(),
         links,

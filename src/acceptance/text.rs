@@ -42,6 +42,14 @@ pub fn text(r: &Report) -> String {
         "  checked: {} link tests over {} cables, {} NCCL tests; {} result files read",
         c.link_tests, c.cables, c.nccl_tests, c.results_read
     );
+    if c.without_device > 0 {
+        let _ = writeln!(
+            o,
+            "  {} link tests cannot run: an end's RDMA device is not named by the node model \
+             (the runners refuse them; railyard explain RY0910)",
+            c.without_device
+        );
+    }
     if !r.ignored.is_empty() {
         let shown: Vec<&str> = r
             .ignored

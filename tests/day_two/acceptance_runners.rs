@@ -495,6 +495,7 @@ fn without_an_rdma_device_the_plan_warns_at_the_node_model_and_the_runner_refuse
         .expect("railyard");
     let report: Value = serde_json::from_slice(&check.stdout).expect("json");
     assert_eq!(report["verdict"], "incomplete", "{report}");
+    assert_eq!(report["checked"]["without_device"], ids.len(), "{report}");
     assert_eq!(report["suspects"], Value::Array(vec![]));
     assert_eq!(check.status.code(), Some(1));
 }

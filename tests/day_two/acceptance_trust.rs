@@ -215,7 +215,7 @@ fn a_plan_without_tests_or_with_a_doctored_count_is_never_a_pass() {
     assert_eq!(r["verdict"], "incomplete");
     assert_eq!(
         r["checked"],
-        serde_json::json!({"link_tests": 0, "cables": 0, "nccl_tests": 0, "results_read": 0})
+        serde_json::json!({"link_tests": 0, "cables": 0, "nccl_tests": 0, "results_read": 0, "without_device": 0})
     );
     let text = railyard(
         dir,
