@@ -15,7 +15,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use railyard::acceptance::{self, check, model::Plan};
 use railyard::output::bounded::{self, Kind, MIB};
-use railyard::output::build_dir::BuildDir;
+use railyard::output::build_dir::{BuildDir, OpenError};
 use railyard::output::digest::sha256_hex;
 
 use super::{Format, load, report, write};
@@ -228,8 +228,13 @@ fn trusted_plan(results: &Path, plan: Option<&Path>) -> anyhow::Result<Trusted> 
             (abs.parent().unwrap_or(&abs).to_path_buf(), None)
         }
     };
-    let manifest_lists_plan = named.is_none_or(|p| p.file_name() == Some("plan.json".as_ref()));
-    let opened = BuildDir::open(&dir).ok().filter(|_| manifest_lists_plan);
+    // A manifest vouches for the `plan.json` beside it, not for a file of another name.
+    let vouched = named.is_none_or(|p| p.file_name() == Some("plan.json".as_ref()));
+    let opened = match BuildDir::open(&dir) {
+        Ok(b) => Some(b).filter(|_| vouched),
+        Err(OpenError::Malformed(e)) => bail!("{e}"),
+        Err(OpenError::Unreadable(_)) => None,
+    };
     let Some(build) = opened else {
         let Some(p) = named else {
             bail!(
