@@ -9,7 +9,8 @@
 //! argument, the server's address. Devices are compared with the node model as the spec and the
 //! built-in catalog file declare it (YAML read here), and the two devices' ports are shown to
 //! meet through the fabric by the build's own `cabling.csv` (same leaf, or leaves under one
-//! spine). railyard's `plan.json` is not read.
+//! spine); the runner's own `pair` function is read to run the server command on the server (in
+//! the background) before the client command on the client. railyard's `plan.json` is not read.
 //!
 //! Where a node model names no RDMA device (`dgx-b200`), the runners carry a placeholder no
 //! model declares, refuse those tests (the runner is run here with stub ssh/perftest and made
@@ -292,6 +293,23 @@ fn check_runner(text: &str, devices: &BTreeMap<String, String>, wiring: &Wiring)
                 "{id}: a device's port is on no compute leaf in cabling.csv"
             ));
         }
+    }
+    // `pair ID SERVER CLIENT SERVER_CMD CLIENT_CMD`: the function runs the server command on
+    // the server ($4 on $2, in the background) and the client command on the client ($5 on $3).
+    let body: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("pair() {"))
+        .take_while(|l| *l != "}")
+        .collect();
+    let runs = |host: &str, cmd: &str| {
+        body.iter()
+            .position(|l| l.contains(&format!("\"{host}\"")) && l.contains(&format!("\"{cmd}\"")))
+    };
+    match (runs("$2", "$4"), runs("$3", "$5")) {
+        (Some(s), Some(c)) if s < c && body[s].trim_end().ends_with('&') => {}
+        other => t
+            .problems
+            .push(format!("pair() does not run server then client: {other:?}")),
     }
     if placeholders.len() > 1 {
         t.problems.push(format!(
