@@ -33,43 +33,7 @@ pub fn text(r: &Report) -> String {
             Verdict::BadInput => "UNREADABLE RESULTS",
         }
     );
-    if !r.plan.is_empty() {
-        let _ = writeln!(o, "  plan: {}", r.plan);
-    }
-    let c = &r.checked;
-    let _ = writeln!(
-        o,
-        "  checked: {} link tests over {} cables, {} NCCL tests; {} result files read",
-        c.link_tests, c.cables, c.nccl_tests, c.results_read
-    );
-    if c.without_device > 0 {
-        let _ = writeln!(
-            o,
-            "  {} link tests cannot run: an end's RDMA device is not named by the node model \
-             (the runners refuse them; railyard explain RY0910)",
-            c.without_device
-        );
-    }
-    if !r.ignored.is_empty() {
-        let shown: Vec<&str> = r
-            .ignored
-            .iter()
-            .take(IGNORED_SHOWN)
-            .map(String::as_str)
-            .collect();
-        let more = r.ignored.len().saturating_sub(shown.len());
-        let _ = writeln!(
-            o,
-            "  ignored ({} files the plan names no test for): {}{}",
-            r.ignored.len(),
-            shown.join(", "),
-            if more > 0 {
-                format!(" and {more} more (--format json lists all)")
-            } else {
-                String::new()
-            }
-        );
-    }
+    coverage(&mut o, r);
     for (what, c) in [("link tests", l), ("NCCL tests", n)] {
         let _ = writeln!(
             o,
@@ -142,4 +106,45 @@ pub fn text(r: &Report) -> String {
         );
     }
     o
+}
+
+/// Where the plan came from, what was checked, and the files ignored.
+fn coverage(o: &mut String, r: &Report) {
+    if !r.plan.is_empty() {
+        let _ = writeln!(o, "  plan: {}", r.plan);
+    }
+    let c = &r.checked;
+    let _ = writeln!(
+        o,
+        "  checked: {} link tests over {} cables, {} NCCL tests; {} result files read",
+        c.link_tests, c.cables, c.nccl_tests, c.results_read
+    );
+    if c.without_device > 0 {
+        let _ = writeln!(
+            o,
+            "  {} link tests cannot run: an end's RDMA device is not named by the node model \
+             (the runners refuse them; railyard explain RY0910)",
+            c.without_device
+        );
+    }
+    if !r.ignored.is_empty() {
+        let shown: Vec<&str> = r
+            .ignored
+            .iter()
+            .take(IGNORED_SHOWN)
+            .map(String::as_str)
+            .collect();
+        let more = r.ignored.len().saturating_sub(shown.len());
+        let _ = writeln!(
+            o,
+            "  ignored ({} files the plan names no test for): {}{}",
+            r.ignored.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more (--format json lists all)")
+            } else {
+                String::new()
+            }
+        );
+    }
 }
