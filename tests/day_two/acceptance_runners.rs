@@ -419,8 +419,8 @@ fn spec_without_rdma(nodes: u32) -> String {
     )
 }
 
-/// Stubs: ssh logs every argument (one a line) into `$STUB_LOG`, mpirun prints nccl-tests'
-/// output (a fixture), sleep does nothing.
+/// Stubs: ssh and srun log every argument (one a line) into `$STUB_LOG`, mpirun prints
+/// nccl-tests' output (a fixture), sleep does nothing.
 fn stubs(bin: &Path) {
     std::fs::create_dir_all(bin).expect("bin");
     let nccl = format!("{ROOT}/tests/fixtures/acceptance/all_reduce_perf.txt");
@@ -432,6 +432,10 @@ fn stubs(bin: &Path) {
         ),
         ("mpirun", mpirun.as_str()),
         ("sleep", "exit 0\n"),
+        (
+            "srun",
+            "for a in \"$@\"; do printf '%s\\n' \"$a\" >> \"$STUB_LOG\"; done\n",
+        ),
     ] {
         std::fs::write(bin.join(name), format!("#!/bin/sh\n{body}")).expect("stub");
         Command::new("chmod")
@@ -504,6 +508,36 @@ fn without_an_rdma_device_the_plan_warns_at_the_node_model_and_the_runner_refuse
         );
     }
     let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!logged.contains("ib_write_bw"), "a link test ran: {logged}");
+    // The Slurm runner refuses them the same way (bash runs it as sbatch would, srun a stub that
+    // logs its arguments), from the plan directory as its usage says.
+    let slurm = Command::new("bash")
+        .args(["acceptance.sbatch", "slurm-results"])
+        .current_dir(tmp.path().join("plan"))
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .env("STUB_LOG", &log)
+        .output()
+        .expect("bash");
+    let said = String::from_utf8_lossy(&slurm.stderr);
+    for id in &ids {
+        assert!(
+            said.lines()
+                .any(|l| l.starts_with(&format!("{id}: not run")) && l.contains("RY0910")),
+            "{id} not refused by acceptance.sbatch: {said}"
+        );
+    }
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        logged.contains("all_reduce_perf"),
+        "srun ran the NCCL tests: {logged}"
+    );
     assert!(!logged.contains("ib_write_bw"), "a link test ran: {logged}");
     // The check counts them as not run: INCOMPLETE, exit code 1, no suspect cable.
     let check = Command::new(env!("CARGO_BIN_EXE_railyard"))
