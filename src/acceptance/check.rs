@@ -77,10 +77,29 @@ pub enum Verdict {
     BadInput,
 }
 
+/// What a check covered: the plan's tests and cables, and the result files it read.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Checked {
+    pub link_tests: usize,
+    /// Cables the link tests cross.
+    pub cables: usize,
+    pub nccl_tests: usize,
+    /// Result files read (present among those the plan names).
+    pub results_read: usize,
+    /// Link tests the runners refuse: an end whose RDMA device the node model does not name
+    /// (RY0910); they stay missing until the model names it.
+    pub without_device: usize,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub cluster: String,
     pub verdict: Verdict,
+    /// Where the plan came from and how it was verified (the command line's; empty otherwise).
+    pub plan: String,
+    pub checked: Checked,
+    /// Files of the results directory the check did not read: not a result the plan names.
+    pub ignored: Vec<String>,
     pub links: Vec<LinkOutcome>,
     pub nccl: Vec<NcclOutcome>,
     /// Result files that could not be read, and why.
@@ -102,8 +121,72 @@ pub fn nccl_result(id: &str) -> String {
 pub fn check(plan: &Plan, results: &BTreeMap<String, String>) -> Report {
     let mut unreadable = Vec::new();
     let tests: Vec<&LinkTest> = plan.rounds.iter().flat_map(|r| &r.tests).collect();
+    let links = link_outcomes(&tests, results, &mut unreadable);
+    let nccl = nccl_outcomes(plan, results, &mut unreadable);
+    let suspects = suspects(plan, &tests, &links);
+    let next_test = match suspects.as_slice() {
+        [a, b, ..] => next_test(plan, &suspects, &a.link, &b.link)
+            .or_else(|| next_test(plan, &suspects, &b.link, &a.link)),
+        _ => None,
+    };
+    if plan.schedule.tests != tests.len() {
+        // A plan railyard wrote holds the tests its schedule counts; one that does not was edited.
+        unreadable.push((
+            "plan.json".into(),
+            format!(
+                "the schedule counts {} link tests but the rounds hold {}",
+                plan.schedule.tests,
+                tests.len()
+            ),
+        ));
+    }
+    let statuses: Vec<Status> = links
+        .iter()
+        .map(|l| l.status)
+        .chain(nccl.iter().map(|n| n.status))
+        .collect();
+    let verdict = if !unreadable.is_empty() {
+        Verdict::BadInput
+    } else if statuses.contains(&Status::Short) {
+        Verdict::Short
+    } else if statuses.is_empty() || statuses.contains(&Status::Missing) {
+        // No test at all proves nothing: never PASSED.
+        Verdict::Incomplete
+    } else {
+        Verdict::Passed
+    };
+    let cables: BTreeSet<&str> = tests
+        .iter()
+        .flat_map(|t| t.links.iter().map(String::as_str))
+        .collect();
+    Report {
+        cluster: plan.cluster.clone(),
+        verdict,
+        plan: String::new(),
+        checked: Checked {
+            link_tests: tests.len(),
+            cables: cables.len(),
+            nccl_tests: nccl.len(),
+            results_read: statuses.iter().filter(|s| **s != Status::Missing).count(),
+            without_device: super::devices::tests_without_device(plan),
+        },
+        ignored: Vec::new(),
+        links,
+        nccl,
+        unreadable,
+        suspects,
+        next_test,
+    }
+}
+
+/// Each link test's result against its figure; an unreadable one is added to `unreadable`.
+fn link_outcomes(
+    tests: &[&LinkTest],
+    results: &BTreeMap<String, String>,
+    unreadable: &mut Vec<(String, String)>,
+) -> Vec<LinkOutcome> {
     let mut links = Vec::new();
-    for t in &tests {
+    for t in tests {
         let path = link_result(&t.id);
         let (measured, status) = match results.get(&path).map(|s| parse::link_gbps(s)) {
             None => (None, Status::Missing),
@@ -123,6 +206,15 @@ pub fn check(plan: &Plan, results: &BTreeMap<String, String>) -> Report {
             status,
         });
     }
+    links
+}
+
+/// Each NCCL test's result against its figure; an unreadable one is added to `unreadable`.
+fn nccl_outcomes(
+    plan: &Plan,
+    results: &BTreeMap<String, String>,
+    unreadable: &mut Vec<(String, String)>,
+) -> Vec<NcclOutcome> {
     let mut nccl = Vec::new();
     for t in &plan.nccl.tests {
         let path = nccl_result(&t.id);
@@ -146,35 +238,31 @@ pub fn check(plan: &Plan, results: &BTreeMap<String, String>) -> Report {
             status,
         });
     }
-    let suspects = suspects(plan, &tests, &links);
-    let next_test = match suspects.as_slice() {
-        [a, b, ..] => next_test(plan, &suspects, &a.link, &b.link)
-            .or_else(|| next_test(plan, &suspects, &b.link, &a.link)),
-        _ => None,
-    };
-    let all = links
-        .iter()
-        .map(|l| l.status)
-        .chain(nccl.iter().map(|n| n.status));
-    let statuses: BTreeSet<u8> = all.map(|s| s as u8).collect();
-    let verdict = if !unreadable.is_empty() {
-        Verdict::BadInput
-    } else if statuses.contains(&(Status::Short as u8)) {
-        Verdict::Short
-    } else if statuses.contains(&(Status::Missing as u8)) {
-        Verdict::Incomplete
-    } else {
-        Verdict::Passed
-    };
-    Report {
-        cluster: plan.cluster.clone(),
-        verdict,
-        links,
-        nccl,
-        unreadable,
-        suspects,
-        next_test,
+    nccl
+}
+
+impl Report {
+    /// A plan without a single test: nothing was checked.
+    pub fn is_empty(&self) -> bool {
+        self.links.is_empty() && self.nccl.is_empty()
     }
+}
+
+/// The files of a results directory (`present`, relative paths) the check does not read: all
+/// but the plan's copy, the result of each planned test and the server side's output of each
+/// planned link test (`links/<id>.server.txt`, written by the runners, not read).
+pub fn ignored(plan: &Plan, present: &[String]) -> Vec<String> {
+    let mut read: BTreeSet<String> = BTreeSet::from(["plan.json".to_string()]);
+    for t in plan.rounds.iter().flat_map(|r| &r.tests) {
+        read.insert(link_result(&t.id));
+        read.insert(format!("links/{}.server.txt", t.id));
+    }
+    read.extend(plan.nccl.tests.iter().map(|t| nccl_result(&t.id)));
+    present
+        .iter()
+        .filter(|p| !read.contains(p.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// Every link of a failing test, ranked.

@@ -8,10 +8,13 @@
 //! - `rounds.rs`: the tests in rounds, no link used twice in a round (an edge colouring);
 //! - `nccl.rs`: nccl-tests per SU and across SUs with their expected bus bandwidth;
 //! - `scripts.rs`: the shell and Slurm runners (`templates/acceptance/`);
+//! - `devices.rs`: node ports without an RDMA device (a placeholder the runners refuse, a
+//!   warning at the node model);
 //! - `parse.rs`: perftest's and nccl-tests' own output read back;
 //! - `check.rs`: results against the plan, suspects ranked, the next test to run.
 
 pub mod check;
+pub mod devices;
 mod links;
 pub mod model;
 mod nccl;
@@ -125,6 +128,14 @@ fn notes(plan: &Plan, ethernet: bool) -> Vec<String> {
          storage, in-band and OOB networks"
             .into(),
     ];
+    let no_device = devices::tests_without_device(plan);
+    if no_device > 0 {
+        n.push(format!(
+            "{no_device} link test(s) have an end whose RDMA device the node model does not name: \
+             they carry `-d {}` and the runners refuse them (railyard explain RY0910)",
+            devices::NO_DEVICE
+        ));
+    }
     if !uncovered.is_empty() {
         n.push(format!(
             "{} cable(s) no pair can cross (e.g. {}): traffic between the ports of the only \

@@ -33,8 +33,9 @@ pub struct Perftest {
     pub tool: String,
     /// `-x`: the RoCE GID index (`hosts.gid_index`); none on InfiniBand.
     pub gid_index: Option<i32>,
-    /// `-p`: the TCP port of NIC port *k* of a node is `base_port + k` (one test per NIC port
-    /// per round, so a port never serves two tests at once).
+    /// `-p`: a test's server listens and its client connects on `base_port + k`, *k* the
+    /// server's NIC port position (one test per NIC port per round, so a port never serves two
+    /// tests at once).
     pub base_port: u16,
     /// `-s` bytes, `-D` seconds, `-q` queue pairs.
     pub size: u32,
@@ -71,7 +72,8 @@ pub struct PlanLink {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Endpoint {
     pub node: String,
-    /// `-d`: RDMA device; `None` when the catalog names none (perftest then takes the first).
+    /// `-d`: RDMA device; `None` when the node model names none (the runners then carry a
+    /// placeholder and refuse the test: `devices.rs`).
     pub device: Option<String>,
     /// Position of the port among the node's compute ports (0-based): its perftest port offset.
     pub port_index: u32,

@@ -7,6 +7,7 @@
 use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
+use super::devices::NO_DEVICE;
 use super::model::{Endpoint, LinkTest, NcclTest, Plan, Round};
 use crate::output::FileError;
 use crate::output::shell::quote;
@@ -59,6 +60,8 @@ struct Ctx<'a> {
     nodelist: Option<String>,
     nodes: usize,
     notes: &'a [String],
+    /// The `-d` placeholder of a port without an RDMA device: `pair` refuses a test holding it.
+    no_device: &'static str,
 }
 
 /// Both runners of `plan`: `(path, text)`.
@@ -124,20 +127,28 @@ fn context(plan: &Plan) -> Result<Ctx<'_>, FileError> {
         nodelist,
         nodes: all.len(),
         notes: &plan.notes,
+        no_device: NO_DEVICE,
     })
 }
 
-/// `ib_write_bw` words of one end; the client names the server last.
-pub fn perftest_words(plan: &Plan, e: &Endpoint, server: Option<&str>) -> Vec<String> {
+/// The TCP port a test's two ends meet on: `-p` is the port the server listens on and the client
+/// connects to (perftest README: "-p, --port=<port> Listen on/connect to port <port>"), so both
+/// ends take the server's, `base_port` + the server's NIC port position (a node serves at most one
+/// test per NIC port in a round, so no two servers of a round share a port on one node).
+fn test_port(plan: &Plan, t: &LinkTest) -> u32 {
+    u32::from(plan.perftest.base_port).saturating_add(t.server.port_index)
+}
+
+/// `ib_write_bw` words of one end of a test on `port`; the client names the server last.
+fn perftest_words(plan: &Plan, e: &Endpoint, port: u32, server: Option<&str>) -> Vec<String> {
     let p = &plan.perftest;
     let mut w = vec![p.tool.clone()];
-    if let Some(d) = &e.device {
-        w.extend(["-d".into(), d.clone()]);
-    }
+    // Never left out: perftest would take the first HCA, not this port (`devices.rs`).
+    let device = e.device.as_deref().unwrap_or(NO_DEVICE);
+    w.extend(["-d".into(), device.to_string()]);
     if let Some(x) = p.gid_index {
         w.extend(["-x".into(), x.to_string()]);
     }
-    let port = u32::from(p.base_port).saturating_add(e.port_index);
     w.extend([
         "-p".into(),
         port.to_string(),
@@ -168,14 +179,16 @@ fn round_lines(plan: &Plan, r: &Round) -> RoundLines {
 }
 
 fn test_line(plan: &Plan, t: &LinkTest) -> TestLine {
+    let port = test_port(plan, t);
     TestLine {
         id: quote(&t.id),
         server: quote(&t.server.node),
         client: quote(&t.client.node),
-        server_cmd: quote(&command(&perftest_words(plan, &t.server, None))),
+        server_cmd: quote(&command(&perftest_words(plan, &t.server, port, None))),
         client_cmd: quote(&command(&perftest_words(
             plan,
             &t.client,
+            port,
             Some(&t.server.node),
         ))),
     }

@@ -5,6 +5,9 @@ use std::fmt::Write;
 
 use super::check::{Report, Status, Verdict};
 
+/// Ignored files named in the text (all in the JSON report).
+const IGNORED_SHOWN: usize = 20;
+
 fn count(statuses: impl Iterator<Item = Status>) -> [usize; 4] {
     let mut c = [0; 4];
     for s in statuses {
@@ -23,12 +26,14 @@ pub fn text(r: &Report) -> String {
         "acceptance check of cluster {}: {}",
         r.cluster,
         match r.verdict {
+            _ if r.is_empty() => "INCOMPLETE (the plan has no tests: nothing was checked)",
             Verdict::Passed => "PASSED",
             Verdict::Short => "SHORT (suspect cables below)",
             Verdict::Incomplete => "INCOMPLETE (tests did not run)",
             Verdict::BadInput => "UNREADABLE RESULTS",
         }
     );
+    coverage(&mut o, r);
     for (what, c) in [("link tests", l), ("NCCL tests", n)] {
         let _ = writeln!(
             o,
@@ -91,9 +96,9 @@ pub fn text(r: &Report) -> String {
             "next test: ib_write_bw server {} ({}), client {} ({}): crosses {} and not {}; \
              short: {} is the cable, passes: {}",
             t.server.node,
-            t.server.device.as_deref().unwrap_or("first device"),
+            t.server.device.as_deref().unwrap_or("no RDMA device named"),
             t.client.node,
-            t.client.device.as_deref().unwrap_or("first device"),
+            t.client.device.as_deref().unwrap_or("no RDMA device named"),
             t.separates[0],
             t.separates[1],
             t.separates[0],
@@ -101,4 +106,45 @@ pub fn text(r: &Report) -> String {
         );
     }
     o
+}
+
+/// Where the plan came from, what was checked, and the files ignored.
+fn coverage(o: &mut String, r: &Report) {
+    if !r.plan.is_empty() {
+        let _ = writeln!(o, "  plan: {}", r.plan);
+    }
+    let c = &r.checked;
+    let _ = writeln!(
+        o,
+        "  checked: {} link tests over {} cables, {} NCCL tests; {} result files read",
+        c.link_tests, c.cables, c.nccl_tests, c.results_read
+    );
+    if c.without_device > 0 {
+        let _ = writeln!(
+            o,
+            "  {} link tests cannot run: an end's RDMA device is not named by the node model \
+             (the runners refuse them; railyard explain RY0910)",
+            c.without_device
+        );
+    }
+    if !r.ignored.is_empty() {
+        let shown: Vec<&str> = r
+            .ignored
+            .iter()
+            .take(IGNORED_SHOWN)
+            .map(String::as_str)
+            .collect();
+        let more = r.ignored.len().saturating_sub(shown.len());
+        let _ = writeln!(
+            o,
+            "  ignored ({} files the plan names no test for): {}{}",
+            r.ignored.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more (--format json lists all)")
+            } else {
+                String::new()
+            }
+        );
+    }
 }

@@ -340,6 +340,16 @@ codes! {
     CAPTURE_CONFLICT = "RY0905", "captured GUIDs contradict each other",
         "One port has two GUIDs, or one GUID appears on two ports, across the imported captures. \
          Import captures of one state of the fabric.";
+    NO_RDMA_DEVICE = "RY0910", "acceptance tests on ports without an RDMA device",
+        "The node model names no RDMA device (`rdma:` of a compute NIC, or the `rdma:` list of its \
+         `pcie:` layout) for some compute ports, so the acceptance plan cannot tell `ib_write_bw` \
+         which HCA to test (`-d`). Without `-d` perftest takes the first HCA it finds, which is \
+         one port for every test of the node, not the cable the test is meant to cross: good \
+         cables would be blamed and bad ones passed. The runners carry the placeholder \
+         `-d RAILYARD-NO-RDMA-DEVICE` on those tests and refuse to run them, saying why; \
+         `acceptance check` then reports them as not run. Declare the RDMA name of each compute \
+         NIC (what `ibdev2netdev` prints on one node, e.g. `mlx5_0`) under the spec's \
+         `catalog: nodes:` and plan again.";
     LINK_SIGNAL = "RY1001", "a link's two ends cannot run the same lanes",
         "Both ends of a link must run the same number of electrical lanes at the same lane rate and \
          modulation (NVIDIA LinkX, Key Technologies: a 100G port is 1 x 100G-PAM4, 2 x 50G-PAM4 or \

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::index::{Edge, Index};
-use super::{BlockHit, EcmpChange, Failure, Group, Impact, Loss, NodeLoss};
+use super::{ApplianceLoss, BlockHit, EcmpChange, Failure, Group, Impact, Loss, NodeLoss};
 use crate::model::{Network, Role, Tier};
 use crate::topology::Device;
 
@@ -50,7 +50,7 @@ pub(super) fn impact(ix: &Index<'_>, x: &Failure) -> Option<Impact> {
         .filter(|l| l.tier != Tier::Mgmt || network == Network::Oob)
         .map(|l| u64::from(l.speed.as_gbps()))
         .sum();
-    let (rails_lost, cut_off) = node_losses(ix, &down);
+    let (rails_lost, cut_off, appliances) = node_losses(ix, &down);
     let blocks = blocks(ix, &down, &ecmp, &cut_off);
     Some(Impact {
         failure: x.clone(),
@@ -63,6 +63,7 @@ pub(super) fn impact(ix: &Index<'_>, x: &Failure) -> Option<Impact> {
         ecmp,
         rails_lost,
         cut_off,
+        appliances,
         blocks,
     })
 }
@@ -162,18 +163,23 @@ pub(super) fn percent(part: u64, whole: u64) -> f64 {
     (part as f64 * 10_000.0 / whole as f64).round() / 100.0
 }
 
-/// Nodes touching a link that went down: a rail lost when no link of it is left, cut off from a
-/// network when no link of the network is left.
-fn node_losses(ix: &Index<'_>, down: &BTreeSet<usize>) -> (Vec<NodeLoss>, Vec<NodeLoss>) {
-    let nodes: BTreeSet<&str> = down
+/// Nodes and appliances touching a link that went down: a node loses a rail when no link of it
+/// is left, and is cut off from a network when no link of the network is left; an appliance is
+/// named with whether it was cut off.
+fn node_losses(
+    ix: &Index<'_>,
+    down: &BTreeSet<usize>,
+) -> (Vec<NodeLoss>, Vec<NodeLoss>, Vec<ApplianceLoss>) {
+    let ends: BTreeSet<(&str, bool)> = down
         .iter()
         .map(|&e| ix.edges[e].a)
         .filter(|d| !d.role.is_switch())
-        .map(|d| d.name.as_str())
+        .map(|d| (d.name.as_str(), d.role == Role::Node))
         .collect();
     let mut rails = Vec::new();
     let mut cut = Vec::new();
-    for n in nodes {
+    let mut appliances = Vec::new();
+    for (n, is_node) in ends {
         // (network, rail) → (links, links left); rail `None` is the whole network.
         let mut count: BTreeMap<(Network, Option<u32>), (usize, usize)> = BTreeMap::new();
         for &e in ix.edges_of(n) {
@@ -186,7 +192,17 @@ fn node_losses(ix: &Index<'_>, down: &BTreeSet<usize>) -> (Vec<NodeLoss>, Vec<No
                 c.1 += up;
             }
         }
-        for ((network, rail), (_, left)) in count {
+        for ((network, rail), (links, left)) in count {
+            if !is_node {
+                if rail.is_none() && left < links {
+                    appliances.push(ApplianceLoss {
+                        appliance: n.to_string(),
+                        network,
+                        cut_off: left == 0,
+                    });
+                }
+                continue;
+            }
             let loss = NodeLoss {
                 node: n.to_string(),
                 network,
@@ -204,7 +220,7 @@ fn node_losses(ix: &Index<'_>, down: &BTreeSet<usize>) -> (Vec<NodeLoss>, Vec<No
         !cut.iter()
             .any(|c| c.node == r.node && c.network == r.network)
     });
-    (rails, cut)
+    (rails, cut, appliances)
 }
 
 /// The scheduler blocks holding a node that lost a link, or whose leaf lost uplinks.

@@ -17,10 +17,11 @@
 //!   the cores, a core's toward one spine group, a spine's toward one leaf. It is the figure
 //!   `lab verify` reads from FRR (`show ip route … json` next hops).
 //! - A node loses a rail when every link of that rail (one per plane) went down; it is cut off
-//!   from a network when it has no link left on it.
+//!   from a network when it has no link left on it. Only GPU nodes count as nodes: an appliance
+//!   (UFM) that lost links is named apart, never counted among the nodes cut off.
 //! - Blocks are the scheduler's (`topology` reduces the fabric to the Slurm/Kueue topology blocks
 //!   once, [`crate::topology::SchedulerTree`]), so the names are the ones `topology.conf` uses.
-//! - Ranking: nodes cut off (data networks), then bandwidth lost, then name.
+//! - Ranking: compute nodes cut off (data networks), then bandwidth lost, then name.
 
 mod failure;
 mod index;
@@ -119,6 +120,17 @@ pub struct NodeLoss {
     pub rail: Option<u32>,
 }
 
+/// An appliance (a UFM fabric manager, a storage target on the compute fabric) that lost links:
+/// named apart from the compute nodes and never counted among them (no job runs on it, no
+/// scheduler block holds it).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ApplianceLoss {
+    pub appliance: String,
+    pub network: Network,
+    /// No link of the network left.
+    pub cut_off: bool,
+}
+
 /// A scheduler block the failure touches.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BlockHit {
@@ -144,13 +156,18 @@ pub struct Impact {
     pub isolated: Vec<String>,
     pub losses: Vec<Loss>,
     pub ecmp: Vec<EcmpChange>,
+    /// Compute nodes (GPU servers) that lost a rail or were cut off; appliances are apart.
     pub rails_lost: Vec<NodeLoss>,
     pub cut_off: Vec<NodeLoss>,
+    /// Appliances that lost links, by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub appliances: Vec<ApplianceLoss>,
     pub blocks: Vec<BlockHit>,
 }
 
 impl Impact {
-    /// Nodes cut off from a data network (compute, storage, in-band): the first ranking key.
+    /// Compute nodes cut off from a data network (compute, storage, in-band): the first ranking
+    /// key. Appliances are not nodes: [`Impact::appliances_cut_off`].
     pub fn data_cut_off(&self) -> usize {
         let nodes: BTreeSet<&str> = self
             .cut_off
@@ -159,6 +176,15 @@ impl Impact {
             .map(|n| n.node.as_str())
             .collect();
         nodes.len()
+    }
+
+    /// Appliances cut off from a data network, by name (`ufm01 (compute)`).
+    pub fn appliances_cut_off(&self) -> Vec<String> {
+        self.appliances
+            .iter()
+            .filter(|a| a.cut_off && a.network != Network::Oob)
+            .map(|a| format!("{} ({})", a.appliance, a.network.as_str()))
+            .collect()
     }
 
     /// The narrowest ECMP group left, as a fraction of what it was (a switch's uplinks even when

@@ -19,6 +19,10 @@ pub fn to_text(a: &Analysis) -> String {
         "{:>4}  {:<32} {:<14} {:>8} {:>11} {:>10}  worst ECMP left",
         "rank", "failure", "role", "cut off", "rails lost", "Gb/s down"
     );
+    let _ = writeln!(
+        out,
+        "      (cut off, rails lost: compute nodes; appliances are named in each failure's detail)"
+    );
     for (n, i) in a.impacts.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -91,6 +95,18 @@ fn detail(out: &mut String, i: &Impact) {
     for (what, v) in [("rails lost", &i.rails_lost), ("cut off", &i.cut_off)] {
         if !v.is_empty() {
             let _ = writeln!(out, "  {what} ({}): {}", v.len(), nodes(v));
+        }
+    }
+    // Appliances are no compute nodes: named apart, counted in no node figure.
+    for (what, cut) in [("appliances cut off", true), ("appliances degraded", false)] {
+        let v: Vec<String> = i
+            .appliances
+            .iter()
+            .filter(|a| a.cut_off == cut)
+            .map(|a| format!("{} ({})", a.appliance, a.network.as_str()))
+            .collect();
+        if !v.is_empty() {
+            let _ = writeln!(out, "  {what} ({}): {}", v.len(), v.join(", "));
         }
     }
     for b in &i.blocks {

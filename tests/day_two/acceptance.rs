@@ -510,12 +510,21 @@ fn the_runner_passes_hostile_names_as_literal_words_and_its_results_pass_the_che
     check_exit_codes(tmp.path(), &plan);
 }
 
-/// The results in `dir/results` pass the check (exit code 0); a slow one names suspects (exit
-/// code 1); a result that is not perftest's output is bad input (exit code 3).
+/// The results in `dir/results` pass the check against `dir/plan.json` (exit code 0); a slow one
+/// names suspects (exit code 1); a result that is not perftest's output is bad input (exit code
+/// 3).
 fn check_exit_codes(dir: &Path, plan: &Plan) {
     // The results the runner wrote pass the check (the fixtures beat lab-small's figures).
     let cli = Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(["acceptance", "check", "results", "--format", "json"])
+        .args([
+            "acceptance",
+            "check",
+            "results",
+            "--plan",
+            "plan.json",
+            "--format",
+            "json",
+        ])
         .current_dir(dir)
         .output()
         .expect("railyard");
@@ -527,7 +536,7 @@ fn check_exit_codes(dir: &Path, plan: &Plan) {
     let slow = fixture("ib_write_bw_gbits.txt").replace("365.87", "1.00");
     std::fs::write(dir.join("results/links").join(format!("{first}.txt")), slow).expect("write");
     let short = Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(["acceptance", "check", "results"])
+        .args(["acceptance", "check", "results", "--plan", "plan.json"])
         .current_dir(dir)
         .output()
         .expect("railyard");
@@ -544,7 +553,7 @@ fn check_exit_codes(dir: &Path, plan: &Plan) {
     )
     .expect("write");
     let bad = Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(["acceptance", "check", "results"])
+        .args(["acceptance", "check", "results", "--plan", "plan.json"])
         .current_dir(dir)
         .output()
         .expect("railyard");

@@ -207,3 +207,141 @@ fn the_command_prints_json_and_refuses_unknown_names() {
         "{err}"
     );
 }
+
+/// `cabling.csv` of a compiled example: compute node–leaf rows as (lower device, leaf).
+fn compute_node_links(c: &railyard::Compiled) -> Vec<(String, String)> {
+    use railyard::output::{OutputGroup, Selection};
+    let files = c
+        .outputs_only(
+            &railyard::render::Templates::default(),
+            &Selection::of(&[OutputGroup::Cabling]),
+        )
+        .expect("design")
+        .expect("outputs");
+    let csv = files
+        .iter()
+        .find(|f| f.path == "cabling.csv")
+        .expect("cabling.csv");
+    let mut r = csv::Reader::from_reader(csv.bytes.as_slice());
+    let head = r.headers().expect("header").clone();
+    let col = |n: &str| head.iter().position(|h| h == n).expect(n);
+    let (a, b, net, tier) = (
+        col("a_device"),
+        col("b_device"),
+        col("network"),
+        col("tier"),
+    );
+    r.records()
+        .map(|row| row.expect("row"))
+        .filter(|row| &row[net] == "compute" && &row[tier] == "node-leaf")
+        .map(|row| (row[a].to_string(), row[b].to_string()))
+        .collect()
+}
+
+/// The SuperPOD example puts its 4 UFM appliances on SU 1's leaves, one compute port each; a
+/// DGX H100 has 8 compute ports (DGX H100 user guide, Table 6; `catalog/nodes.yaml`), one per
+/// rail leaf. Worked out from the build's `cabling.csv`: failing a leaf cuts off exactly the
+/// devices whose every compute cable ends on it, and those with fewer than 8 compute ports are
+/// no GPU node. Before, the UFM appliance was counted as a node "cut off" (ranking SU 1's leaves
+/// above the others) while the scheduler block said 0.
+#[test]
+fn an_appliance_cut_off_is_named_apart_and_never_counted_as_a_node() {
+    let c = compiled("dgx-superpod-h100");
+    let links = compute_node_links(&c);
+    let mut ports: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for (dev, leaf) in &links {
+        ports.entry(dev.as_str()).or_default().push(leaf.as_str());
+    }
+    let gpu_nodes: BTreeSet<&str> = ports
+        .iter()
+        .filter(|(_, l)| l.len() == 8)
+        .map(|(d, _)| *d)
+        .collect();
+    assert_eq!(
+        gpu_nodes.len(),
+        31 + 3 * 32,
+        "the RA's DGX: SU 1 gives one position to UFM"
+    );
+    let Some(design) = &c.design else {
+        unreachable!()
+    };
+    let all = analyse(
+        design,
+        None,
+        &failures(&design.fabric, &[], false).expect("all"),
+    );
+    let mut named = 0;
+    for i in &all.impacts {
+        // Devices whose every compute cable ends on the failed switch.
+        let alone: BTreeSet<&str> = ports
+            .iter()
+            .filter(|(_, l)| l.iter().all(|leaf| *leaf == i.failure.name()))
+            .map(|(d, _)| *d)
+            .collect();
+        let nodes: BTreeSet<&str> = alone.intersection(&gpu_nodes).copied().collect();
+        let others: BTreeSet<String> = alone
+            .difference(&gpu_nodes)
+            .map(|d| format!("{d} (compute)"))
+            .collect();
+        let cut: BTreeSet<&str> = i
+            .cut_off
+            .iter()
+            .filter(|n| n.network == Network::Compute)
+            .map(|n| n.node.as_str())
+            .collect();
+        assert_eq!(cut, nodes, "{}", i.failure.name());
+        let appliances: BTreeSet<String> = i
+            .appliances_cut_off()
+            .into_iter()
+            .filter(|a| a.ends_with("(compute)"))
+            .collect();
+        assert_eq!(appliances, others, "{}", i.failure.name());
+        named += others.len();
+        // The scheduler blocks and the ranking figure agree.
+        let in_blocks: usize = i.blocks.iter().map(|b| b.cut_off).sum();
+        assert_eq!(in_blocks, i.data_cut_off(), "{}", i.failure.name());
+    }
+    assert_eq!(named, 4, "the 4 UFM appliances, each on one SU 1 leaf");
+    // As the command prints it: the text names the appliance apart, the JSON too.
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_railyard"))
+            .arg("impact")
+            .arg(format!(
+                "{}/inventories/dgx-superpod-h100.yaml",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .args(args)
+            .output()
+            .expect("railyard runs")
+    };
+    let leaf = ports
+        .iter()
+        .find(|(d, _)| !gpu_nodes.contains(*d))
+        .map(|(_, l)| l[0])
+        .expect("an appliance's leaf");
+    let appliance = ports
+        .iter()
+        .find(|(d, _)| !gpu_nodes.contains(*d))
+        .map(|(d, _)| *d)
+        .expect("an appliance");
+    let out = run(&["--fail", leaf, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let i = &v["impacts"][0];
+    assert_eq!(i["cut_off"], serde_json::json!([]), "{i}");
+    assert_eq!(
+        i["appliances"],
+        serde_json::json!([{"appliance": appliance, "network": "compute", "cut_off": true}])
+    );
+    let text = String::from_utf8_lossy(&run(&["--fail", leaf]).stdout).into_owned();
+    assert!(
+        text.contains(&format!("appliances cut off (1): {appliance} (compute)")),
+        "{text}"
+    );
+    // Not among the nodes cut off.
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("cut off") && l.contains(appliance)),
+        "{text}"
+    );
+}

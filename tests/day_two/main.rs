@@ -7,6 +7,8 @@ mod common;
 mod prereq;
 
 mod acceptance;
+mod acceptance_runners;
+mod acceptance_trust;
 mod cabling_verify;
 mod diff;
 mod impact;

@@ -60,8 +60,14 @@ fn accept(state: &Path, out: &Path, degrade: Option<&str>) -> Value {
     summary
 }
 
+/// `acceptance check` of `lab accept`'s results, against the lab plan it wrote beside them
+/// (named with `--plan`: no acceptance directory's manifest vouches for it).
 fn check(results: &Path) -> (i32, Value) {
-    let (code, r, err) = railyard(&["acceptance", "check", "--format", "json"], &[results]);
+    let plan = results.join("plan.json");
+    let (code, r, err) = railyard(
+        &["acceptance", "check", "--format", "json"],
+        &[results, Path::new("--plan"), &plan],
+    );
     say(&err);
     (code, r)
 }

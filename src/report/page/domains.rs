@@ -53,6 +53,8 @@ pub struct Row {
     pub role: &'static str,
     pub network: &'static str,
     pub cut_off: String,
+    /// Appliances cut off (`ufm01 (compute)`), named apart from the nodes; empty when none.
+    pub appliances: String,
     pub rails_lost: String,
     pub gbps_down: String,
     /// `compute su02 node-leaf: 12,800 of 102,400 Gb/s (12.50%)`, the largest shares first.
@@ -150,6 +152,7 @@ fn row(rank: usize, i: &Impact) -> Row {
         role: i.role.map_or("cable", |r| r.as_str()),
         network: i.network.as_str(),
         cut_off: thousands(i.data_cut_off() as u64),
+        appliances: i.appliances_cut_off().join(", "),
         rails_lost: thousands(i.rails_lost.len() as u64),
         gbps_down: thousands(i.gbps_down),
         more_losses: losses.len().saturating_sub(GROUPS_SHOWN),
@@ -187,9 +190,15 @@ fn ecmp(i: &Impact) -> String {
 /// One failure in a sentence: `0 nodes cut off, 32 lose a rail, 25,600 Gb/s down, ECMP left
 /// leaf01 up: 15/16 links`.
 fn effect(i: &Impact) -> String {
+    let appliances = i.appliances_cut_off();
     format!(
-        "{} nodes cut off, {} lose a rail, {} Gb/s down, narrowest ECMP left {}",
+        "{} nodes cut off{}, {} lose a rail, {} Gb/s down, narrowest ECMP left {}",
         thousands(i.data_cut_off() as u64),
+        if appliances.is_empty() {
+            String::new()
+        } else {
+            format!(" (and appliances {})", appliances.join(", "))
+        },
         thousands(i.rails_lost.len() as u64),
         thousands(i.gbps_down),
         ecmp(i)
@@ -214,6 +223,7 @@ mod tests {
                 role: "leaf",
                 network: "compute",
                 cut_off: "0".into(),
+                appliances: hostile.into(),
                 rails_lost: "0".into(),
                 gbps_down: "0".into(),
                 losses: vec![format!("compute {hostile} node-leaf: 1 of 2 Gb/s (50.00%)")],
@@ -243,7 +253,7 @@ mod tests {
         assert_eq!(
             html.matches("&lt;script&gt;alert(1)&lt;&#x2f;script&gt;&quot;&#x27;&amp;")
                 .count(),
-            8,
+            9,
             "{html}"
         );
     }
