@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::ends::EndCage;
 use super::problems::Problems;
-use super::{CordPart, Inputs, LinkBuild, PhysicalPlan};
+use super::{CordPart, Inputs, LinkBuild, PhysicalPlan, Source};
 use crate::catalog::{Assembly, AssemblyEnd, Cage, order};
 use crate::model::ident::Name;
 use crate::model::{AssemblyKind, Form, Media, Signal};
@@ -129,6 +129,10 @@ pub(crate) fn solve(
                     length_m: length,
                     legs,
                     media: media_of(asm.kind),
+                    source: Source {
+                        link: asm.source.clone(),
+                        kind: asm.source_kind,
+                    },
                 });
                 for (k, &j) in members.iter().enumerate() {
                     builds[j as usize] = Some(LinkBuild {

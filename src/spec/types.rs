@@ -511,6 +511,22 @@ pub struct PhysicalSpec {
     /// pass a panel, so such links take optics; each panel adds one patch cord per fibre.
     #[serde(default)]
     pub patch_panels: PatchPanels,
+    /// Which parts may be ordered by what their number rests on: `any` (default), or
+    /// `vendor-only`, which refuses a part whose number comes from a third-party listing
+    /// (catalog `source_kind: third-party`), located here, naming the part's source link.
+    #[serde(default)]
+    pub parts: Sp<PartsPolicy>,
+}
+
+/// `physical.parts`: the part sources a plan may order from (issue #42).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartsPolicy {
+    /// Every catalog part; a third-party part's BOM line says "confirm with the vendor".
+    #[default]
+    Any,
+    /// Only parts with vendor text behind their number (and parts ordered by specification).
+    VendorOnly,
 }
 
 /// Patch panels per tier (`physical.patch_panels`). NVIDIA's optics reaches assume at most two
@@ -558,6 +574,7 @@ impl Default for PhysicalSpec {
             vendor: None,
             spares_percent: Sp::new(0.0),
             patch_panels: PatchPanels::default(),
+            parts: Sp::default(),
         }
     }
 }
