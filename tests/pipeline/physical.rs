@@ -456,3 +456,204 @@ fn tray_height_adds_two_drops_between_racks() {
     }
     assert!(between > 100);
 }
+
+/// The bom.csv lines of a spec by part: (source_kind, note), read from the file's text.
+fn bom_notes(text: &str) -> BTreeMap<String, (String, String)> {
+    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+    let only = railyard::output::Selection::of(&[railyard::output::OutputGroup::Cabling]);
+    let files = c
+        .outputs_only(&railyard::render::Templates::default(), &only)
+        .expect("compiled")
+        .expect("rendered");
+    let bom = common::file(&files, "bom.csv");
+    let mut lines = bom.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    assert_eq!(
+        &header[header.len() - 2..],
+        ["source_kind", "note"],
+        "bom.csv says every line's source"
+    );
+    let mut out = BTreeMap::new();
+    for row in lines {
+        // The description is the only quoted cell; the last two cells never hold a comma.
+        let cells: Vec<&str> = row.rsplitn(3, ',').collect();
+        let (note, kind) = (cells[0], cells[1]);
+        let part = row.split(',').nth(1).unwrap_or("").to_string();
+        out.insert(part, (kind.to_string(), note.to_string()));
+    }
+    out
+}
+
+/// XDR on Quantum-X800 (`inventories/dgx-b300-xdr.yaml`): every module of the compute fabric runs
+/// 200G-PAM4 only, single-mode (no multimode at XDR), finned in the air-cooled Q3400, flat in the
+/// ConnectX-8 cages; the fibres are the single-mode ones NVIDIA uses for both generations; every
+/// XDR part's BOM line says it rests on a third-party listing.
+#[test]
+fn an_xdr_fabric_orders_only_200g_pam4_parts() {
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "The XDR InfiniBand four-channel 200G-PAM4 cable and transceiver product line consists of linear active copper cables (LACC), single-mode transceivers and optical fiber cables.",
+    );
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "Multimode transceivers, active optical cables (AOC). (Lasers not available yet)",
+    );
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "IHS transceivers or copper cables are only used in air-cooled switches (Q3400, Q3200) – everything else uses RHS.",
+    );
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "The same single mode, straight and 1:2 splitter crossover fiber cables are used for both XDR and NDR/400GbE.",
+    );
+    let text = common::inventory("dgx-b300-xdr.yaml");
+    let (f, p) = solve("b300-xdr", &text);
+    let cat = &f.catalog;
+    let mut compute_modules = 0;
+    for (i, l) in f.links_with_ids() {
+        if l.network != railyard::model::Network::Compute {
+            continue;
+        }
+        let b = &p.links[i];
+        assert_eq!(b.signal.rate.as_str(), "200G-PAM4", "{}", l.cable_id);
+        for m in [b.a_module, b.b_module] {
+            let use_ = &p.modules[m.expect("optics on every compute link") as usize];
+            let part = p.part_of(use_).expect("part").part.as_str();
+            let module = &cat.modules[part];
+            assert_eq!(module.lane_rates.len(), 1, "{part}");
+            assert_eq!(module.lane_rates[0].as_str(), "200G-PAM4", "{part}");
+            assert_eq!(module.media, FibreMedia::Smf, "{part}");
+            let top = if f.device(use_.device).role.is_switch() {
+                railyard::model::Top::Finned
+            } else {
+                railyard::model::Top::Flat
+            };
+            assert_eq!(module.top, top, "{part} on {}", l.cable_id);
+            compute_modules += 1;
+        }
+        let cord = p.cord(b.cord).expect("cord");
+        assert!(
+            ["MFP7E30", "MFP7E40", "MCA4K50"].contains(&cord.family.as_str()),
+            "{}: {}",
+            l.cable_id,
+            cord.family
+        );
+    }
+    assert_eq!(
+        compute_modules,
+        2 * (72 * 8 + 8 * 72),
+        "node-leaf and leaf-spine ends"
+    );
+    let notes = bom_notes(&text);
+    for part in ["980-9IAH1-00XM00", "980-9IAT0-00XM00"] {
+        assert_eq!(
+            notes[part],
+            (
+                "third-party".to_string(),
+                "confirm with the vendor before ordering".to_string()
+            ),
+            "{part}"
+        );
+    }
+    assert_eq!(notes["MFP7E30"], ("vendor".to_string(), String::new()));
+}
+
+/// No downshift: an XDR switch port and a NIC of the 100G-PAM4 generation cannot link; the
+/// error names both ends and their lane rates, located at the leaf model.
+#[test]
+fn no_downshift_between_lane_generations() {
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "200G-PAM4-based transceivers cannot downshift to 100G-PAM4 or 50G-PAM4.",
+    );
+    let text = common::inventory("dgx-b300-xdr.yaml");
+    let ndr_nic = text.replace(
+        "speed: 800G, also: [400G], form: osfp, top: flat, lanes: 4, lane_rates: [200G-PAM4]",
+        "speed: 800G, also: [400G], form: osfp, top: flat, lanes: 8, lane_rates: [100G-PAM4]",
+    );
+    assert_ne!(ndr_nic, text);
+    let e = errors(&ndr_nic);
+    assert!(
+        e.iter().any(|(code, msg, located)| code == "RY1001"
+            && *located
+            && msg.contains("the node end")
+            && msg.contains("the leaf end")
+            && msg.contains("200G-PAM4")
+            && msg.contains("100G-PAM4")),
+        "{e:?}"
+    );
+}
+
+/// The XDR switch declared as 800G cages of 100G lanes (the workaround a new user tries) no
+/// longer builds silently: RY1008 at the spec's model, naming both generations.
+#[test]
+fn an_xdr_switch_declared_with_100g_lanes_is_refused() {
+    let h100 = common::inventory("dgx-superpod-h100.yaml");
+    assert!(!h100.contains("\ncatalog:"));
+    let faked = format!(
+        "{}\ncatalog:\n  switches:\n    q3400:\n      vendor: NVIDIA\n      description: \"Q3400 as 800G cages\"\n      transport: [infiniband]\n      ru: 4\n      mgmt_port: eth0\n      port_groups:\n        - {{first: 1, count: 72, form: osfp, speed: 800G, breakouts: [\"2x400G\"], name: \"sw{{cage}}\", split_name: \"sw{{cage}}p{{lane1}}\"}}\n",
+        h100.replace("model: qm9700", "model: q3400")
+    );
+    let e = errors(&faked);
+    assert!(
+        e.iter().any(|(code, msg, located)| code == "RY1008"
+            && *located
+            && msg.contains("100G-PAM4")
+            && msg.contains("200G-PAM4")),
+        "{e:?}"
+    );
+}
+
+/// `physical.parts: vendor-only` refuses a part whose number rests on a third-party listing, at
+/// the key, naming the listing's link; declaring the same part with a vendor source (the mutation
+/// a buyer makes after confirming the number) lifts both the refusal and the BOM's mark.
+#[test]
+fn vendor_only_refuses_third_party_parts_and_the_mark_follows_the_source_kind() {
+    let text = common::inventory("dgx-b300-xdr.yaml");
+    let strict = format!("{text}\nphysical: {{parts: vendor-only}}\n");
+    let e = errors(&strict);
+    let refused = |e: &[(String, String, bool)], part: &str| {
+        e.iter().any(|(code, msg, located)| {
+            code == "RY1007"
+                && *located
+                && msg.contains(part)
+                && msg.contains("https://networking-docs.nvidia.com/")
+        })
+    };
+    assert!(refused(&e, "980-9IAT0-00XM00"), "{e:?}");
+    assert!(refused(&e, "980-9IAH1-00XM00"), "{e:?}");
+    // The NIC module again, its source kind mutated to `vendor` (every other field as built in).
+    let built_in = std::fs::read_to_string(format!(
+        "{}/catalog/physical-xdr.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("catalog/physical-xdr.yaml");
+    let entry: String = built_in
+        .split("\n  980-9IAT0-00XM00:\n")
+        .nth(1)
+        .expect("the NIC module")
+        .split("\n\n")
+        .next()
+        .expect("entry")
+        .lines()
+        .map(|l| format!("  {l}\n"))
+        .collect();
+    assert!(entry.contains("source_kind: third-party"));
+    let mutated = entry.replace("source_kind: third-party", "source_kind: vendor");
+    let overlay = format!("  modules:\n    980-9IAT0-00XM00:\n{mutated}");
+    let with = |t: &str| t.replacen("catalog:\n", &format!("catalog:\n{overlay}"), 1);
+    let e = errors(&with(&strict));
+    assert!(!refused(&e, "980-9IAT0-00XM00"), "{e:?}");
+    assert!(refused(&e, "980-9IAH1-00XM00"), "{e:?}");
+    let before = bom_notes(&text);
+    let after = bom_notes(&with(&text));
+    assert_eq!(
+        before["980-9IAT0-00XM00"].1,
+        "confirm with the vendor before ordering"
+    );
+    assert_eq!(
+        after["980-9IAT0-00XM00"],
+        ("vendor".to_string(), String::new())
+    );
+    assert_eq!(before["980-9IAH1-00XM00"], after["980-9IAH1-00XM00"]);
+}
