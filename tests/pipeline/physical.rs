@@ -657,3 +657,83 @@ fn vendor_only_refuses_third_party_parts_and_the_mark_follows_the_source_kind() 
     );
     assert_eq!(before["980-9IAH1-00XM00"], after["980-9IAH1-00XM00"]);
 }
+
+/// Breakout modes of a SONiC `platform.json` port as (ports, speed in G), default and alternates:
+/// `4x200G[100G,50G]` gives (4, 200), (4, 100), (4, 50); mixed modes (`4x100G(4)+1x400G(4)`) none.
+fn platform_modes(modes: &serde_json::Map<String, serde_json::Value>) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    for mode in modes.keys().filter(|m| !m.contains('+')) {
+        let (head, alts) = mode.split_once('[').unwrap_or((mode, ""));
+        let Some((n, s)) = head.split_once('x') else {
+            continue;
+        };
+        let n: u32 = n.parse().expect("port count");
+        for speed in std::iter::once(s).chain(alts.trim_end_matches(']').split(',')) {
+            if let Some(g) = speed.strip_suffix('G').and_then(|g| g.parse().ok()) {
+                out.push((n, g));
+            }
+        }
+    }
+    out
+}
+
+/// SN5610 and SN5640 as the vendor's SONiC port tables describe them (sonic-buildimage
+/// `platform.json` @ 086b03bd): 64 OSFP cages of 8 SerDes lanes; the SN5610 runs at most 800G on a
+/// cage, so 100 Gb/s per lane — it is a 100G-PAM4 switch, not one of the XDR generation — and every
+/// catalog breakout is one of the table's modes. A Spectrum-X fabric on SN5610 therefore builds with
+/// the same optics as on the SN5600 and no 200G-PAM4 part.
+#[test]
+fn sn5610_and_sn5640_cages_match_the_vendors_port_tables() {
+    for (model, file) in [
+        ("sn5610", "x86_64-nvidia_sn5610n-r0.platform.json"),
+        ("sn5640", "x86_64-nvidia_sn5640-r0.platform.json"),
+    ] {
+        let path = format!(
+            "{}/tests/fixtures/physical/sonic/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("json");
+        let ports: Vec<&serde_json::Value> = v["interfaces"]
+            .as_object()
+            .expect("interfaces")
+            .values()
+            .filter(|p| p["lanes"].as_str().unwrap_or("").split(',').count() == 8)
+            .collect();
+        let cat = railyard::catalog::builtin();
+        let g = &cat.switches[model].port_groups[0];
+        assert_eq!(ports.len() as u32, g.count, "{model}: cages");
+        let cage = g.cage();
+        assert_eq!(cage.lanes, 8, "{model}");
+        for p in &ports {
+            let modes = platform_modes(p["breakout_modes"].as_object().expect("modes"));
+            // The fastest a cage carries, over its 8 lanes: the lane rate it needs.
+            let cage_gbps = modes.iter().map(|(n, s)| n * s).max().expect("a mode");
+            assert!(cage_gbps / 8 <= 100, "{model}: {cage_gbps}G over 8 lanes");
+            for b in &g.breakouts {
+                let (n, s) = b.split_once('x').expect("NxS");
+                let want = (
+                    n.parse::<u32>().expect("n"),
+                    s.trim_end_matches('G').parse::<u32>().expect("speed"),
+                );
+                assert!(modes.contains(&want), "{model}: {b} not in {modes:?}");
+            }
+        }
+        assert!(!cage.runs(railyard::model::LaneRate::G200Pam4), "{model}");
+        assert!(cage.runs(railyard::model::LaneRate::G100Pam4), "{model}");
+    }
+    let text = common::inventory("spectrum-x-cloud.yaml").replace("model: sn5600", "model: sn5610");
+    let (f, p) = solve(
+        "sx-sn5610",
+        &format!("{text}\nplatforms: {{default: nvue}}\n"),
+    );
+    assert!(f.devices().any(|d| d.model == "sn5610"));
+    for m in &p.modules {
+        let part = p.part_of(m).expect("part").part.as_str();
+        let rates = &f.catalog.modules[part].lane_rates;
+        assert!(
+            !rates.contains(&railyard::model::LaneRate::G200Pam4),
+            "{part} on an SN5610"
+        );
+    }
+}
