@@ -629,3 +629,51 @@ fn every_part_states_its_source_kind_and_its_fixtures_agree() {
     }
     fail_on(problems);
 }
+
+/// `docs/physical.md` lists every built-in part with its source kind and source, as the catalog
+/// files say (a part added without a docs row, or a kind changed in one place only, fails).
+#[test]
+fn the_docs_table_lists_every_part_with_its_source_kind() {
+    let docs = std::fs::read_to_string(root().join("docs/physical.md")).expect("docs/physical.md");
+    let rows: BTreeMap<String, (String, String)> = docs
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let key = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((
+                key.to_string(),
+                (cells.get(4)?.to_string(), cells.get(5)?.to_string()),
+            ))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    let mut all = catalog();
+    let generic: Value = serde_saphyr::from_str(
+        &std::fs::read_to_string(root().join("catalog/physical-generic.yaml")).expect("generic"),
+    )
+    .expect("valid YAML");
+    for section in SECTIONS {
+        if let Some(map) = generic.get(section).and_then(Value::as_object) {
+            for (k, e) in map {
+                all[section]
+                    .as_object_mut()
+                    .expect("section")
+                    .insert(k.clone(), e.clone());
+            }
+        }
+    }
+    let mut n = 0;
+    for (section, key, e) in parts(&all) {
+        n += 1;
+        let kind = e.get("source_kind").and_then(Value::as_str).unwrap_or("");
+        let source = e.get("source").and_then(Value::as_str).unwrap_or("");
+        match rows.get(&key) {
+            Some((k, s)) if k == kind && s == source => {}
+            other => problems.push(format!(
+                "{section}.{key}: docs row {other:?}, catalog ({kind}, {source})"
+            )),
+        }
+    }
+    assert!(n >= 35, "{n} parts");
+    fail_on(problems);
+}
