@@ -498,6 +498,11 @@ pub struct PhysicalSpec {
     /// Copper (DAC, then active copper) for runs up to this many metres, optics beyond.
     #[serde(default = "super::defaults::copper_max")]
     pub copper_max_m: Sp<f64>,
+    /// Active optical cables for runs up to this many metres (within the lengths the AOC is sold
+    /// in); unset, AOCs share `copper_max_m` with DAC and active copper. NVIDIA: "AOCs (Active
+    /// Optical Cable) are used from 3 meters to about 100 meters" (cable management FAQ).
+    #[serde(default)]
+    pub aoc_max_m: Option<Sp<f64>>,
     /// Single-mode optics for runs longer than this; multimode up to it.
     #[serde(default = "super::defaults::singlemode_beyond")]
     pub singlemode_beyond_m: Sp<f64>,
@@ -570,6 +575,7 @@ impl Default for PhysicalSpec {
     fn default() -> Self {
         Self {
             copper_max_m: super::defaults::copper_max(),
+            aoc_max_m: None,
             singlemode_beyond_m: super::defaults::singlemode_beyond(),
             vendor: None,
             spares_percent: Sp::new(0.0),

@@ -737,3 +737,53 @@ fn sn5610_and_sn5640_cages_match_the_vendors_port_tables() {
         );
     }
 }
+
+/// An AOC has its own reach (`physical.aoc_max_m`): NVIDIA "AOCs (Active Optical Cable) are used
+/// from 3 meters to about 100 meters", and the DGX SuperPOD H100 RA orders its in-band and
+/// OOB-to-in-band uplinks as "100 Gbps QSFP to QSFP AOC" 980-9I13N-00C030. Given that shape, the
+/// H100 example's in-band links up to 30 m are that part; unset, nothing changes (AOCs stay within
+/// `copper_max_m`, as the built-in examples are planned).
+#[test]
+fn an_aoc_has_its_own_reach_and_the_h100_ra_orders_its_aocs() {
+    quote(
+        "nvidia-superpod-h100-ra-table8.txt",
+        "100 Gbps Two uplinks per OOB to in-band 980-9I13N-00C030",
+    );
+    quote(
+        "nvidia-superpod-h100-ra-table8.txt",
+        "100 Gbps QSFP to QSFP AOC Leaf – Core cables 980-9I440-00H030 980-9I13N-00C030",
+    );
+    let text = common::inventory("dgx-superpod-h100.yaml");
+    assert!(!text.contains("physical:"));
+    let (_, plain) = solve("h100", &text);
+    assert!(
+        plain
+            .ordered_cords()
+            .all(|c| c.part.as_str() != "980-9I13N-00C030"),
+        "no AOC beyond copper_max_m unless asked"
+    );
+    let ra = format!("{text}\nphysical: {{aoc_max_m: 30}}\n");
+    let (f, p) = solve("h100-ra", &ra);
+    let mut aocs = 0;
+    for (i, l) in f.links_with_ids() {
+        if l.network != railyard::model::Network::Inband || l.speed.as_gbps() != 100 {
+            continue;
+        }
+        let b = &p.links[i];
+        let cord = p.cord(b.cord).expect("cord");
+        if l.route_m <= 30.0 {
+            assert_eq!(cord.part.as_str(), "980-9I13N-00C030", "{}", l.cable_id);
+            assert_eq!(b.media, railyard::model::Media::Aoc);
+            assert!(b.a_module.is_none() && b.b_module.is_none());
+            aocs += 1;
+        } else {
+            assert_ne!(b.media, railyard::model::Media::Aoc, "{}", l.cable_id);
+        }
+    }
+    assert!(aocs > 100, "{aocs} in-band AOCs");
+    let notes = bom_notes(&ra);
+    assert_eq!(
+        notes["980-9I13N-00C030"],
+        ("vendor-text".to_string(), String::new())
+    );
+}
