@@ -26,13 +26,28 @@ const COLUMNS: [Column; 8] = [
     Column::text("note"),
 ];
 
+/// What a cord line says of its number beyond its source kind: a family ordered at the planned
+/// length has no orderable number (the catalog lists no lengths for it), and without `racks:`
+/// every length is the tier's class length, a placeholder (issue #42).
+fn cord_notes(c: &crate::physical::CordPart, placeholder: bool) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if c.part == c.family && c.source.kind != Some(SourceKind::Specification) {
+        out.push("no orderable number: the family at the planned length (confirm the length code with the vendor)");
+    }
+    if placeholder {
+        out.push("length is a placeholder: the spec has no `racks:`");
+    }
+    out
+}
+
 /// The source columns of a part line: its kind (`spec` for a part the spec declares without
-/// one) and the note the kind asks for.
-fn source_cells(kind: Option<SourceKind>) -> (&'static str, &'static str) {
-    (
-        kind.map_or("spec", SourceKind::as_str),
-        SourceKind::bom_note(kind),
-    )
+/// one) and the notes: the one the kind asks for, then the line's own.
+fn source_cells(kind: Option<SourceKind>, extra: &[&str]) -> (&'static str, String) {
+    let notes: Vec<&str> = std::iter::once(SourceKind::bom_note(kind))
+        .chain(extra.iter().copied())
+        .filter(|n| !n.is_empty())
+        .collect();
+    (kind.map_or("spec", SourceKind::as_str), notes.join("; "))
 }
 
 fn category(m: Media) -> &'static str {
@@ -52,6 +67,7 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
     // (category, part, description) → quantity, and each part line's source kind.
     let mut items: BTreeMap<(&'static str, String, String), u64> = BTreeMap::new();
     let mut kinds: BTreeMap<String, Option<SourceKind>> = BTreeMap::new();
+    let mut extra: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
     for d in f.devices() {
         let desc = f
             .switch_model(d)
@@ -82,6 +98,7 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
     // A splitter lengthened after its first leg leaves its first part unused.
     for (c, n) in p.cord_parts.iter().zip(cords).filter(|(_, n)| *n > 0) {
         kinds.insert(c.part.to_string(), c.source.kind);
+        extra.insert(c.part.to_string(), cord_notes(c, p.lengths_placeholder));
         let desc = format!(
             "{}, {} m",
             c.description,
@@ -114,9 +131,10 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
         };
         // Switch and node lines are models (their sources are the catalog's `source`), not parts.
         let (kind, note) = if model {
-            ("", "")
+            ("", String::new())
         } else {
-            source_cells(kinds.get(&part).copied().flatten())
+            let own = extra.get(&part).map_or(&[][..], Vec::as_slice);
+            source_cells(kinds.get(&part).copied().flatten(), own)
         };
         w.row([
             cat,
@@ -126,7 +144,7 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
             &s.to_string(),
             &(q + s).to_string(),
             kind,
-            note,
+            note.as_str(),
         ]);
     }
     Ok(OutputFile::new(

@@ -47,6 +47,9 @@ pub struct PhysicalPlan {
     /// The patch cords the declared patch panels add (`physical.patch_panels`): one per fibre
     /// per panel, as indices into `cord_parts`; the planned fibre is the trunk between panels.
     pub panel_cords: Vec<u32>,
+    /// The spec places no devices in racks (`racks:` absent): every cord's length is the tier's
+    /// class length from `cabling:`, a placeholder the BOM says so of.
+    pub lengths_placeholder: bool,
 }
 
 /// How one link is built.
@@ -215,6 +218,7 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     let signals = signals(&input, &mut problems);
     let mut plan = PhysicalPlan {
         spares_percent: spec.physical.spares_percent.value,
+        lengths_placeholder: spec.racks.is_none(),
         adapters: qsas.len() as u64,
         adapter: (!qsas.is_empty())
             .then(|| qsa_adapter(spec, &fabric.catalog, &qsa_rates))

@@ -555,7 +555,13 @@ fn an_xdr_fabric_orders_only_200g_pam4_parts() {
             "{part}"
         );
     }
-    assert_eq!(notes["MFP7E30"], ("vendor".to_string(), String::new()));
+    // The fibre family is vendor-sourced; its length code is not (no orderable number).
+    assert_eq!(notes["MFP7E30"].0, "vendor");
+    assert!(
+        !notes["MFP7E30"]
+            .1
+            .contains("confirm with the vendor before ordering")
+    );
 }
 
 /// No downshift: an XDR switch port and a NIC of the 100G-PAM4 generation cannot link; the
@@ -782,8 +788,42 @@ fn an_aoc_has_its_own_reach_and_the_h100_ra_orders_its_aocs() {
     }
     assert!(aocs > 100, "{aocs} in-band AOCs");
     let notes = bom_notes(&ra);
+    // Vendor text: no third-party mark; the example has no `racks:`, so its length is a placeholder.
+    assert_eq!(notes["980-9I13N-00C030"].0, "vendor-text");
     assert_eq!(
-        notes["980-9I13N-00C030"],
-        ("vendor-text".to_string(), String::new())
+        notes["980-9I13N-00C030"].1,
+        "length is a placeholder: the spec has no `racks:`"
+    );
+}
+
+/// A fibre family the catalog lists no lengths for (MFP7E10: NVIDIA's ordering table was not
+/// found) is ordered at the planned length with no orderable number, and its BOM line says so;
+/// without `racks:` every cable and fibre length is the tier's class length, and every such line
+/// says it is a placeholder. With `racks:` (spectrum-x-cloud) no line says so.
+#[test]
+fn bom_lines_say_when_a_number_or_a_length_is_not_orderable_as_printed() {
+    let h100 = common::inventory("dgx-superpod-h100.yaml");
+    assert!(!h100.contains("\nracks:"));
+    let notes = bom_notes(&h100);
+    let mut cords = 0;
+    for (part, (_, note)) in &notes {
+        let family_only = part == "MFP7E10" || part == "MFP7E30";
+        if family_only {
+            assert!(note.contains("no orderable number"), "{part}: {note}");
+        }
+        if part.starts_with("MFP7E") || part.starts_with("GEN-") || part.starts_with("MCP") {
+            assert!(note.contains("placeholder"), "{part}: {note}");
+            cords += 1;
+        }
+    }
+    assert!(cords >= 2, "{notes:?}");
+    let sx = bom_notes(&common::inventory("spectrum-x-cloud.yaml"));
+    assert!(
+        sx.values().all(|(_, n)| !n.contains("placeholder")),
+        "{sx:?}"
+    );
+    assert!(
+        sx.iter()
+            .any(|(p, (_, n))| p.starts_with("MFP7E") && n.contains("no orderable number"))
     );
 }
