@@ -827,3 +827,40 @@ fn bom_lines_say_when_a_number_or_a_length_is_not_orderable_as_printed() {
             .any(|(p, (_, n))| p.starts_with("MFP7E") && n.contains("no orderable number"))
     );
 }
+
+/// IHS or RHS by the cage's top: the air-cooled Q3400 takes finned (IHS) twin-ports; a
+/// liquid-cooled Quantum-X800 (flat cages, declared by the spec) takes the flat (RHS) twin-port of
+/// the same line, and the ConnectX-8 ends stay flat.
+#[test]
+fn xdr_modules_follow_the_cage_top() {
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "RHS devices are used in ConnectX-8 cages for B300, GB300, ConnectX-8 PCIe cards, and liquid cooled switches.",
+    );
+    let text = common::inventory("dgx-b300-xdr.yaml");
+    let liquid = text.replace("model: q3400", "model: q3400-liquid").replacen(
+        "catalog:\n",
+        "catalog:\n  switches:\n    q3400-liquid:\n      vendor: NVIDIA\n      description: \"a liquid-cooled Quantum-X800 (flat cages)\"\n      transport: [infiniband]\n      ru: 4\n      mgmt_port: eth0\n      asic: quantum-x800\n      port_groups:\n        - {first: 1, count: 72, form: osfp, speed: 1600G, top: flat, lanes: 8, lane_rates: [200G-PAM4], breakouts: [\"2x800G\"], name: \"sw{cage}\", split_name: \"sw{cage}p{lane1}\"}\n",
+        1,
+    );
+    assert_ne!(liquid, text);
+    for (name, spec, switch_part) in [
+        ("air", &text, "980-9IAH1-00XM00"),
+        ("liquid", &liquid, "980-9IAU0-00XM00"),
+    ] {
+        let (f, p) = solve(name, spec);
+        let by_role = modules_by_role(&f, &p);
+        for role in [Role::Leaf, Role::Spine] {
+            assert_eq!(
+                by_role[&role].keys().collect::<Vec<_>>(),
+                [switch_part],
+                "{name}: {role:?}"
+            );
+        }
+        assert_eq!(
+            by_role[&Role::Node].keys().collect::<Vec<_>>(),
+            ["980-9IAT0-00XM00"],
+            "{name}"
+        );
+    }
+}
