@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::catalog::SourceKind;
 use crate::model::Media;
 use crate::output::csv::{Column, Writer};
 use crate::output::{FileError, InFile};
@@ -12,14 +13,42 @@ use crate::output::{OutputFile, OutputGroup};
 use crate::physical::PhysicalPlan;
 use crate::topology::{Fabric, PerDevice};
 
-const COLUMNS: [Column; 6] = [
+const COLUMNS: [Column; 8] = [
     Column::text("category"),
     Column::text("part"),
     Column::text("description"),
     Column::number("quantity"),
     Column::number("spares"),
     Column::number("order"),
+    // What the part number rests on (catalog `source_kind`), and what the buyer must do about
+    // it: a third-party listing is "confirm with the vendor before ordering" (issue #42).
+    Column::text("source_kind"),
+    Column::text("note"),
 ];
+
+/// What a cord line says of its number beyond its source kind: a family ordered at the planned
+/// length has no orderable number (the catalog lists no lengths for it), and without `racks:`
+/// every length is the tier's class length, a placeholder (issue #42).
+fn cord_notes(c: &crate::physical::CordPart, placeholder: bool) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if c.part == c.family && c.source.kind != Some(SourceKind::Specification) {
+        out.push("no orderable number: the family at the planned length (confirm the length code with the vendor)");
+    }
+    if placeholder {
+        out.push("length is a placeholder: the spec has no `racks:`");
+    }
+    out
+}
+
+/// The source columns of a part line: its kind (`spec` for a part the spec declares without
+/// one) and the notes: the one the kind asks for, then the line's own.
+fn source_cells(kind: Option<SourceKind>, extra: &[&str]) -> (&'static str, String) {
+    let notes: Vec<&str> = std::iter::once(SourceKind::bom_note(kind))
+        .chain(extra.iter().copied())
+        .filter(|n| !n.is_empty())
+        .collect();
+    (kind.map_or("spec", SourceKind::as_str), notes.join("; "))
+}
 
 fn category(m: Media) -> &'static str {
     match m {
@@ -35,8 +64,10 @@ fn spares(q: u64, percent: f64) -> u64 {
 }
 
 pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
-    // (category, part, description) → quantity
+    // (category, part, description) → quantity, and each part line's source kind.
     let mut items: BTreeMap<(&'static str, String, String), u64> = BTreeMap::new();
+    let mut kinds: BTreeMap<String, Option<SourceKind>> = BTreeMap::new();
+    let mut extra: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
     for d in f.devices() {
         let desc = f
             .switch_model(d)
@@ -52,6 +83,7 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
         modules[m.part as usize] += 1;
     }
     for (part, n) in p.module_parts.iter().zip(modules).filter(|(_, n)| *n > 0) {
+        kinds.insert(part.part.to_string(), part.source.kind);
         let key = (
             "transceiver",
             part.part.to_string(),
@@ -65,6 +97,8 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
     }
     // A splitter lengthened after its first leg leaves its first part unused.
     for (c, n) in p.cord_parts.iter().zip(cords).filter(|(_, n)| *n > 0) {
+        kinds.insert(c.part.to_string(), c.source.kind);
+        extra.insert(c.part.to_string(), cord_notes(c, p.lengths_placeholder));
         let desc = format!(
             "{}, {} m",
             c.description,
@@ -75,22 +109,32 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
             .or_default() += n;
     }
     if p.adapters > 0 {
-        let (part, desc) = match &p.adapter {
-            Some(a) => (a.part.to_string(), a.description.to_string()),
+        let (part, desc, kind) = match &p.adapter {
+            Some(a) => (a.part.to_string(), a.description.to_string(), a.source.kind),
             None => (
                 "GEN-QSA".into(),
                 "QSFP-to-SFP adapter (QSA): one SFP module in a QSFP cage, order by specification"
                     .into(),
+                Some(SourceKind::Specification),
             ),
         };
+        kinds.insert(part.clone(), kind);
         items.insert(("adapter", part, desc), p.adapters);
     }
     let mut w = Writer::new(&COLUMNS);
     for ((cat, part, desc), q) in items {
-        let s = if matches!(cat, "switch" | "node") {
+        let model = matches!(cat, "switch" | "node");
+        let s = if model {
             0
         } else {
             spares(q, p.spares_percent)
+        };
+        // Switch and node lines are models (their sources are the catalog's `source`), not parts.
+        let (kind, note) = if model {
+            ("", String::new())
+        } else {
+            let own = extra.get(&part).map_or(&[][..], Vec::as_slice);
+            source_cells(kinds.get(&part).copied().flatten(), own)
         };
         w.row([
             cat,
@@ -99,6 +143,8 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
             &q.to_string(),
             &s.to_string(),
             &(q + s).to_string(),
+            kind,
+            note.as_str(),
         ]);
     }
     Ok(OutputFile::new(

@@ -19,8 +19,8 @@ use crate::model::{Fits, Form, LaneRate, Platform, Speed, Top, Transport};
 pub use builtin::builtin;
 pub use cage::Cage;
 pub use physical::{
-    Adapter, Assembly, AssemblyEnd, Evidence, Fibre, Length, Module, PnBasis, PnRule, length_for,
-    order,
+    Adapter, Assembly, AssemblyEnd, Evidence, Fibre, Length, Module, PnBasis, PnRule, SourceKind,
+    length_for, order,
 };
 
 /// Every hardware model known to a build: built-ins plus the spec's own.

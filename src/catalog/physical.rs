@@ -13,6 +13,44 @@ use crate::model::{
     AssemblyKind, Connector, FibreKind, FibreMedia, Fits, Form, Grade, LaneRate, Top,
 };
 
+/// What a part's number and figures rest on (issue #42's decision on sources): the maker's own
+/// page, the maker's words on another host (a mirror, a public repository), a third-party
+/// listing (a seller, an inventory, someone's table), or a standard the part is ordered by
+/// (`GEN-` cords). The rules that decide what fits where come from vendor text whatever the
+/// kind; the kind tells the buyer how far to trust the part number: the BOM marks a third-party
+/// line "confirm with the vendor before ordering", and `physical.parts: vendor-only` refuses it.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    Vendor,
+    VendorText,
+    ThirdParty,
+    Specification,
+}
+
+impl SourceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Vendor => "vendor",
+            SourceKind::VendorText => "vendor-text",
+            SourceKind::ThirdParty => "third-party",
+            SourceKind::Specification => "specification",
+        }
+    }
+
+    /// What the BOM says of a line of this kind (`None`: the spec's own part, no kind stated).
+    pub fn bom_note(kind: Option<SourceKind>) -> &'static str {
+        match kind {
+            Some(SourceKind::ThirdParty) => "confirm with the vendor before ordering",
+            Some(SourceKind::Specification) => "order by specification",
+            Some(SourceKind::Vendor | SourceKind::VendorText) => "",
+            None => "declared in the spec",
+        }
+    }
+}
+
 /// A pluggable transceiver (or adapter), keyed by its orderable part number.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -49,6 +87,9 @@ pub struct Module {
     #[serde(default)]
     pub power_w: Option<f64>,
     pub source: Text,
+    /// What `source` is (built-in parts always say; a spec's own part may leave it out).
+    #[serde(default)]
+    pub source_kind: Option<SourceKind>,
     #[serde(default)]
     pub evidence: Vec<Evidence>,
 }
@@ -128,6 +169,9 @@ pub struct Assembly {
     pub max_m: Option<f64>,
     pub lengths: Vec<Length>,
     pub source: Text,
+    /// What `source` is (built-in parts always say; a spec's own part may leave it out).
+    #[serde(default)]
+    pub source_kind: Option<SourceKind>,
     #[serde(default)]
     pub evidence: Vec<Evidence>,
 }
@@ -168,6 +212,9 @@ pub struct Fibre {
     pub max_m: f64,
     pub lengths: Vec<Length>,
     pub source: Text,
+    /// What `source` is (built-in parts always say; a spec's own part may leave it out).
+    #[serde(default)]
+    pub source_kind: Option<SourceKind>,
     #[serde(default)]
     pub evidence: Vec<Evidence>,
 }
@@ -189,6 +236,9 @@ pub struct Adapter {
     #[serde(default)]
     pub power_w: Option<f64>,
     pub source: Text,
+    /// What `source` is (built-in parts always say; a spec's own part may leave it out).
+    #[serde(default)]
+    pub source_kind: Option<SourceKind>,
     #[serde(default)]
     pub evidence: Vec<Evidence>,
 }

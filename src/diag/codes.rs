@@ -386,4 +386,17 @@ codes! {
          cabling requirements for NDR/400G Ethernet); every further panel adds connector loss no \
          reach allows for, and copper cannot pass a panel at all, so a tier with panels is optical. \
          Declare 0, 1 or 2 panels per tier.";
+    THIRD_PARTY_PART_REFUSED = "RY1007", "a part resting on a third-party listing under `physical.parts: vendor-only`",
+        "Every catalog part says what its number rests on (`source_kind`): the vendor's page, the \
+         vendor's text on another host, a third-party listing, or a standard. Under `physical.parts: \
+         vendor-only` the plan may not order a part whose number only a third-party listing gives \
+         (a seller's or an inventory's table): confirm the number with the vendor and declare the \
+         part under `catalog:` with that source, or drop `vendor-only` (the BOM then marks the \
+         line \"confirm with the vendor before ordering\").";
+    LANE_GENERATION = "RY1008", "a switch model declared in the wrong lane generation",
+        "NVIDIA's XDR parts are \"four-channel 200G-PAM4\" and \"cannot downshift to 100G-PAM4 or \
+         50G-PAM4\" (LinkX 800g200gpam4list). A Quantum-X800 switch (Q3400, Q3200) runs 200G-PAM4 \
+         lanes in 1.6T twin-port OSFP cages; a spec that declares it with 800G cages of 100G lanes \
+         would order NDR-generation optics that cannot link to XDR ones. Use the built-in model, \
+         or declare its port groups with `lane_rates: [200G-PAM4]`.";
 }

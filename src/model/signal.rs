@@ -24,10 +24,14 @@ pub enum LaneRate {
     G25Nrz,
     G50Pam4,
     G100Pam4,
+    /// The XDR / 1.6T generation: NVIDIA's "four-channel 200G-PAM4" parts, which "cannot
+    /// downshift to 100G-PAM4 or 50G-PAM4" (LinkX 800g200gpam4list).
+    G200Pam4,
 }
 
 impl LaneRate {
-    pub const ALL: [LaneRate; 5] = [
+    pub const ALL: [LaneRate; 6] = [
+        LaneRate::G200Pam4,
         LaneRate::G100Pam4,
         LaneRate::G50Pam4,
         LaneRate::G25Nrz,
@@ -42,6 +46,7 @@ impl LaneRate {
             LaneRate::G25Nrz => "25G-NRZ",
             LaneRate::G50Pam4 => "50G-PAM4",
             LaneRate::G100Pam4 => "100G-PAM4",
+            LaneRate::G200Pam4 => "200G-PAM4",
         }
     }
 
@@ -52,12 +57,13 @@ impl LaneRate {
             LaneRate::G25Nrz => 25,
             LaneRate::G50Pam4 => 50,
             LaneRate::G100Pam4 => 100,
+            LaneRate::G200Pam4 => 200,
         }
     }
 
     pub fn modulation(self) -> &'static str {
         match self {
-            LaneRate::G50Pam4 | LaneRate::G100Pam4 => "PAM4",
+            LaneRate::G50Pam4 | LaneRate::G100Pam4 | LaneRate::G200Pam4 => "PAM4",
             LaneRate::G1 | LaneRate::G10Nrz | LaneRate::G25Nrz => "NRZ",
         }
     }
@@ -85,7 +91,7 @@ impl FromStr for LaneRate {
             .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
                 format!(
-                    "`{s}` is not a lane rate; one of 100G-PAM4, 50G-PAM4, 25G-NRZ, 10G-NRZ, 1G"
+                    "`{s}` is not a lane rate; one of 200G-PAM4, 100G-PAM4, 50G-PAM4, 25G-NRZ, 10G-NRZ, 1G"
                 )
             })
     }
@@ -112,7 +118,7 @@ impl schemars::JsonSchema for LaneRate {
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
             "type": "string",
-            "enum": ["100G-PAM4", "50G-PAM4", "25G-NRZ", "10G-NRZ", "1G"],
+            "enum": ["200G-PAM4", "100G-PAM4", "50G-PAM4", "25G-NRZ", "10G-NRZ", "1G"],
             "description": "Electrical lane rate and modulation"
         })
     }
@@ -235,5 +241,11 @@ mod tests {
         );
         assert_eq!(LaneRate::carrying(Speed::gbps(25), 2), None);
         assert_eq!("50g-pam4".parse::<LaneRate>(), Ok(LaneRate::G50Pam4));
+        // XDR: 800G is four 200G-PAM4 lanes, 400G two (NVIDIA LinkX 800g200gpam4list).
+        assert_eq!(
+            LaneRate::carrying(Speed::gbps(800), 4),
+            Some(LaneRate::G200Pam4)
+        );
+        assert_eq!("200G-PAM4".parse::<LaneRate>(), Ok(LaneRate::G200Pam4));
     }
 }

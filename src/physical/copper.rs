@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::ends::EndCage;
 use super::problems::Problems;
-use super::{CordPart, Inputs, LinkBuild, PhysicalPlan};
+use super::{CordPart, Inputs, LinkBuild, PhysicalPlan, Source};
 use crate::catalog::{Assembly, AssemblyEnd, Cage, order};
 use crate::model::ident::Name;
 use crate::model::{AssemblyKind, Form, Media, Signal};
@@ -67,6 +67,7 @@ pub(crate) fn solve(
 ) {
     let by_cage = Bundles::new(input);
     let copper_max = input.spec.physical.copper_max_m.value;
+    let reach = Reach::of(input);
     let links = &input.links;
     // The choice depends only on the two cage kinds, the legs, the signal and the run: chosen
     // once per such need (a 131k fabric has half a million bundles and a few hundred needs).
@@ -82,7 +83,7 @@ pub(crate) fn solve(
         // A DAC, ACC or AOC is one assembly end to end: it cannot pass a patch panel, so a
         // tier cabled through panels takes optics (`physical.patch_panels`).
         let panels = input.spec.physical.patch_panels.of(links[i].tier);
-        if !twisted && (links[i].route_m > copper_max || panels > 0) {
+        if !twisted && (links[i].route_m > copper_max.max(reach.aoc) || panels > 0) {
             continue;
         }
         // The bundle seen from the end whose cage has more ports (the splitter's single end).
@@ -119,7 +120,7 @@ pub(crate) fn solve(
         let need = (hub.cage, far.cage, legs, signal, route.to_bits());
         let choice = picked
             .entry(need)
-            .or_insert_with(|| pick(input, hub_cage, far_cage, legs, signal, route));
+            .or_insert_with(|| pick(input, (hub_cage, far_cage), legs, signal, route, reach));
         match choice.clone() {
             Some((family, asm, part, length)) => {
                 let cord = plan.push_cord(CordPart {
@@ -129,6 +130,10 @@ pub(crate) fn solve(
                     length_m: length,
                     legs,
                     media: media_of(asm.kind),
+                    source: Source {
+                        link: asm.source.clone(),
+                        kind: asm.source_kind,
+                    },
                 });
                 for (k, &j) in members.iter().enumerate() {
                     builds[j as usize] = Some(LinkBuild {
@@ -144,6 +149,35 @@ pub(crate) fn solve(
             }
             None if twisted => problems.no_part(i, "no patch cord reaches this run", input),
             None => {}
+        }
+    }
+}
+
+/// How far each kind of assembly is taken: DAC and active copper to `physical.copper_max_m`,
+/// an AOC to `physical.aoc_max_m` (its own reach: "AOCs … are used from 3 meters to about 100
+/// meters", NVIDIA cable management FAQ), or with copper where that is unset. Twisted pair is
+/// always taken (its own 100 m channel).
+#[derive(Clone, Copy)]
+struct Reach {
+    copper: f64,
+    aoc: f64,
+}
+
+impl Reach {
+    fn of(input: &Inputs<'_>) -> Reach {
+        let p = &input.spec.physical;
+        let copper = p.copper_max_m.value;
+        Reach {
+            copper,
+            aoc: p.aoc_max_m.as_ref().map_or(copper, |v| v.value),
+        }
+    }
+
+    fn allows(self, kind: AssemblyKind, route: f64) -> bool {
+        match kind {
+            AssemblyKind::Dac | AssemblyKind::Acc => route <= self.copper,
+            AssemblyKind::Aoc => route <= self.aoc,
+            AssemblyKind::Utp => true,
         }
     }
 }
@@ -165,11 +199,11 @@ fn plug_fits(end: &AssemblyEnd, cage: &Cage) -> bool {
 /// first, then the part family's name; the shortest length that covers the longest leg.
 fn pick<'c>(
     input: &'c Inputs<'_>,
-    hub: &Cage,
-    far: &Cage,
+    (hub, far): (&Cage, &Cage),
     legs: u32,
     signal: Signal,
     route: f64,
+    reach: Reach,
 ) -> Option<(&'c Name, &'c Assembly, Name, f64)> {
     let vendor = input.spec.physical.vendor.as_ref();
     let mut fits: Vec<_> = input
@@ -178,6 +212,7 @@ fn pick<'c>(
         .iter()
         .filter(|(_, a)| {
             a.b.count == legs
+                && reach.allows(a.kind, route)
                 && a.lane_rates.contains(&signal.rate)
                 && a.b.lanes >= signal.lanes
                 && plug_fits(&a.a, hub)

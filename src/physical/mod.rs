@@ -12,11 +12,12 @@
 
 mod copper;
 mod ends;
+mod generation;
 mod optics;
 mod problems;
 mod signal;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, SourceKind};
 use crate::diag::Diagnostics;
 use crate::model::ident::{Name, Text};
 use crate::model::{Form, LaneRate, Media, Signal};
@@ -46,6 +47,9 @@ pub struct PhysicalPlan {
     /// The patch cords the declared patch panels add (`physical.patch_panels`): one per fibre
     /// per panel, as indices into `cord_parts`; the planned fibre is the trunk between panels.
     pub panel_cords: Vec<u32>,
+    /// The spec places no devices in racks (`racks:` absent): every cord's length is the tier's
+    /// class length from `cabling:`, a placeholder the BOM says so of.
+    pub lengths_placeholder: bool,
 }
 
 /// How one link is built.
@@ -80,6 +84,16 @@ pub struct ModulePart {
     pub part: Name,
     pub description: Text,
     pub power_w: Option<f64>,
+    /// Where the part number comes from: the catalog's `source` and its kind.
+    pub source: Source,
+}
+
+/// A part's source as ordered: the catalog's link and what kind of page it is (`None`: a part
+/// the spec declares without saying).
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub link: Text,
+    pub kind: Option<SourceKind>,
 }
 
 /// A cable or fibre part as ordered.
@@ -93,6 +107,7 @@ pub struct CordPart {
     /// Connectors on the far side: 1 for a straight cord, N for a 1:N splitter or breakout.
     pub legs: u32,
     pub media: Media,
+    pub source: Source,
 }
 
 impl PhysicalPlan {
@@ -203,6 +218,7 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     let signals = signals(&input, &mut problems);
     let mut plan = PhysicalPlan {
         spares_percent: spec.physical.spares_percent.value,
+        lengths_placeholder: spec.racks.is_none(),
         adapters: qsas.len() as u64,
         adapter: (!qsas.is_empty())
             .then(|| qsa_adapter(spec, &fabric.catalog, &qsa_rates))
@@ -213,6 +229,8 @@ pub fn solve(spec: &ClusterSpec, fabric: &Fabric, diags: &mut Diagnostics) -> Ph
     copper::solve(&input, &signals, &mut plan, &mut builds, &mut problems);
     optics::solve(&input, &signals, &mut plan, &mut builds, &mut problems);
     problems.third_party(&input, &plan);
+    problems.vendor_only(&input, &plan);
+    generation::check(&input, &mut problems);
     problems.report(&input, diags);
     if !diags.has_errors() {
         let solved: Vec<LinkBuild> = builds.into_iter().flatten().collect();
@@ -239,6 +257,10 @@ fn qsa_adapter(spec: &ClusterSpec, catalog: &Catalog, rates: &[LaneRate]) -> Opt
             part: name.clone(),
             description: a.description.clone(),
             power_w: a.power_w,
+            source: Source {
+                link: a.source.clone(),
+                kind: a.source_kind,
+            },
         })
 }
 

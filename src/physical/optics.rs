@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 
 use super::ends::EndCage;
 use super::problems::Problems;
-use super::{CordPart, Inputs, LinkBuild, ModulePart, ModuleUse, PhysicalPlan};
+use super::{CordPart, Inputs, LinkBuild, ModulePart, ModuleUse, PhysicalPlan, Source};
 use crate::catalog::{Cage, Fibre, Module, order};
 use crate::model::ident::Name;
-use crate::model::{FibreKind, FibreMedia, Fits, Grade, Media, Signal};
+use crate::model::{FibreKind, FibreMedia, Fits, Grade, LaneRate, Media, Signal};
 
 /// How a cage's ports sit on a module's connectors: `per` ports share one connector (a
 /// splitter's single end), or one port spans `span` connectors (800G over a twin-port).
@@ -135,6 +135,10 @@ pub(crate) fn solve(
                         part: name.clone(),
                         description: m.description.clone(),
                         power_w: m.power_w,
+                        source: Source {
+                            link: m.source.clone(),
+                            kind: m.source_kind,
+                        },
                     });
                     Some(plan.module_parts.len() as u32 - 1)
                 })
@@ -213,7 +217,9 @@ fn cage_needs(
             continue;
         };
         let route = channel_m(input, links[i]);
-        let media = if route > beyond {
+        // No multimode at 200G-PAM4: "Not used for XDR: … Multimode transceivers, active optical
+        // cables (AOC). (Lasers not available yet)" (NVIDIA LinkX 800g200gpam4list).
+        let media = if route > beyond || signal.rate == LaneRate::G200Pam4 {
             FibreMedia::Smf
         } else {
             FibreMedia::Mmf
@@ -476,6 +482,7 @@ fn panel_cords(
         length_m,
         legs: 1,
         media: fibre_media(f),
+        source: fibre_source(f),
     });
     plan.panel_cords.extend(std::iter::repeat_n(k, n as usize));
     Ok(())
@@ -516,7 +523,15 @@ fn push_cord(
         length_m: l.1,
         legs,
         media: fibre_media(f),
+        source: fibre_source(f),
     }))
+}
+
+fn fibre_source(f: &Fibre) -> Source {
+    Source {
+        link: f.source.clone(),
+        kind: f.source_kind,
+    }
 }
 
 fn fibre_media(f: &Fibre) -> Media {

@@ -16,6 +16,17 @@ pub(crate) struct Problems {
     found: BTreeMap<(&'static str, String, String), Found>,
     /// (an example link, message) of each warning.
     warnings: Vec<(usize, String)>,
+    /// Errors located at a spec key of their own (the part policy, a catalog model), not at a
+    /// link's switch model: (span, label, code, message, help).
+    at_keys: Vec<Keyed>,
+}
+
+pub(crate) struct Keyed {
+    pub span: Option<Span>,
+    pub label: &'static str,
+    pub code: Code,
+    pub message: String,
+    pub help: String,
 }
 
 struct Found {
@@ -194,7 +205,65 @@ impl Problems {
         }
     }
 
+    /// An error at a spec key of its own.
+    pub fn at_key(&mut self, k: Keyed) {
+        self.at_keys.push(k);
+    }
+
+    /// `physical.parts: vendor-only`: every part the plan orders whose number rests on a
+    /// third-party listing is refused, once per part, at the policy key, naming the listing's
+    /// link (issue #42).
+    pub fn vendor_only(&mut self, input: &Inputs<'_>, plan: &super::PhysicalPlan) {
+        let policy = &input.spec.physical.parts;
+        if policy.value != crate::spec::PartsPolicy::VendorOnly {
+            return;
+        }
+        let third = |s: &super::Source| s.kind == Some(crate::catalog::SourceKind::ThirdParty);
+        let mut refused: BTreeMap<String, (String, usize)> = BTreeMap::new();
+        let mut refuse = |part: &str, link: &str| {
+            refused
+                .entry(part.to_string())
+                .or_insert_with(|| (link.to_string(), 0))
+                .1 += 1;
+        };
+        for m in &plan.modules {
+            if let Some(p) = plan.part_of(m).filter(|p| third(&p.source)) {
+                refuse(p.part.as_str(), p.source.link.as_str());
+            }
+        }
+        for c in plan.ordered_cords().chain(
+            plan.panel_cords
+                .iter()
+                .filter_map(|k| plan.cord_parts.get(*k as usize)),
+        ) {
+            if third(&c.source) {
+                refuse(c.part.as_str(), c.source.link.as_str());
+            }
+        }
+        for (part, (link, n)) in refused {
+            self.at_keys.push(Keyed {
+                span: policy.span,
+                label: "the plan may order only vendor-sourced parts",
+                code: codes::THIRD_PARTY_PART_REFUSED,
+                message: format!(
+                    "part `{part}` ({n} ordered) rests on a third-party listing ({link}), which \
+                     `physical.parts: vendor-only` refuses"
+                ),
+                help: "confirm the part number with the vendor and declare the part under \
+                       `catalog:` with the vendor's page as its source, or drop `vendor-only`"
+                    .into(),
+            });
+        }
+    }
+
     pub fn report(self, input: &Inputs<'_>, diags: &mut Diagnostics) {
+        for k in self.at_keys {
+            diags.push(
+                Diagnostic::error(k.code, k.message)
+                    .at(k.span, k.label)
+                    .help(k.help),
+            );
+        }
         for (i, message) in &self.warnings {
             let (span, label) = span_for(input, *i);
             diags.push(

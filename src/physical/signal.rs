@@ -62,4 +62,33 @@ mod tests {
             })
         );
     }
+
+    /// A ConnectX-8 OSFP cage (4 × 200G-PAM4, NVIDIA LinkX 800g200gpam4list) runs one 800G XDR
+    /// port on all four lanes, or — its Ethernet mode, "2 x 400GbE" (ConnectX-8 firmware release
+    /// notes; "800GbE link speed is not supported on a single port") — two ports of 2 × 200G-PAM4.
+    /// Against a 100G-PAM4 cage there is no common rate: "200G-PAM4-based transceivers cannot
+    /// downshift to 100G-PAM4 or 50G-PAM4".
+    #[test]
+    fn a_connectx8_cage_runs_xdr_or_two_400gbe_ports_and_never_downshifts() {
+        let xdr = [LaneRate::G200Pam4];
+        let cx8 = Cage::new(Form::Osfp, None, Some(4), &xdr, Fits::Nic);
+        let q3400 = Cage::new(Form::Osfp, None, Some(8), &xdr, Fits::Switch);
+        let ndr = Cage::new(Form::Osfp, None, None, &[], Fits::Switch);
+        assert_eq!(
+            agree(Speed::gbps(800), (&cx8, 4), (&q3400, 4)),
+            Some(Signal {
+                lanes: 4,
+                rate: LaneRate::G200Pam4
+            })
+        );
+        assert_eq!(
+            agree(Speed::gbps(400), (&cx8, 2), (&q3400, 2)),
+            Some(Signal {
+                lanes: 2,
+                rate: LaneRate::G200Pam4
+            })
+        );
+        assert_eq!(agree(Speed::gbps(400), (&cx8, 4), (&ndr, 4)), None);
+        assert_eq!(agree(Speed::gbps(800), (&q3400, 8), (&ndr, 8)), None);
+    }
 }

@@ -555,6 +555,11 @@ pub struct PhysicalSpec {
     /// Copper (DAC, then active copper) for runs up to this many metres, optics beyond.
     #[serde(default = "super::defaults::copper_max")]
     pub copper_max_m: Sp<f64>,
+    /// Active optical cables for runs up to this many metres (within the lengths the AOC is sold
+    /// in); unset, AOCs share `copper_max_m` with DAC and active copper. NVIDIA: "AOCs (Active
+    /// Optical Cable) are used from 3 meters to about 100 meters" (cable management FAQ).
+    #[serde(default)]
+    pub aoc_max_m: Option<Sp<f64>>,
     /// Single-mode optics for runs longer than this; multimode up to it.
     #[serde(default = "super::defaults::singlemode_beyond")]
     pub singlemode_beyond_m: Sp<f64>,
@@ -568,6 +573,22 @@ pub struct PhysicalSpec {
     /// pass a panel, so such links take optics; each panel adds one patch cord per fibre.
     #[serde(default)]
     pub patch_panels: PatchPanels,
+    /// Which parts may be ordered by what their number rests on: `any` (default), or
+    /// `vendor-only`, which refuses a part whose number comes from a third-party listing
+    /// (catalog `source_kind: third-party`), located here, naming the part's source link.
+    #[serde(default)]
+    pub parts: Sp<PartsPolicy>,
+}
+
+/// `physical.parts`: the part sources a plan may order from (issue #42).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartsPolicy {
+    /// Every catalog part; a third-party part's BOM line says "confirm with the vendor".
+    #[default]
+    Any,
+    /// Only parts with vendor text behind their number (and parts ordered by specification).
+    VendorOnly,
 }
 
 /// Patch panels per tier (`physical.patch_panels`). NVIDIA's optics reaches assume at most two
@@ -614,10 +635,12 @@ impl Default for PhysicalSpec {
     fn default() -> Self {
         Self {
             copper_max_m: super::defaults::copper_max(),
+            aoc_max_m: None,
             singlemode_beyond_m: super::defaults::singlemode_beyond(),
             vendor: None,
             spares_percent: Sp::new(0.0),
             patch_panels: PatchPanels::default(),
+            parts: Sp::default(),
         }
     }
 }

@@ -120,7 +120,11 @@ pub fn physical(spec: &ClusterSpec, diags: &mut Diagnostics) {
         ),
         ("spares_percent", &p.spares_percent, 0.0, 100.0),
     ];
-    for (key, v, lo, hi) in checks {
+    let aoc = p
+        .aoc_max_m
+        .as_ref()
+        .map(|v| ("aoc_max_m", v, 0.0, 10_000.0));
+    for (key, v, lo, hi) in checks.into_iter().chain(aoc) {
         if !(v.value.is_finite() && v.value >= lo && v.value <= hi) {
             diags.push(
                 Diagnostic::error(

@@ -1310,3 +1310,36 @@ fn one_su_more_renders_only_its_pod() {
         "lab-small keeps one page and one workbook"
     );
 }
+
+/// The buyer sees a third-party part number wherever the BOM is shown (issue #42): the
+/// workbook's BOM sheet (read with calamine) and the report page carry the line's source kind and
+/// "confirm with the vendor before ordering", for the XDR parts of `dgx-b300-xdr.yaml`.
+#[test]
+fn workbook_and_report_mark_third_party_part_numbers() {
+    let files = common::example_outputs("dgx-b300-xdr.yaml");
+    let bytes = files
+        .iter()
+        .find(|f| f.path == "cabling.xlsx")
+        .expect("cabling.xlsx")
+        .bytes
+        .clone();
+    let mut wb: Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes)).expect("xlsx opens");
+    let bom = sheet(&mut wb, "BOM");
+    let header = &bom[0];
+    let col = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let (part, kind, note) = (col("part"), col("source_kind"), col("note"));
+    let marked: Vec<&Vec<String>> = bom[1..]
+        .iter()
+        .filter(|r| r[kind] == "third-party")
+        .collect();
+    assert!(
+        marked.iter().any(|r| r[part] == "980-9IAH1-00XM00"),
+        "{bom:?}"
+    );
+    for r in &marked {
+        assert_eq!(r[note], "confirm with the vendor before ordering", "{r:?}");
+    }
+    let page = common::file(files, "report.html");
+    assert!(page.contains("980-9IAT0-00XM00"));
+    assert!(page.contains("confirm with the vendor before ordering"));
+}

@@ -456,3 +456,411 @@ fn tray_height_adds_two_drops_between_racks() {
     }
     assert!(between > 100);
 }
+
+/// The bom.csv lines of a spec by part: (source_kind, note), read from the file's text.
+fn bom_notes(text: &str) -> BTreeMap<String, (String, String)> {
+    let c = railyard::compile(&SourceFile::new("spec.yaml", text));
+    let only = railyard::output::Selection::of(&[railyard::output::OutputGroup::Cabling]);
+    let files = c
+        .outputs_only(&railyard::render::Templates::default(), &only)
+        .expect("compiled")
+        .expect("rendered");
+    let bom = common::file(&files, "bom.csv");
+    let mut lines = bom.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    assert_eq!(
+        &header[header.len() - 2..],
+        ["source_kind", "note"],
+        "bom.csv says every line's source"
+    );
+    let mut out = BTreeMap::new();
+    for row in lines {
+        // The description is the only quoted cell; the last two cells never hold a comma.
+        let cells: Vec<&str> = row.rsplitn(3, ',').collect();
+        let (note, kind) = (cells[0], cells[1]);
+        let part = row.split(',').nth(1).unwrap_or("").to_string();
+        out.insert(part, (kind.to_string(), note.to_string()));
+    }
+    out
+}
+
+/// XDR on Quantum-X800 (`inventories/dgx-b300-xdr.yaml`): every module of the compute fabric runs
+/// 200G-PAM4 only, single-mode (no multimode at XDR), finned in the air-cooled Q3400, flat in the
+/// ConnectX-8 cages; the fibres are the single-mode ones NVIDIA uses for both generations; every
+/// XDR part's BOM line says it rests on a third-party listing.
+#[test]
+fn an_xdr_fabric_orders_only_200g_pam4_parts() {
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "The XDR InfiniBand four-channel 200G-PAM4 cable and transceiver product line consists of linear active copper cables (LACC), single-mode transceivers and optical fiber cables.",
+    );
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "Multimode transceivers, active optical cables (AOC). (Lasers not available yet)",
+    );
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "IHS transceivers or copper cables are only used in air-cooled switches (Q3400, Q3200) – everything else uses RHS.",
+    );
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "The same single mode, straight and 1:2 splitter crossover fiber cables are used for both XDR and NDR/400GbE.",
+    );
+    let text = common::inventory("dgx-b300-xdr.yaml");
+    let (f, p) = solve("b300-xdr", &text);
+    let cat = &f.catalog;
+    let mut compute_modules = 0;
+    for (i, l) in f.links_with_ids() {
+        if l.network != railyard::model::Network::Compute {
+            continue;
+        }
+        let b = &p.links[i];
+        assert_eq!(b.signal.rate.as_str(), "200G-PAM4", "{}", l.cable_id);
+        for m in [b.a_module, b.b_module] {
+            let use_ = &p.modules[m.expect("optics on every compute link") as usize];
+            let part = p.part_of(use_).expect("part").part.as_str();
+            let module = &cat.modules[part];
+            assert_eq!(module.lane_rates.len(), 1, "{part}");
+            assert_eq!(module.lane_rates[0].as_str(), "200G-PAM4", "{part}");
+            assert_eq!(module.media, FibreMedia::Smf, "{part}");
+            let top = if f.device(use_.device).role.is_switch() {
+                railyard::model::Top::Finned
+            } else {
+                railyard::model::Top::Flat
+            };
+            assert_eq!(module.top, top, "{part} on {}", l.cable_id);
+            compute_modules += 1;
+        }
+        let cord = p.cord(b.cord).expect("cord");
+        assert!(
+            ["MFP7E30", "MFP7E40", "MCA4K50"].contains(&cord.family.as_str()),
+            "{}: {}",
+            l.cable_id,
+            cord.family
+        );
+    }
+    assert_eq!(
+        compute_modules,
+        2 * (72 * 8 + 8 * 72),
+        "node-leaf and leaf-spine ends"
+    );
+    let notes = bom_notes(&text);
+    for part in ["980-9IAH1-00XM00", "980-9IAT0-00XM00"] {
+        assert_eq!(
+            notes[part],
+            (
+                "third-party".to_string(),
+                "confirm with the vendor before ordering".to_string()
+            ),
+            "{part}"
+        );
+    }
+    // The fibre family is vendor-sourced; its length code is not (no orderable number).
+    assert_eq!(notes["MFP7E30"].0, "vendor");
+    assert!(
+        !notes["MFP7E30"]
+            .1
+            .contains("confirm with the vendor before ordering")
+    );
+}
+
+/// No downshift: an XDR switch port and a NIC of the 100G-PAM4 generation cannot link; the
+/// error names both ends and their lane rates, located at the leaf model.
+#[test]
+fn no_downshift_between_lane_generations() {
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "200G-PAM4-based transceivers cannot downshift to 100G-PAM4 or 50G-PAM4.",
+    );
+    let text = common::inventory("dgx-b300-xdr.yaml");
+    let ndr_nic = text.replace(
+        "speed: 800G, also: [400G], form: osfp, top: flat, lanes: 4, lane_rates: [200G-PAM4]",
+        "speed: 800G, also: [400G], form: osfp, top: flat, lanes: 8, lane_rates: [100G-PAM4]",
+    );
+    assert_ne!(ndr_nic, text);
+    let e = errors(&ndr_nic);
+    assert!(
+        e.iter().any(|(code, msg, located)| code == "RY1001"
+            && *located
+            && msg.contains("the node end")
+            && msg.contains("the leaf end")
+            && msg.contains("200G-PAM4")
+            && msg.contains("100G-PAM4")),
+        "{e:?}"
+    );
+}
+
+/// The XDR switch declared as 800G cages of 100G lanes (the workaround a new user tries) no
+/// longer builds silently: RY1008 at the spec's model, naming both generations.
+#[test]
+fn an_xdr_switch_declared_with_100g_lanes_is_refused() {
+    let h100 = common::inventory("dgx-superpod-h100.yaml");
+    assert!(!h100.contains("\ncatalog:"));
+    let faked = format!(
+        "{}\ncatalog:\n  switches:\n    q3400:\n      vendor: NVIDIA\n      description: \"Q3400 as 800G cages\"\n      transport: [infiniband]\n      ru: 4\n      mgmt_port: eth0\n      port_groups:\n        - {{first: 1, count: 72, form: osfp, speed: 800G, breakouts: [\"2x400G\"], name: \"sw{{cage}}\", split_name: \"sw{{cage}}p{{lane1}}\"}}\n",
+        h100.replace("model: qm9700", "model: q3400")
+    );
+    let e = errors(&faked);
+    assert!(
+        e.iter().any(|(code, msg, located)| code == "RY1008"
+            && *located
+            && msg.contains("100G-PAM4")
+            && msg.contains("200G-PAM4")),
+        "{e:?}"
+    );
+}
+
+/// `physical.parts: vendor-only` refuses a part whose number rests on a third-party listing, at
+/// the key, naming the listing's link; declaring the same part with a vendor source (the mutation
+/// a buyer makes after confirming the number) lifts both the refusal and the BOM's mark.
+#[test]
+fn vendor_only_refuses_third_party_parts_and_the_mark_follows_the_source_kind() {
+    let text = common::inventory("dgx-b300-xdr.yaml");
+    let strict = format!("{text}\nphysical: {{parts: vendor-only}}\n");
+    let e = errors(&strict);
+    let refused = |e: &[(String, String, bool)], part: &str| {
+        e.iter().any(|(code, msg, located)| {
+            code == "RY1007"
+                && *located
+                && msg.contains(part)
+                && msg.contains("https://networking-docs.nvidia.com/")
+        })
+    };
+    assert!(refused(&e, "980-9IAT0-00XM00"), "{e:?}");
+    assert!(refused(&e, "980-9IAH1-00XM00"), "{e:?}");
+    // The NIC module again, its source kind mutated to `vendor` (every other field as built in).
+    let built_in = std::fs::read_to_string(format!(
+        "{}/catalog/physical-xdr.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("catalog/physical-xdr.yaml");
+    let entry: String = built_in
+        .split("\n  980-9IAT0-00XM00:\n")
+        .nth(1)
+        .expect("the NIC module")
+        .split("\n\n")
+        .next()
+        .expect("entry")
+        .lines()
+        .map(|l| format!("  {l}\n"))
+        .collect();
+    assert!(entry.contains("source_kind: third-party"));
+    let mutated = entry.replace("source_kind: third-party", "source_kind: vendor");
+    let overlay = format!("  modules:\n    980-9IAT0-00XM00:\n{mutated}");
+    let with = |t: &str| t.replacen("catalog:\n", &format!("catalog:\n{overlay}"), 1);
+    let e = errors(&with(&strict));
+    assert!(!refused(&e, "980-9IAT0-00XM00"), "{e:?}");
+    assert!(refused(&e, "980-9IAH1-00XM00"), "{e:?}");
+    let before = bom_notes(&text);
+    let after = bom_notes(&with(&text));
+    assert_eq!(
+        before["980-9IAT0-00XM00"].1,
+        "confirm with the vendor before ordering"
+    );
+    assert_eq!(
+        after["980-9IAT0-00XM00"],
+        ("vendor".to_string(), String::new())
+    );
+    assert_eq!(before["980-9IAH1-00XM00"], after["980-9IAH1-00XM00"]);
+}
+
+/// Breakout modes of a SONiC `platform.json` port as (ports, speed in G), default and alternates:
+/// `4x200G[100G,50G]` gives (4, 200), (4, 100), (4, 50); mixed modes (`4x100G(4)+1x400G(4)`) none.
+fn platform_modes(modes: &serde_json::Map<String, serde_json::Value>) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    for mode in modes.keys().filter(|m| !m.contains('+')) {
+        let (head, alts) = mode.split_once('[').unwrap_or((mode, ""));
+        let Some((n, s)) = head.split_once('x') else {
+            continue;
+        };
+        let n: u32 = n.parse().expect("port count");
+        for speed in std::iter::once(s).chain(alts.trim_end_matches(']').split(',')) {
+            if let Some(g) = speed.strip_suffix('G').and_then(|g| g.parse().ok()) {
+                out.push((n, g));
+            }
+        }
+    }
+    out
+}
+
+/// SN5610 and SN5640 as the vendor's SONiC port tables describe them (sonic-buildimage
+/// `platform.json` @ 086b03bd): 64 OSFP cages of 8 SerDes lanes; the SN5610 runs at most 800G on a
+/// cage, so 100 Gb/s per lane — it is a 100G-PAM4 switch, not one of the XDR generation — and every
+/// catalog breakout is one of the table's modes. A Spectrum-X fabric on SN5610 therefore builds with
+/// the same optics as on the SN5600 and no 200G-PAM4 part.
+#[test]
+fn sn5610_and_sn5640_cages_match_the_vendors_port_tables() {
+    for (model, file) in [
+        ("sn5610", "x86_64-nvidia_sn5610n-r0.platform.json"),
+        ("sn5640", "x86_64-nvidia_sn5640-r0.platform.json"),
+    ] {
+        let path = format!(
+            "{}/tests/fixtures/physical/sonic/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("json");
+        let ports: Vec<&serde_json::Value> = v["interfaces"]
+            .as_object()
+            .expect("interfaces")
+            .values()
+            .filter(|p| p["lanes"].as_str().unwrap_or("").split(',').count() == 8)
+            .collect();
+        let cat = railyard::catalog::builtin();
+        let g = &cat.switches[model].port_groups[0];
+        assert_eq!(ports.len() as u32, g.count, "{model}: cages");
+        let cage = g.cage();
+        assert_eq!(cage.lanes, 8, "{model}");
+        for p in &ports {
+            let modes = platform_modes(p["breakout_modes"].as_object().expect("modes"));
+            // The fastest a cage carries, over its 8 lanes: the lane rate it needs.
+            let cage_gbps = modes.iter().map(|(n, s)| n * s).max().expect("a mode");
+            assert!(cage_gbps / 8 <= 100, "{model}: {cage_gbps}G over 8 lanes");
+            for b in &g.breakouts {
+                let (n, s) = b.split_once('x').expect("NxS");
+                let want = (
+                    n.parse::<u32>().expect("n"),
+                    s.trim_end_matches('G').parse::<u32>().expect("speed"),
+                );
+                assert!(modes.contains(&want), "{model}: {b} not in {modes:?}");
+            }
+        }
+        assert!(!cage.runs(railyard::model::LaneRate::G200Pam4), "{model}");
+        assert!(cage.runs(railyard::model::LaneRate::G100Pam4), "{model}");
+    }
+    let text = common::inventory("spectrum-x-cloud.yaml").replace("model: sn5600", "model: sn5610");
+    let (f, p) = solve(
+        "sx-sn5610",
+        &format!("{text}\nplatforms: {{default: nvue}}\n"),
+    );
+    assert!(f.devices().any(|d| d.model == "sn5610"));
+    for m in &p.modules {
+        let part = p.part_of(m).expect("part").part.as_str();
+        let rates = &f.catalog.modules[part].lane_rates;
+        assert!(
+            !rates.contains(&railyard::model::LaneRate::G200Pam4),
+            "{part} on an SN5610"
+        );
+    }
+}
+
+/// An AOC has its own reach (`physical.aoc_max_m`): NVIDIA "AOCs (Active Optical Cable) are used
+/// from 3 meters to about 100 meters", and the DGX SuperPOD H100 RA orders its in-band and
+/// OOB-to-in-band uplinks as "100 Gbps QSFP to QSFP AOC" 980-9I13N-00C030. Given that shape, the
+/// H100 example's in-band links up to 30 m are that part; unset, nothing changes (AOCs stay within
+/// `copper_max_m`, as the built-in examples are planned).
+#[test]
+fn an_aoc_has_its_own_reach_and_the_h100_ra_orders_its_aocs() {
+    quote(
+        "nvidia-superpod-h100-ra-table8.txt",
+        "100 Gbps Two uplinks per OOB to in-band 980-9I13N-00C030",
+    );
+    quote(
+        "nvidia-superpod-h100-ra-table8.txt",
+        "100 Gbps QSFP to QSFP AOC Leaf – Core cables 980-9I440-00H030 980-9I13N-00C030",
+    );
+    let text = common::inventory("dgx-superpod-h100.yaml");
+    assert!(!text.contains("physical:"));
+    let (_, plain) = solve("h100", &text);
+    assert!(
+        plain
+            .ordered_cords()
+            .all(|c| c.part.as_str() != "980-9I13N-00C030"),
+        "no AOC beyond copper_max_m unless asked"
+    );
+    let ra = format!("{text}\nphysical: {{aoc_max_m: 30}}\n");
+    let (f, p) = solve("h100-ra", &ra);
+    let mut aocs = 0;
+    for (i, l) in f.links_with_ids() {
+        if l.network != railyard::model::Network::Inband || l.speed.as_gbps() != 100 {
+            continue;
+        }
+        let b = &p.links[i];
+        let cord = p.cord(b.cord).expect("cord");
+        if l.route_m <= 30.0 {
+            assert_eq!(cord.part.as_str(), "980-9I13N-00C030", "{}", l.cable_id);
+            assert_eq!(b.media, railyard::model::Media::Aoc);
+            assert!(b.a_module.is_none() && b.b_module.is_none());
+            aocs += 1;
+        } else {
+            assert_ne!(b.media, railyard::model::Media::Aoc, "{}", l.cable_id);
+        }
+    }
+    assert!(aocs > 100, "{aocs} in-band AOCs");
+    let notes = bom_notes(&ra);
+    // Vendor text: no third-party mark; the example has no `racks:`, so its length is a placeholder.
+    assert_eq!(notes["980-9I13N-00C030"].0, "vendor-text");
+    assert_eq!(
+        notes["980-9I13N-00C030"].1,
+        "length is a placeholder: the spec has no `racks:`"
+    );
+}
+
+/// A fibre family the catalog lists no lengths for (MFP7E10: NVIDIA's ordering table was not
+/// found) is ordered at the planned length with no orderable number, and its BOM line says so;
+/// without `racks:` every cable and fibre length is the tier's class length, and every such line
+/// says it is a placeholder. With `racks:` (spectrum-x-cloud) no line says so.
+#[test]
+fn bom_lines_say_when_a_number_or_a_length_is_not_orderable_as_printed() {
+    let h100 = common::inventory("dgx-superpod-h100.yaml");
+    assert!(!h100.contains("\nracks:"));
+    let notes = bom_notes(&h100);
+    let mut cords = 0;
+    for (part, (_, note)) in &notes {
+        let family_only = part == "MFP7E10" || part == "MFP7E30";
+        if family_only {
+            assert!(note.contains("no orderable number"), "{part}: {note}");
+        }
+        if part.starts_with("MFP7E") || part.starts_with("GEN-") || part.starts_with("MCP") {
+            assert!(note.contains("placeholder"), "{part}: {note}");
+            cords += 1;
+        }
+    }
+    assert!(cords >= 2, "{notes:?}");
+    let sx = bom_notes(&common::inventory("spectrum-x-cloud.yaml"));
+    assert!(
+        sx.values().all(|(_, n)| !n.contains("placeholder")),
+        "{sx:?}"
+    );
+    assert!(
+        sx.iter()
+            .any(|(p, (_, n))| p.starts_with("MFP7E") && n.contains("no orderable number"))
+    );
+}
+
+/// IHS or RHS by the cage's top: the air-cooled Q3400 takes finned (IHS) twin-ports; a
+/// liquid-cooled Quantum-X800 (flat cages, declared by the spec) takes the flat (RHS) twin-port of
+/// the same line, and the ConnectX-8 ends stay flat.
+#[test]
+fn xdr_modules_follow_the_cage_top() {
+    quote(
+        "nvidia-800g200gpam4list.txt",
+        "RHS devices are used in ConnectX-8 cages for B300, GB300, ConnectX-8 PCIe cards, and liquid cooled switches.",
+    );
+    let text = common::inventory("dgx-b300-xdr.yaml");
+    let liquid = text.replace("model: q3400", "model: q3400-liquid").replacen(
+        "catalog:\n",
+        "catalog:\n  switches:\n    q3400-liquid:\n      vendor: NVIDIA\n      description: \"a liquid-cooled Quantum-X800 (flat cages)\"\n      transport: [infiniband]\n      ru: 4\n      mgmt_port: eth0\n      asic: quantum-x800\n      port_groups:\n        - {first: 1, count: 72, form: osfp, speed: 1600G, top: flat, lanes: 8, lane_rates: [200G-PAM4], breakouts: [\"2x800G\"], name: \"sw{cage}\", split_name: \"sw{cage}p{lane1}\"}\n",
+        1,
+    );
+    assert_ne!(liquid, text);
+    for (name, spec, switch_part) in [
+        ("air", &text, "980-9IAH1-00XM00"),
+        ("liquid", &liquid, "980-9IAU0-00XM00"),
+    ] {
+        let (f, p) = solve(name, spec);
+        let by_role = modules_by_role(&f, &p);
+        for role in [Role::Leaf, Role::Spine] {
+            assert_eq!(
+                by_role[&role].keys().collect::<Vec<_>>(),
+                [switch_part],
+                "{name}: {role:?}"
+            );
+        }
+        assert_eq!(
+            by_role[&Role::Node].keys().collect::<Vec<_>>(),
+            ["980-9IAT0-00XM00"],
+            "{name}"
+        );
+    }
+}

@@ -19,11 +19,16 @@ fn fixtures_dir() -> PathBuf {
     root().join("tests/fixtures/physical")
 }
 
-/// The vendor parts: `catalog/physical.yaml` (100G-PAM4) and `catalog/physical-access.yaml`
-/// (100G-and-slower, OOB and management), merged section by section.
+/// The sourced parts: `catalog/physical.yaml` (100G-PAM4), `catalog/physical-access.yaml`
+/// (100G-and-slower, OOB and management) and `catalog/physical-xdr.yaml` (200G-PAM4), merged
+/// section by section.
 fn catalog() -> Value {
     let mut out = serde_json::json!({});
-    for file in ["catalog/physical.yaml", "catalog/physical-access.yaml"] {
+    for file in [
+        "catalog/physical.yaml",
+        "catalog/physical-access.yaml",
+        "catalog/physical-xdr.yaml",
+    ] {
         let text = std::fs::read_to_string(root().join(file)).expect("catalog file is readable");
         let v: Value = serde_saphyr::from_str(&text).expect("catalog file is valid YAML");
         for section in SECTIONS {
@@ -410,7 +415,14 @@ fn fields_use_the_schema_vocabulary_and_add_up() {
         "osfp", "qsfp112", "qsfp-dd", "qsfp56", "qsfp28", "sfp28", "sfp-plus", "rj45",
     ];
     let tops = ["finned", "flat", "none"];
-    let rates = ["100G-PAM4", "50G-PAM4", "25G-NRZ", "10G-NRZ", "1G"];
+    let rates = [
+        "200G-PAM4",
+        "100G-PAM4",
+        "50G-PAM4",
+        "25G-NRZ",
+        "10G-NRZ",
+        "1G",
+    ];
     let connectors = ["mpo12-apc", "mpo12-upc", "lc-upc", "rj45"];
     let str_of = |e: &Value, f: &str| e.get(f).and_then(Value::as_str).unwrap_or("").to_string();
     let num_of = |e: &Value, f: &str| e.get(f).and_then(Value::as_u64).unwrap_or(0);
@@ -553,5 +565,115 @@ fn adapter_lane_rates_are_the_link_modes_its_page_supports() {
         }
     }
     assert!(n >= 1, "the QSA adapter is missing");
+    fail_on(problems);
+}
+
+/// Every part says what its number rests on (issue #42), and says it truly: a `vendor` part's
+/// quotes are from fixtures whose source is the vendor's own site (docs.nvidia.com, the
+/// vendor's community or repository pages), a `third-party` part cites at least one fixture that
+/// declares itself `Kind: third-party`, a generic cord is `specification`.
+#[test]
+fn every_part_states_its_source_kind_and_its_fixtures_agree() {
+    let mut problems = Vec::new();
+    let mut third = 0;
+    check_each_part(|section, key, entry, problems| {
+        let kind = entry
+            .get("source_kind")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let qs = quotes(entry);
+        let third_party_fixture = |f: &str| {
+            std::fs::read_to_string(fixtures_dir().join(f))
+                .ok()
+                .and_then(|t| t.split_once("\n---\n").map(|(h, _)| h.to_string()))
+                .is_some_and(|h| h.lines().any(|l| l.trim() == "Kind: third-party"))
+        };
+        // The part number (or the base it is built on) in a quote of a vendor fixture.
+        let base = entry
+            .get("pn_basis")
+            .and_then(|b| b.get("base"))
+            .and_then(Value::as_str)
+            .unwrap_or(key);
+        let vendor_names_it = qs
+            .iter()
+            .any(|q| !third_party_fixture(&q.file) && q.text.contains(base));
+        let ok = match kind {
+            "vendor" | "vendor-text" => vendor_names_it,
+            "third-party" => !vendor_names_it && qs.iter().any(|q| third_party_fixture(&q.file)),
+            _ => false,
+        };
+        if !ok {
+            let files: Vec<&str> = qs.iter().map(|q| q.file.as_str()).collect();
+            problems.push(format!(
+                "{section}.{key}: source_kind {kind:?} with quotes from {files:?}"
+            ));
+        }
+    });
+    // The rule above runs on every sourced part; count the third-party ones it passed.
+    let cat = catalog();
+    for (_, _, e) in parts(&cat) {
+        if e.get("source_kind").and_then(Value::as_str) == Some("third-party") {
+            third += 1;
+        }
+    }
+    assert!(third >= 4, "the XDR parts rest on a third-party listing");
+    let text = std::fs::read_to_string(root().join("catalog/physical-generic.yaml"))
+        .expect("catalog/physical-generic.yaml is readable");
+    let v: Value = serde_saphyr::from_str(&text).expect("valid YAML");
+    for (section, key, e) in parts(&v) {
+        if e.get("source_kind").and_then(Value::as_str) != Some("specification") {
+            problems.push(format!(
+                "{section}.{key}: a generic cord is `specification`"
+            ));
+        }
+    }
+    fail_on(problems);
+}
+
+/// `docs/physical.md` lists every built-in part with its source kind and source, as the catalog
+/// files say (a part added without a docs row, or a kind changed in one place only, fails).
+#[test]
+fn the_docs_table_lists_every_part_with_its_source_kind() {
+    let docs = std::fs::read_to_string(root().join("docs/physical.md")).expect("docs/physical.md");
+    let rows: BTreeMap<String, (String, String)> = docs
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let key = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((
+                key.to_string(),
+                (cells.get(4)?.to_string(), cells.get(5)?.to_string()),
+            ))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    let mut all = catalog();
+    let generic: Value = serde_saphyr::from_str(
+        &std::fs::read_to_string(root().join("catalog/physical-generic.yaml")).expect("generic"),
+    )
+    .expect("valid YAML");
+    for section in SECTIONS {
+        if let Some(map) = generic.get(section).and_then(Value::as_object) {
+            for (k, e) in map {
+                all[section]
+                    .as_object_mut()
+                    .expect("section")
+                    .insert(k.clone(), e.clone());
+            }
+        }
+    }
+    let mut n = 0;
+    for (section, key, e) in parts(&all) {
+        n += 1;
+        let kind = e.get("source_kind").and_then(Value::as_str).unwrap_or("");
+        let source = e.get("source").and_then(Value::as_str).unwrap_or("");
+        match rows.get(&key) {
+            Some((k, s)) if k == kind && s == source => {}
+            other => problems.push(format!(
+                "{section}.{key}: docs row {other:?}, catalog ({kind}, {source})"
+            )),
+        }
+    }
+    assert!(n >= 35, "{n} parts");
     fail_on(problems);
 }
