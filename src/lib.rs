@@ -312,6 +312,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         include_str!("../inventories/dgx-b200-16su.yaml"),
     ),
     (
+        "dgx-b300-xdr",
+        include_str!("../inventories/dgx-b300-xdr.yaml"),
+    ),
+    (
         "dgx-superpod-h100",
         include_str!("../inventories/dgx-superpod-h100.yaml"),
     ),
