@@ -8,6 +8,15 @@ use railyard::diag::SourceFile;
 use railyard::model::{Network, Role, Tier};
 use railyard::topology::Fabric;
 
+/// The railyard binary run in `dir` (as a user runs it there: `./cluster.yaml` is found in it).
+pub fn railyard_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_railyard"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs")
+}
+
 pub fn compile_text(name: &str, text: &str) -> Fabric {
     let c = railyard::compile(&SourceFile::new(name, text));
     match c.design.map(|d| d.fabric) {

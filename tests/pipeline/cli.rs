@@ -1,15 +1,8 @@
 //! The command line as a user runs it: exit codes, default example, atomic output.
 
 use std::path::Path;
-use std::process::Command;
 
-fn railyard(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("binary runs")
-}
+use crate::common::railyard_in as railyard;
 
 fn inv(name: &str) -> String {
     format!("{}/inventories/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -4,18 +4,12 @@
 //! groff renders, `--version` with the commit, `catalog --format json`.
 
 use std::io::Write as _;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+
+use std::process::{Command, Stdio};
 
 use crate::prereq;
 
-fn railyard(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("binary runs")
-}
+use crate::common::railyard_in as railyard;
 
 fn inv(name: &str) -> String {
     format!("{}/inventories/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -6,15 +6,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn railyard(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("binary runs")
-}
+use crate::common::railyard_in as railyard;
 
 fn ok(dir: &Path, args: &[&str]) -> String {
     let o = railyard(dir, args);
