@@ -251,19 +251,42 @@ fn clean_text(name: &str, text: &str, declared: &[String]) -> Result<(), String>
     Ok(())
 }
 
-/// No cell of a CSV file, as a CSV reader sees it, starts a formula (OWASP: `=`, `+`, `-`, `@`,
-/// tab, carriage return) with the payload marker in it.
+/// The characters that begin a formula in a spreadsheet cell (OWASP "CSV Injection").
+const FORMULA: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// No cell of a CSV file starts a formula, as a spreadsheet may cut it into cells: the CSV
+/// reader's cells (`,` with quotes honoured), and every piece of each cell and of each raw line
+/// split at any separator a spreadsheet may use (`,` `;` tab, OWASP), quotes ignored, one leading
+/// `"` dropped (a reader that splits on `;` opens a quoted cell there). A piece that is a number
+/// is a number, not a formula (`-2.5`). The reader's cells must not hold the payload in a
+/// formula; the pieces must not start a formula at all (#38 item 4).
 fn no_formula(name: &str, text: &str) -> Result<(), String> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());
+    let formula = |piece: &str| {
+        let piece = piece.strip_prefix('"').unwrap_or(piece);
+        piece.starts_with(FORMULA) && piece.parse::<f64>().is_err()
+    };
     for record in reader.records() {
         let record = record.map_err(|e| format!("{name}: not CSV: {e}"))?;
         for cell in &record {
-            if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && cell.contains(MARKER) {
+            if cell.starts_with(FORMULA) && cell.contains(MARKER) {
                 return Err(format!("{name}: formula cell {cell:?}"));
             }
+            if let Some(p) = cell.split([',', ';', '\t', '\n']).find(|p| formula(p)) {
+                return Err(format!(
+                    "{name}: formula {p:?} behind a separator in {cell:?}"
+                ));
+            }
+        }
+    }
+    for line in text.lines() {
+        if let Some(p) = line.split([',', ';', '\t']).find(|p| formula(p)) {
+            return Err(format!(
+                "{name}: formula {p:?} behind a separator in {line:?}"
+            ));
         }
     }
     Ok(())
