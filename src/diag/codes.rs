@@ -68,7 +68,7 @@ codes! {
     VALUE_OUT_OF_BOUNDS = "RY0007", "number outside what any real device has",
         "A count, index, lane or length in a catalog entry or in the `racks:`, `cabling:` or \
          `physical:` sections is outside the bound railyard allows: cages per switch and cage \
-         numbers up to 1,024, ports per cage and lanes up to 16 (16,384 logical ports per switch), \
+         numbers up to 4,096, ports per cage and lanes up to 16 (65,536 logical ports per switch), \
          lengths finite and up to 1,000 km, and so on. The bounds sit above the largest real \
          devices (64-cage Spectrum-4 and 72-cage Quantum-X800 switches, 576-port chassis, \
          8-lane OSFP cages, 72-GPU NVLink domains) with headroom; they keep a typo or a hostile \

@@ -11,11 +11,13 @@
 //! them:
 //! - cages: the largest fixed switches have 64 OSFP cages (NVIDIA SN5600, Spectrum-4; NVIDIA
 //!   QM9700 has 32 cages for 64 NDR ports) or 72 (Quantum-X800 Q3400, 144 ports of 800G); the
-//!   largest modular chassis 576 ports (Arista 7816R3: 16 line cards of 36 x 400G). 1,024 cages
-//!   per switch, and cage numbers up to 1,024, leave room above all of them.
+//!   largest modular chassis 576 ports (Arista 7816R3: 16 line cards of 36 x 400G). 4,096 cages
+//!   per switch, and cage numbers up to 4,096, leave room above all of them (seven times the
+//!   chassis; an OOB model of 4,096 1G ports is how `tests/diagnostics/127-oob-vlans-exhausted.yaml`
+//!   exhausts the OOB VLANs).
 //! - ports per cage: an OSFP cage carries 8 electrical lanes, at most 8 ports (8x100G); OSFP-XD
 //!   carries 16. A breakout of at most 16 ports, lanes per cage or plug at most 16: at most
-//!   16,384 logical ports per switch (the SN5600's 64 cages x 8 = 512 is the largest real one).
+//!   65,536 logical ports per switch (the SN5600's 64 cages x 8 = 512 is the largest real one).
 //! - a module has at most 2 optical ports (twin-port OSFP); 4 allowed. A fibre has at most 8
 //!   legs (MPO-16 to 8 x duplex LC); 16 allowed. An assembly end at most 8 plugs (1:8 breakout
 //!   DAC); 16 allowed.
@@ -24,8 +26,9 @@
 //!   links at most; 64 allowed.
 //! - lengths and reaches: single-mode optics reach 80-120 km (ZR); 1,000 km allowed and finite,
 //!   never negative. Power: the largest module draws under 30 W; 10 kW allowed.
-//! - racks: 1,000 nodes per rack (a rack holds at most 72 GPUs trays), widths, pitches and slack
-//!   up to 1 km.
+//! - racks: 1,000 nodes per rack (a rack holds at most 72 GPU trays); widths, pitches and slack
+//!   finite and up to 1,000 km like every length (a test spaces rows 3 km apart to see reach
+//!   refused).
 
 use super::yaml::{Node, Sp};
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
@@ -38,7 +41,7 @@ enum Bound {
 }
 
 /// The most cages (front-panel numbers) a switch model has, and the highest cage number.
-pub const MAX_CAGES: u64 = 1_024;
+pub const MAX_CAGES: u64 = 4_096;
 /// The most logical ports one cage breaks out into, and the most electrical lanes it has.
 pub const MAX_PORTS_PER_CAGE: u64 = 16;
 /// The most logical ports of one switch model: every cage split the most.
@@ -91,10 +94,10 @@ const RULES: &[(&str, Bound)] = &[
     ("catalog.fibres.*.lengths.*.m", METRES),
     ("catalog.adapters.*.power_w", WATTS),
     ("racks.nodes_per_rack", Bound::Int(0, 1_000)),
-    ("racks.rack_width_m", Bound::Real(0.0, 1_000.0)),
-    ("racks.row_pitch_m", Bound::Real(0.0, 1_000.0)),
-    ("racks.slack_m", Bound::Real(0.0, 1_000.0)),
-    ("racks.in_rack_m", Bound::Real(0.0, 1_000.0)),
+    ("racks.rack_width_m", METRES),
+    ("racks.row_pitch_m", METRES),
+    ("racks.slack_m", METRES),
+    ("racks.in_rack_m", METRES),
     ("cabling.node_leaf_m", METRES),
     ("cabling.leaf_spine_m", METRES),
     ("cabling.spine_core_m", METRES),
@@ -201,9 +204,12 @@ fn switch_totals(name: &str, at: Option<Span>, model: &Sp<Node>, diags: &mut Dia
         return;
     };
     let (mut cages, mut ports) = (0u64, 0u64);
+    // A group already refused by the table is not summed again: its own error says it.
+    let mut refused = false;
     for g in groups {
         let first = int(child(g, "first")).unwrap_or(0);
         let count = int(child(g, "count")).unwrap_or(0);
+        refused |= first > MAX_CAGES || count > MAX_CAGES;
         let last = first.saturating_add(count).saturating_sub(1);
         if count > 0 && last > MAX_CAGES && first <= MAX_CAGES && count <= MAX_CAGES {
             diags.push(out_of_bounds(
@@ -237,7 +243,7 @@ fn switch_totals(name: &str, at: Option<Span>, model: &Sp<Node>, diags: &mut Dia
         cages = cages.saturating_add(count);
         ports = ports.saturating_add(count.saturating_mul(split));
     }
-    if cages > MAX_CAGES || ports > MAX_PORTS_PER_SWITCH {
+    if !refused && (cages > MAX_CAGES || ports > MAX_PORTS_PER_SWITCH) {
         diags.push(out_of_bounds(
             &format!("catalog.switches.{name}"),
             &format!("{cages} cages, {ports} logical ports"),
@@ -310,7 +316,7 @@ mod tests {
     }
 
     /// A port group whose last cage passes the bound (`first + count - 1`, no wrap at 2^32),
-    /// a breakout past 16 ports, and a model past 1,024 cages or 16,384 ports: refused; at the
+    /// a breakout past 16 ports, and a model past 4,096 cages or 65,536 ports: refused; at the
     /// bounds, accepted.
     #[test]
     fn port_groups_together_within_the_bounds() {
@@ -321,14 +327,14 @@ mod tests {
                 "        - {{first: {first}, count: {count}, breakouts: [1x800G, {split}x100G]}}\n"
             )
         };
-        assert!(codes_of(&model(&group(1, 1024, 16))).is_empty());
-        assert!(codes_of(&model(&(group(1, 512, 16) + &group(513, 512, 16)))).is_empty());
+        assert!(codes_of(&model(&group(1, 4096, 16))).is_empty());
+        assert!(codes_of(&model(&(group(1, 2048, 16) + &group(2049, 2048, 16)))).is_empty());
         for bad in [
-            group(1, 1025, 8),
-            group(2, 1024, 8),
+            group(1, 4097, 8),
+            group(2, 4096, 8),
             group(1, 4_294_967_295, 8),
             group(1, 64, 17),
-            group(1, 1024, 8) + &group(1, 1, 8),
+            group(1, 4096, 8) + &group(1, 1, 8),
         ] {
             let found = codes_of(&model(&bad));
             assert!(

@@ -4,7 +4,7 @@
 //! built cables on the wrong ports), or a breakout of 64 ports per cage. `railyard build` (the
 //! binary) runs under `ulimit -v` (4 GiB of address space, set by the test through `sh -c`) and
 //! must refuse each with exit 1 and a located `RY0007` at the value, never a signal. At the
-//! bounds (1,024 cages) the spec stage accepts the model: whatever the build then says, it is
+//! bounds (4,096 cages) the spec stage accepts the model: whatever the build then says, it is
 //! not `RY0007`.
 
 use std::path::Path;
@@ -80,7 +80,7 @@ fn catalog_counts_past_their_bounds_are_located_errors_under_a_memory_cap() {
 
 #[test]
 fn a_catalog_switch_at_the_bounds_passes_the_spec_stage() {
-    let group = "{first: 1, count: 1024, form: qsfp28, speed: 100G, breakouts: [1x100G, 2x50G], \
+    let group = "{first: 1, count: 4096, form: qsfp28, speed: 100G, breakouts: [1x100G, 2x50G], \
                  name: 'swp{cage}', split_name: 'swp{cage}s{lane}'}";
     let (code, signal, stderr) = build_capped(&spec_with(group));
     assert_eq!(signal, None, "killed by a signal\n{stderr}");
