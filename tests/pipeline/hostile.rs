@@ -452,3 +452,57 @@ fn every_hostile_spec_is_an_inventory_with_a_small_edit() {
         );
     }
 }
+
+/// The NetBox export (`railyard export netbox`) of every hostile spec whose class is CSV
+/// formula injection: every CSV cell and every piece behind a separator starts no formula, and
+/// every `slug` cell is a slug NetBox accepts on import — Django's `validate_slug`
+/// (`^[-a-zA-Z0-9_]+\Z`) at most 100 characters (NetBox's `SlugField(max_length=100)`), as the
+/// CSV reader gives it; a text beginning with punctuation once came out as `'-…` (#38).
+#[test]
+fn the_netbox_export_of_formula_text_has_importable_slugs_and_no_formula() {
+    let csv_classes: Vec<_> = hostile_specs()
+        .into_iter()
+        .filter(|(name, _, _)| name.starts_with("csv-formula"))
+        .collect();
+    assert!(csv_classes.len() >= 2, "{csv_classes:?}");
+    for (name, spec, _) in csv_classes {
+        let dir = tempfile::tempdir().expect("tmp");
+        std::fs::write(dir.path().join("spec.yaml"), &spec).expect("spec");
+        let o = Command::new(env!("CARGO_BIN_EXE_railyard"))
+            .args(["export", "netbox", "spec.yaml", "-o", "netbox"])
+            .current_dir(dir.path())
+            .output()
+            .expect("railyard export netbox");
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let mut slugs = 0;
+        let written = snapshot(&dir.path().join("netbox"), None);
+        for path in written
+            .keys()
+            .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+        {
+            let text = std::fs::read_to_string(path).expect("csv");
+            let file = format!("{name}: {}", path.display());
+            no_formula(&file, &text).unwrap_or_else(|e| panic!("{e}"));
+            let mut reader = csv::Reader::from_reader(text.as_bytes());
+            let headers = reader.headers().expect("header").clone();
+            let Some(col) = headers.iter().position(|h| h == "slug") else {
+                continue;
+            };
+            for record in reader.records() {
+                let slug = record.expect("record")[col].to_string();
+                let valid = !slug.is_empty()
+                    && slug.len() <= 100
+                    && slug
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+                assert!(valid, "{file}: slug {slug:?} is not one NetBox accepts");
+                slugs += 1;
+            }
+        }
+        assert!(slugs > 0, "{name}: no slug column in the NetBox export");
+    }
+}
