@@ -21,8 +21,17 @@ fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
     }
 }
 
+/// The manifest directory of this build, read when the script runs: `env!` would bake in the
+/// directory the script was compiled in, and a target directory shared between checkouts
+/// (hard-linked worktrees) would then list another checkout's templates.
+fn manifest_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    )
+}
+
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let root = manifest_dir().join("templates");
     println!("cargo:rerun-if-changed=templates");
     let mut names = Vec::new();
     walk(&root, &root, &mut names);
@@ -48,6 +57,9 @@ fn main() {
     println!("cargo:rustc-env=RAILYARD_COMMIT={}", commit());
     let out =
         Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("templates.rs");
+    // A new file, not the old one rewritten: a target directory hard-linked from another
+    // checkout shares the old file's inode, and writing through it would change both.
+    let _ = std::fs::remove_file(&out);
     if let Err(e) = std::fs::write(&out, code) {
         panic!("cannot write {}: {e}", out.display());
     }
@@ -57,7 +69,8 @@ fn main() {
 /// templates, the built-in catalog, the dependencies (versions and features) and the compiler. Only ever compared for
 /// equality with an earlier build's, to tell whether the renderer changed.
 fn source_digest() -> u64 {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest_dir = manifest_dir();
+    let manifest = manifest_dir.as_path();
     let mut files = Vec::new();
     for dir in ["src", "templates", "catalog"] {
         let root = manifest.join(dir);

@@ -68,6 +68,13 @@ def catalog_body(text):
     return "\n".join(out) + "\n"
 
 
+def bounds_seeds():
+    """The committed `bounds-*` catalog bodies (numbers at their bound and past it, issue 38),
+    kept as seeds so `cargo fuzz cmin` keeps them."""
+    for p in sorted((ROOT / "fuzz" / "corpus" / "spec_catalog").glob("bounds-*")):
+        put("spec_catalog", p.name, p.read_bytes())
+
+
 def catalog_seeds():
     for p in sorted((ROOT / "catalog").glob("*.yaml")):
         put("spec_catalog", "builtin-" + p.name, p.read_bytes())
@@ -257,6 +264,7 @@ def main():
     rendered = sys.argv[1] if len(sys.argv) > 1 else None
     spec_seeds()
     catalog_seeds()
+    bounds_seeds()
     netconf_seeds(rendered)
     lldp_seeds()
     targets_seeds()

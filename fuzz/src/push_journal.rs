@@ -74,6 +74,7 @@ fn read_stored(dir: &Path, bytes: &[u8]) {
         "defaults: {user: admin}\ndevices:\n  leaf1: {address: 127.0.0.1}\n  \
          spine1: {address: 127.0.0.1, driver: frr-ssh}\n",
         dir,
+        &railyard::push::Operator::default(),
     )
     .unwrap_or_else(|e| panic!("fixed targets: {e}"));
     let _ = rollback_plans(&view, &targets);

@@ -6,17 +6,49 @@
 //!   `configs/<device>/` (push reads exactly that path), and absolute key, agent socket and
 //!   known_hosts paths (the file's directory and `$HOME` being absolute);
 //! - an error is one line and never repeats the value given to a `password`, `passphrase` or
-//!   `secret` key (the file may wrongly hold one; the error goes to a terminal or a CI log).
+//!   `secret` key (the file may wrongly hold one; the error goes to a terminal or a CI log);
+//! - read without `--trust-targets-file`, a file that parses gives every target exactly the
+//!   operator's credentials and known_hosts: nothing the file says chooses them (#38 item 5).
 
 use std::path::{Component, Path};
 
-use railyard::push::parse_targets;
+use railyard::push::{Operator, parse_targets};
 
 const BASE: &str = "/fuzz/base";
 
+/// The operator's choices the untrusted parse must hand every target unchanged.
+fn operator() -> Operator {
+    let mut op = Operator::default();
+    op.auth.agent = false;
+    op.auth.password_env = Some("RY_FUZZ_OPERATOR_PASSWORD".into());
+    op.known_hosts = Some("/fuzz/operator/known_hosts".into());
+    op
+}
+
 pub fn run(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    match parse_targets(&text, Path::new(BASE)) {
+    let op = operator();
+    if let Ok(ts) = parse_targets(&text, Path::new(BASE), &op) {
+        for t in &ts {
+            assert!(
+                !t.auth.agent
+                    && t.auth.agent_socket.is_none()
+                    && t.auth.key_file.is_none()
+                    && t.auth.key_passphrase_env.is_none()
+                    && t.auth.password_env == op.auth.password_env
+                    && Some(&t.endpoint.known_hosts) == op.known_hosts.as_ref(),
+                "the untrusted targets file chose {}'s credentials or known_hosts: {:?} {:?}",
+                t.name,
+                t.auth,
+                t.endpoint.known_hosts
+            );
+        }
+    }
+    let trusted = Operator {
+        trust_targets_file: true,
+        ..Operator::default()
+    };
+    match parse_targets(&text, Path::new(BASE), &trusted) {
         Ok(ts) => {
             // Relative paths are resolved against the file's directory, `~/` against $HOME.
             let home_is_absolute =
@@ -55,7 +87,7 @@ pub fn run(data: &[u8]) {
                 // Fixed wording that happens to equal the value is no leak: the same file with
                 // another value in its place must still give an error showing it.
                 let other = text.replacen(secret, &"Q".repeat(secret.len()), 1);
-                let again = parse_targets(&other, Path::new(BASE))
+                let again = parse_targets(&other, Path::new(BASE), &trusted)
                     .err()
                     .map(|e| e.to_string())
                     .unwrap_or_default();

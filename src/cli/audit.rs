@@ -27,9 +27,12 @@ pub enum AuditFormat {
 
 #[derive(Args)]
 pub struct AuditArgs {
-    /// Targets file (as for `railyard push`): device → address, port, user, driver, known_hosts.
+    /// Targets file (as for `railyard push`): device → address, port, user, driver.
     #[arg(long, value_name = "FILE", default_value = "targets.yaml")]
     targets: PathBuf,
+    /// The credentials and known_hosts, as for `railyard push`: the operator's.
+    #[command(flatten)]
+    operator: super::push::OperatorArgs,
     /// The build to compare with (`DIR/configs/<device>/…`, checked against `DIR/manifest.json`).
     #[arg(long, value_name = "DIR")]
     from: PathBuf,
@@ -98,7 +101,7 @@ fn settings_of(args: &AuditArgs) -> PushSettings {
 /// found before any device is contacted.
 fn plans_of(args: &AuditArgs) -> anyhow::Result<(Vec<DevicePlan>, Vec<push_lib::Target>, Secrets)> {
     let text = super::input::read_text(&args.targets, super::input::TARGETS)?;
-    let targets = push_lib::parse_targets(&text, &args.targets)?;
+    let targets = push_lib::parse_targets(&text, &args.targets, &args.operator.operator())?;
     if targets.is_empty() {
         bail!("targets file {} lists no devices", args.targets.display());
     }

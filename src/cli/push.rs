@@ -37,9 +37,12 @@ pub struct PushArgs {
     /// With --from: push files edited after the build (their hash differs from manifest.json).
     #[arg(long, requires = "from")]
     allow_edited: bool,
-    /// Targets file: device → address, port, user, driver, role, known_hosts. No secrets.
+    /// Targets file: device → address, port, user, driver, role. No secrets, credentials or
+    /// known_hosts (those are the operator's: the flags below).
     #[arg(long, value_name = "FILE", default_value = "targets.yaml")]
     targets: PathBuf,
+    #[command(flatten)]
+    operator: OperatorArgs,
     /// Stage and diff on every device, then discard: nothing is committed. Lists disruptive
     /// changes per device.
     #[arg(long)]
@@ -85,6 +88,53 @@ pub struct PushArgs {
     /// it confirmed, as a new confirmed-commit transaction. Needs --targets.
     #[arg(long, value_name = "ID", conflicts_with_all = ["dry_run", "from", "spec"])]
     rollback: Option<String>,
+}
+
+/// The credentials and known_hosts of a push or an audit: the operator's, never the targets
+/// file's (`railyard::push::Operator` says why).
+#[derive(Args)]
+pub struct OperatorArgs {
+    /// The environment variable holding the SSH password (its name; the value is never on the
+    /// command line).
+    #[arg(long, value_name = "NAME")]
+    password_env: Option<String>,
+    /// A private key file (OpenSSH format) to offer.
+    #[arg(long, value_name = "FILE")]
+    key_file: Option<PathBuf>,
+    /// The environment variable holding the key file's passphrase.
+    #[arg(long, value_name = "NAME", requires = "key_file")]
+    key_passphrase_env: Option<String>,
+    /// The ssh-agent socket (default: $SSH_AUTH_SOCK).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_agent")]
+    agent_socket: Option<PathBuf>,
+    /// Do not offer the ssh-agent's identities.
+    #[arg(long)]
+    no_agent: bool,
+    /// The known_hosts file host keys are checked against (default: railyard's own,
+    /// $XDG_CONFIG_HOME/railyard/known_hosts).
+    #[arg(long, value_name = "FILE")]
+    known_hosts: Option<PathBuf>,
+    /// The targets file is the operator's own (not from a pull request): read its `auth:` and
+    /// `known_hosts:`, where no flag above names them. Without it a targets file that names
+    /// either is refused.
+    #[arg(long)]
+    trust_targets_file: bool,
+}
+
+impl OperatorArgs {
+    pub fn operator(&self) -> push_lib::Operator {
+        push_lib::Operator {
+            auth: push_lib::Auth {
+                agent: !self.no_agent,
+                agent_socket: self.agent_socket.clone(),
+                key_file: self.key_file.clone(),
+                key_passphrase_env: self.key_passphrase_env.clone(),
+                password_env: self.password_env.clone(),
+            },
+            known_hosts: self.known_hosts.clone(),
+            trust_targets_file: self.trust_targets_file,
+        }
+    }
 }
 
 /// The rendered files: from an output directory (checked against its manifest for the files
@@ -150,7 +200,7 @@ fn settings_of(args: &PushArgs) -> PushSettings {
 
 fn run_inner(args: &PushArgs) -> anyhow::Result<ExitCode> {
     let text = super::input::read_text(&args.targets, super::input::TARGETS)?;
-    let targets = push_lib::parse_targets(&text, &args.targets)?;
+    let targets = push_lib::parse_targets(&text, &args.targets, &args.operator.operator())?;
     if targets.is_empty() {
         bail!("targets file {} lists no devices", args.targets.display());
     }

@@ -15,9 +15,19 @@ fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
         .collect();
     entries.sort();
     for p in entries {
-        // A directory is entered only when it is one, not a link to one: a link to a parent
-        // would never end.
-        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
+        let meta = std::fs::symlink_metadata(&p)
+            .with_context(|| format!("reading template override `{}`", p.display()))?;
+        // Nothing in the directory is followed: a link to a directory could be a parent (a walk
+        // that never ends), a link to a file could name any file the process can read
+        // (`/proc/self/environ` would put the environment, CI secrets included, into every
+        // config). Only regular files inside the directory are read (#38 item 1).
+        if meta.is_symlink() {
+            bail!(
+                "`{}` is a symbolic link; template overrides are read only from regular files                  inside the directory, never through a link (copy the file in instead)",
+                p.display()
+            );
+        }
+        if meta.is_dir() {
             walk(&p, root, t)?;
             continue;
         }
@@ -60,7 +70,8 @@ fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
                 Templates::builtin_names().collect::<Vec<_>>().join(", ")
             );
         }
-        let text = input::read_text(&p, input::TEMPLATE)?;
+        // Not a link (asked again as it is opened), a regular file, bounded.
+        let text = railyard::output::bounded::read_text_no_follow(&p, input::TEMPLATE)?;
         t.overrides.insert(name, text);
     }
     Ok(())

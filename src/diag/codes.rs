@@ -65,6 +65,16 @@ codes! {
          (`bgp.auth_env`: the name of the variable, never its value), so a placeholder anywhere else \
          could make push send an environment value (a cloud key, a token) to a device. Remove it; \
          to use a secret, name its environment variable where the spec asks for one.";
+    VALUE_OUT_OF_BOUNDS = "RY0007", "number outside what any real device has",
+        "A count, index, lane or length in a catalog entry or in the `racks:`, `cabling:` or \
+         `physical:` sections is outside the bound railyard allows: cages per switch and cage \
+         numbers up to 4,096, ports per cage and lanes up to 16 (65,536 logical ports per switch), \
+         lengths finite and up to 1,000 km, and so on. The bounds sit above the largest real \
+         devices (64-cage Spectrum-4 and 72-cage Quantum-X800 switches, 576-port chassis, \
+         8-lane OSFP cages, 72-GPU NVLink domains) with headroom; they keep a typo or a hostile \
+         spec from allocating gigabytes or wrapping a cage number. `src/spec/bounds.rs` lists \
+         each bound and the device it comes from. Fix the value; if a real device needs more, \
+         report it with the vendor's data sheet.";
     UNKNOWN_SWITCH_MODEL = "RY0101", "unknown switch model",
         "A switch model is not in the built-in catalog nor in the spec's `catalog.switches`. \
          `railyard catalog` lists the built-in models; add your own under `catalog.switches`.";

@@ -43,18 +43,39 @@ pub(super) fn device_type(key: &str, vendor: &str) -> DeviceType {
     }
 }
 
-/// A NetBox slug: lower-case letters, digits, `-` and `_` (anything else as `-`).
+/// The longest slug NetBox stores: `slug = models.SlugField(max_length=100, ...)` of its
+/// `OrganizationalModel` and `NestedGroupModel` (netbox-community/netbox,
+/// `netbox/netbox/models/__init__.py`).
+const SLUG_MAX: usize = 100;
+
+/// A NetBox slug: what Django's `validate_slug` accepts (`^[-a-zA-Z0-9_]+\Z`, the validator of
+/// every `SlugField`), at most [`SLUG_MAX`] characters, in lower case; anything else becomes `-`,
+/// a run of them one `-`. A slug never begins or ends with `-` (as Django's `slugify` strips it):
+/// a leading `-` is a formula start to a spreadsheet, so the CSV writer would prefix it with `'`,
+/// which NetBox's slug rule refuses. A text with no letter or digit at all (or one cut to the
+/// limit) ends in a digest of the whole text, so two such texts do not share a slug.
 pub(super) fn slug(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            let c = c.to_ascii_lowercase();
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(s.len().min(SLUG_MAX));
+    for c in s.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let kept = out.trim_end_matches('-');
+    if !kept.is_empty() && kept.len() <= SLUG_MAX {
+        return kept.to_string();
+    }
+    // 12 hex digits of the SHA-256 of the text, after as much of it as fits.
+    let digest = &crate::output::digest::sha256_hex(s.as_bytes())[..12];
+    let head = kept[..kept.len().min(SLUG_MAX - 13)].trim_end_matches('-');
+    if head.is_empty() {
+        format!("x-{digest}")
+    } else {
+        format!("{head}-{digest}")
+    }
 }
 
 /// The interface type of a port running at `speed` in a cage of `form` (`None`: a NIC or a
@@ -118,5 +139,40 @@ mod tests {
             interface_type(Speed::gbps(400), None, true, false),
             "infiniband-ndr"
         );
+    }
+
+    /// Every slug matches Django's `validate_slug` (`^[-a-zA-Z0-9_]+\Z`), fits NetBox's
+    /// `max_length=100`, and never begins with `-` (which the CSV writer would quote with `'`).
+    #[test]
+    fn slugs_follow_netboxs_rule_whatever_the_text() {
+        let long = "a".repeat(300);
+        let texts = [
+            "-leading",
+            "=cmd|' /C calc'!A0",
+            "gpu;=cmd",
+            "'quoted",
+            "§±",
+            "",
+            "Site Name",
+            long.as_str(),
+            "_under",
+        ];
+        for text in texts {
+            let s = slug(text);
+            assert!(
+                !s.is_empty()
+                    && s.len() <= 100
+                    && s.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                    && !s.starts_with('-')
+                    && !s.ends_with('-'),
+                "{text:?} -> {s:?}"
+            );
+            assert_eq!(crate::output::csv::cell(&s), s, "{text:?}");
+        }
+        assert_eq!(slug("Site Name"), "site-name");
+        assert_eq!(slug("-leading"), "leading");
+        assert_eq!(slug("gpu;=cmd"), "gpu-cmd");
+        assert_ne!(slug("§"), slug("±"));
     }
 }

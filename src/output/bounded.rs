@@ -34,8 +34,42 @@ impl std::error::Error for ReadError {}
 
 /// The bytes of `path`, a regular file (or a link to one) of at most `kind.limit` bytes.
 pub fn read(path: &Path, kind: Kind) -> Result<Vec<u8>, ReadError> {
+    read_all(open(path, kind)?, path, kind)
+}
+
+/// [`read_text`] of an entry that must itself be a regular file, never a link: for the files
+/// railyard takes from inside a directory a user names (template overrides), where a link could
+/// name any file the process can read (`/proc/self/environ`: the whole environment). The entry
+/// is examined without following it, and what was opened must be that same entry (device and
+/// inode), so a link swapped in between is refused too.
+pub fn read_text_no_follow(path: &Path, kind: Kind) -> Result<String, ReadError> {
+    use std::os::unix::fs::MetadataExt;
+    let failed =
+        |e: io::Error| ReadError(format!("reading {} `{}`: {e}", kind.what, path.display()));
+    let entry = fs::symlink_metadata(path).map_err(failed)?;
+    regular(&entry, path, kind)?;
+    let file = fs::File::open(path).map_err(failed)?;
+    let opened = file.metadata().map_err(failed)?;
+    regular(&opened, path, kind)?;
+    if (opened.dev(), opened.ino()) != (entry.dev(), entry.ino()) {
+        return Err(ReadError(format!(
+            "{} `{}` changed while it was opened (a link put in its place?)",
+            kind.what,
+            path.display()
+        )));
+    }
+    let bounded = Bounded {
+        file,
+        left: kind.limit,
+        path: path.to_path_buf(),
+        kind,
+    };
+    utf8(read_all(bounded, path, kind)?, path, kind)
+}
+
+fn read_all(mut from: Bounded, path: &Path, kind: Kind) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
-    match open(path, kind)?.read_to_end(&mut bytes) {
+    match from.read_to_end(&mut bytes) {
         Ok(_) => Ok(bytes),
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => Err(ReadError(e.to_string())),
         Err(e) => Err(ReadError(format!(
@@ -92,7 +126,11 @@ impl Read for Bounded {
 
 /// [`read`], as UTF-8 text.
 pub fn read_text(path: &Path, kind: Kind) -> Result<String, ReadError> {
-    String::from_utf8(read(path, kind)?).map_err(|_| {
+    utf8(read(path, kind)?, path, kind)
+}
+
+fn utf8(bytes: Vec<u8>, path: &Path, kind: Kind) -> Result<String, ReadError> {
+    String::from_utf8(bytes).map_err(|_| {
         ReadError(format!(
             "reading {} `{}`: not UTF-8 text",
             kind.what,

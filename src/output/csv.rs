@@ -4,35 +4,88 @@
 //! Spreadsheets read a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return as a
 //! formula (OWASP, "CSV Injection"): a device, port or model text from a spec could make
 //! `cabling.csv` run a formula on the installer's machine. As OWASP advises, such a text cell is
-//! written with a leading `'`, which spreadsheets take as "this is text". A text that already
-//! begins with `'` gets one more, so the escape is reversible: [`uncell`] strips exactly the
-//! quote [`cell`] added, and the report and workbook, which read the CSV files back, show the
-//! names as the spec, the labels and the configs have them. Numeric columns (lengths, planes,
-//! rails, quantities) are written as numbers, never quoted.
+//! written with a leading `'`, which spreadsheets take as "this is text".
+//!
+//! A cell does not begin only where the writer put it: a spreadsheet whose list separator is `;`
+//! (most of continental Europe) or that splits on tabs reads `gpu;=cmd|' /C calc'!A0` as two
+//! cells, the second a formula, and one that does not honour the quotes splits a quoted
+//! `"a,=b"` at its comma (OWASP's examples `=1+2";=1+2` and `=1+2'" ;,=1+2` are this attack).
+//! So the rule applies wherever a cell could begin: at the start of the text and after each
+//! separator a spreadsheet may use (`,` `;` tab, and a line break, which ends a row for a reader
+//! that ignores quotes). A `"` there is neutralised too: such a reader would open a quoted cell
+//! with it, whose text is again a formula.
+//!
+//! A text that already has `'` at such a place gets one more, so the escape is reversible:
+//! [`uncell`] strips exactly the quotes [`cell`] added, and the report and workbook, which read
+//! the CSV files back, show the names as the spec, the labels and the configs have them. Numeric
+//! columns (lengths, planes, rails, quantities) are written as numbers, never quoted.
 //!
 //! Every row has the header's width; anything else is an error of the writer, never a short row.
 
 use std::borrow::Cow;
 
-/// The first characters a spreadsheet reads as the start of a formula (OWASP), and `'` itself,
-/// so that [`uncell`] can tell an added quote from one of the text.
-const NEUTRALISED: [char; 7] = ['=', '+', '-', '@', '\t', '\r', '\''];
+/// The first characters a spreadsheet reads as the start of a formula (OWASP), `"` (the start of
+/// a quoted cell for a reader that splits on a separator of its own), and `'` itself, so that
+/// [`uncell`] can tell an added quote from one of the text.
+const NEUTRALISED: [char; 8] = ['=', '+', '-', '@', '\t', '\r', '"', '\''];
 
-/// A text cell as written: `'` before a text that begins with a formula character (or `'`).
-pub fn cell(text: &str) -> Cow<'_, str> {
-    if text.starts_with(NEUTRALISED) {
-        Cow::Owned(format!("'{text}"))
-    } else {
-        Cow::Borrowed(text)
-    }
+/// Where a spreadsheet may begin a new cell: after the separators OWASP names (`,` `;` tab) and
+/// after a line break.
+const SEPARATORS: [char; 5] = [',', ';', '\t', '\r', '\n'];
+
+/// Whether a cell could begin after `prev` (`None`: the start of the text).
+fn cell_starts_after(prev: Option<char>) -> bool {
+    prev.is_none_or(|c| SEPARATORS.contains(&c))
 }
 
-/// A cell as read back: the text [`cell`] was given (the one quote it added removed).
-pub fn uncell(field: &str) -> &str {
-    match field.strip_prefix('\'') {
-        Some(rest) if rest.starts_with(NEUTRALISED) => rest,
-        _ => field,
+/// A text cell as written: `'` before each formula character (or `'`) where a cell could begin.
+pub fn cell(text: &str) -> Cow<'_, str> {
+    let mut prev = None;
+    let needs = text.chars().any(|c| {
+        let hit = cell_starts_after(prev) && NEUTRALISED.contains(&c);
+        prev = Some(c);
+        hit
+    });
+    if !needs {
+        return Cow::Borrowed(text);
     }
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut prev = None;
+    for c in text.chars() {
+        if cell_starts_after(prev) && NEUTRALISED.contains(&c) {
+            out.push('\'');
+        }
+        out.push(c);
+        prev = Some(c);
+    }
+    Cow::Owned(out)
+}
+
+/// A cell as read back: the text [`cell`] was given (each quote it added removed).
+pub fn uncell(field: &str) -> Cow<'_, str> {
+    let mut prev = None;
+    let mut chars = field.chars().peekable();
+    let mut out: Option<String> = None;
+    let mut at = 0;
+    // The character after an added quote is the text's own, even when it is a quote itself.
+    let mut after_added = false;
+    while let Some(c) = chars.next() {
+        let added = !after_added
+            && c == '\''
+            && cell_starts_after(prev)
+            && chars.peek().is_some_and(|n| NEUTRALISED.contains(n));
+        after_added = added;
+        if added {
+            out.get_or_insert_with(|| field[..at].to_string());
+        } else {
+            if let Some(o) = out.as_mut() {
+                o.push(c);
+            }
+            prev = Some(c);
+        }
+        at += c.len_utf8();
+    }
+    out.map_or(Cow::Borrowed(field), Cow::Owned)
 }
 
 /// A column of a CSV file: its header and whether its values are numbers.
@@ -152,7 +205,7 @@ mod tests {
         ];
         for text in hostile {
             let c = cell(text);
-            assert_eq!(c, format!("'{text}"), "{text:?}");
+            assert!(c.starts_with(&format!("'{}", &text[..1])), "{text:?}");
             assert_eq!(uncell(&c), text);
         }
         for plain in ["leaf01", "swp1s0", "10.0.0.1/31", "fd00::1/127", "", " =x"] {
@@ -163,6 +216,44 @@ mod tests {
         assert_eq!(cell("'=x"), "''=x");
         assert_eq!(uncell(&cell("'=x")), "'=x");
         assert_eq!(uncell(&cell("'plain")), "'plain");
+    }
+
+    /// Behind a separator a spreadsheet may use (`,` `;` tab, a line break), a formula start is
+    /// neutralised as at the start: split the written cell at every separator, and no piece
+    /// begins a formula (or a quoted cell); the escape reads back to the text.
+    #[test]
+    fn formula_starts_behind_a_separator_are_neutralised() {
+        let hostile = [
+            "gpu;=cmd|' /C calc'!A0",
+            "gpu,=cmd|' /C calc'!A0",
+            "gpu\t=cmd",
+            "a;+1;-1;@SUM(1)",
+            "=1+2\";=1+2",
+            "=1+2'\" ;,=1+2",
+            "x;\"=y\"",
+            "a\t\t=x",
+            "a;'=x",
+            "a;''=x",
+            "a\n=x",
+            "a;;=x",
+            ";",
+            "a;'",
+        ];
+        for text in hostile {
+            let c = cell(text);
+            for piece in c.split(SEPARATORS).skip(1) {
+                assert!(
+                    !piece.starts_with(['=', '+', '-', '@', '"']),
+                    "{text:?} -> {c:?}: piece {piece:?}"
+                );
+            }
+            assert!(!c.starts_with(['=', '+', '-', '@', '"']), "{text:?}");
+            assert_eq!(uncell(&c), text, "{text:?} -> {c:?}");
+        }
+        for plain in ["gpu; x", "a,b", "800G, 2x400G"] {
+            assert_eq!(cell(plain), plain);
+            assert_eq!(uncell(plain), plain);
+        }
     }
 
     /// What the csv crate reads back: the neutralised text in its cell, numbers as numbers, every

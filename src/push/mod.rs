@@ -24,6 +24,7 @@ mod hooks;
 mod inputs;
 mod journal;
 pub mod netconf;
+mod operator;
 mod recover;
 mod remote;
 mod revert_timer;
@@ -39,6 +40,7 @@ pub use drivers::netconf::NetconfDriver;
 pub use drivers::sonic::SonicDriver;
 pub use inputs::{check_manifest, read_output_dir};
 pub use journal::{Journal, default_dir as journal_dir, new_txid};
+pub use operator::Operator;
 pub use recover::{
     JournalView, load_intended, read as read_journal, record_declaration, resume, rollback_plans,
     was_failing,

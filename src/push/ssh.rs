@@ -472,7 +472,7 @@ fn authenticate(sess: &Session, user: &str, auth: &Auth) -> Result<(), SshError>
             .and_then(|v| std::env::var(v).ok());
         match (&auth.key_passphrase_env, &pass) {
             (Some(v), None) => tried.push(format!(
-                "key {} (its passphrase variable ${v}, auth.key_passphrase_env, is not set)",
+                "key {} (its passphrase variable ${v}, --key-passphrase-env, is not set)",
                 key.display()
             )),
             _ => tried.push(format!("key {}", key.display())),
@@ -489,7 +489,7 @@ fn authenticate(sess: &Session, user: &str, auth: &Auth) -> Result<(), SshError>
         match std::env::var(var).ok().filter(|p| !p.is_empty()) {
             // An unset variable is not a wrong password: nothing was offered.
             None => tried.push(format!(
-                "password not offered: environment variable ${var} (auth.password_env) is not set"
+                "password not offered: environment variable ${var} (--password-env) is not set"
             )),
             Some(_) if !allows("password") => tried.push(format!(
                 "password from ${var} not offered: the server accepts only {offered}"

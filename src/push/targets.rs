@@ -1,10 +1,9 @@
-//! The targets file: where each device is reached and with which driver. Never secrets: a
-//! password is named by an environment variable, a key by its file; unknown keys (such as
-//! `password:`) are rejected.
+//! The targets file: where each device is reached and with which driver. Never secrets, and
+//! not the credentials or the known_hosts either: those are the operator's ([`super::operator`]);
+//! `auth:` and `known_hosts:` are read only from a file the operator vouches for
+//! (`--trust-targets-file`). Unknown keys (such as `password:`) are rejected.
 //!
 //! ```yaml
-//! known_hosts: /etc/railyard/known_hosts   # optional; railyard's own file by default
-//! auth: { agent: true, key_file: ~/.ssh/id_ed25519, password_env: RAILYARD_PASSWORD }
 //! defaults: { user: admin, port: 830, driver: netconf }
 //! devices:
 //!   spine1: { address: 10.0.0.1, role: spine }
@@ -18,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde::de::{self, EnumAccess, VariantAccess, Visitor};
 
+use super::operator::{self, Operator};
 use super::ssh::{Auth, Endpoint};
 use crate::model::{Delivery, Platform};
 use crate::output::shell::quote;
@@ -247,8 +247,8 @@ pub(super) struct DeviceSpec {
 #[serde(deny_unknown_fields)]
 pub(super) struct TargetsFile {
     pub known_hosts: Option<PathBuf>,
-    #[serde(default)]
-    pub auth: AuthSpec,
+    /// Read only with `--trust-targets-file` ([`super::operator`]).
+    pub auth: Option<AuthSpec>,
     #[serde(default)]
     pub defaults: Defaults,
     pub devices: BTreeMap<String, DeviceSpec>,
@@ -346,9 +346,40 @@ fn command_line(line: &str) -> Result<String, String> {
     Ok(words.join(" "))
 }
 
-/// Parse the targets file at `path` (its text in `text`); relative paths in it are relative to
-/// its directory.
-pub fn parse(text: &str, path: &Path) -> Result<Vec<Target>, TargetsError> {
+/// The credentials and the default known_hosts of a push: the operator's flags, or a trusted
+/// targets file's `auth:`/`known_hosts:` where no flag names them; an untrusted file that names
+/// either is refused.
+fn trusted(f: &TargetsFile, op: &Operator, base: &Path) -> Result<(Auth, PathBuf), String> {
+    if !op.trust_targets_file {
+        let per_device = f.devices.values().any(|d| d.known_hosts.is_some());
+        if f.auth.is_some() {
+            return Err(operator::refusal("credentials (`auth:`)"));
+        }
+        if f.known_hosts.is_some() || per_device {
+            return Err(operator::refusal("its own known_hosts (`known_hosts:`)"));
+        }
+    }
+    let auth = match &f.auth {
+        Some(a) if !op.names_credentials() => Auth {
+            agent: a.agent.unwrap_or(true),
+            agent_socket: a.agent_socket.as_deref().map(|p| expand(p, base)),
+            key_file: a.key_file.as_deref().map(|p| expand(p, base)),
+            key_passphrase_env: a.key_passphrase_env.clone(),
+            password_env: a.password_env.clone(),
+        },
+        _ => op.auth.clone(),
+    };
+    let known_hosts = match (&op.known_hosts, &f.known_hosts) {
+        (Some(p), _) => p.clone(),
+        (None, Some(p)) => expand(p, base),
+        (None, None) => default_known_hosts(),
+    };
+    Ok((auth, known_hosts))
+}
+
+/// Parse the targets file at `path` (its text in `text`), with the operator's credentials and
+/// known_hosts; relative paths in it are relative to its directory.
+pub fn parse(text: &str, path: &Path, op: &Operator) -> Result<Vec<Target>, TargetsError> {
     let base = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -376,25 +407,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Target>, TargetsError> {
                 .unwrap_or_default();
             err(format!(
                 "{place}a key names a password, passphrase or secret — secrets never go into the \
-                 targets file: use auth.password_env (the name of an environment variable) or a \
-                 key file"
+                 targets file: push takes --password-env (the name of an environment variable) or \
+                 --key-file"
             ))
         } else {
             err(first)
         }
     })?;
-    let kh_default = f
-        .known_hosts
-        .as_deref()
-        .map(|p| expand(p, base))
-        .unwrap_or_else(default_known_hosts);
-    let auth = Auth {
-        agent: f.auth.agent.unwrap_or(true),
-        agent_socket: f.auth.agent_socket.as_deref().map(|p| expand(p, base)),
-        key_file: f.auth.key_file.as_deref().map(|p| expand(p, base)),
-        key_passphrase_env: f.auth.key_passphrase_env.clone(),
-        password_env: f.auth.password_env.clone(),
-    };
+    let (auth, kh_default) = trusted(&f, op, base).map_err(err)?;
     let mut out = Vec::new();
     for (name, d) in f.devices {
         if name.is_empty() || name.contains(['/', '\0']) || name.starts_with('.') {
@@ -442,9 +462,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<Target>, TargetsError> {
                     .or(f.defaults.port)
                     .unwrap_or_else(|| driver.default_port()),
                 user,
+                // The operator's `--known-hosts` wins over a trusted file's per-device one.
                 known_hosts: d
                     .known_hosts
                     .as_deref()
+                    .filter(|_| op.known_hosts.is_none())
                     .map(|p| expand(p, base))
                     .unwrap_or_else(|| kh_default.clone()),
             },
@@ -473,6 +495,10 @@ mod tests {
              defaults: {user: admin}\ndevices:\n  s1: {address: 127.0.0.1, role: spine}\n  \
              l1: {address: 127.0.0.1, port: 2222, driver: frr-ssh}\n",
             Path::new("/base/targets.yaml"),
+            &Operator {
+                trust_targets_file: true,
+                ..Operator::default()
+            },
         )
         .unwrap();
         assert_eq!(t.len(), 2);
@@ -493,7 +519,7 @@ mod tests {
                 "devices:\n  s1: {{address: x, user: u, driver: {}}}\n",
                 k.as_str()
             );
-            let t = parse(&text, Path::new("/t.yaml")).unwrap();
+            let t = parse(&text, Path::new("/t.yaml"), &Operator::default()).unwrap();
             assert_eq!(t[0].driver, k);
             assert_eq!(t[0].file, k.default_file());
             assert_eq!(t[0].endpoint.port, k.default_port());
@@ -501,6 +527,7 @@ mod tests {
         let t = parse(
             "devices:\n  s1: {address: x, user: u, driver: sonic-ssh}\n",
             Path::new("/t.yaml"),
+            &Operator::default(),
         )
         .unwrap();
         assert_eq!(t[0].driver, DriverKind::Native(Platform::Sonic));
@@ -510,6 +537,7 @@ mod tests {
         let e = parse(
             "devices:\n  s1: {address: x, user: u, driver: bogus}\n",
             Path::new("/t.yaml"),
+            &Operator::default(),
         )
         .unwrap_err();
         assert!(
@@ -528,6 +556,7 @@ mod tests {
              a: {address: x, tool: 'nv; touch /tmp/pwned $(id)', read: 'cat  db.json'}\n  \
              b: {address: y, driver: eos-ssh, frr: {exec: 'docker exec -i bgp'}}\n",
             Path::new("t.yaml"),
+            &Operator::default(),
         )
         .unwrap();
         assert_eq!(t[0].tool, "'nv;' touch /tmp/pwned '$(id)'");
@@ -538,6 +567,7 @@ mod tests {
         let e = parse(
             "devices:\n  a: {address: x, user: u, tool: \"nv\\nreboot\"}\n",
             Path::new("t.yaml"),
+            &Operator::default(),
         )
         .unwrap_err();
         assert!(
@@ -552,11 +582,77 @@ mod tests {
         let e = parse(
             "devices:\n  s1: {address: x, user: u, password: hunter2}\n",
             Path::new("/t.yaml"),
+            &Operator::default(),
         )
         .unwrap_err();
         assert!(e.to_string().starts_with("targets file /t.yaml: "), "{e}");
         assert!(!e.to_string().contains("error:"), "{e}");
         assert!(e.to_string().contains("password"), "{e}");
         assert!(!e.to_string().contains("hunter2"), "{e}");
+    }
+
+    /// A targets file (one can come from a pull request) does not choose the credentials or
+    /// the known_hosts: refused without `--trust-targets-file`, naming the flags; the operator's
+    /// flags are what a target carries, and win over a trusted file's (#38 item 5).
+    #[test]
+    fn credentials_and_known_hosts_are_the_operators() {
+        let hostile = [
+            "auth: {password_env: AWS_SECRET_ACCESS_KEY}\n",
+            "known_hosts: ./kh\n",
+            "auth: {agent: false}\n",
+        ];
+        for head in hostile {
+            let text = format!("{head}devices:\n  s1: {{address: 203.0.113.9, user: u}}\n");
+            let e = parse(&text, Path::new("/t.yaml"), &Operator::default()).unwrap_err();
+            let msg = e.to_string();
+            assert!(msg.contains("--trust-targets-file"), "{msg}");
+            assert!(msg.contains("--password-env"), "{msg}");
+        }
+        let per_device = "devices:\n  s1: {address: x, user: u, known_hosts: ./kh}\n";
+        assert!(parse(per_device, Path::new("/t.yaml"), &Operator::default()).is_err());
+
+        let op = Operator {
+            auth: Auth {
+                agent: false,
+                password_env: Some("RY_PUSH_PASSWORD".into()),
+                ..Auth::default()
+            },
+            known_hosts: Some(PathBuf::from("/etc/railyard/known_hosts")),
+            trust_targets_file: false,
+        };
+        let t = parse(
+            "devices:\n  s1: {address: x, user: u}\n",
+            Path::new("/t.yaml"),
+            &op,
+        )
+        .unwrap();
+        assert_eq!(t[0].auth.password_env.as_deref(), Some("RY_PUSH_PASSWORD"));
+        assert!(!t[0].auth.agent);
+        assert_eq!(
+            t[0].endpoint.known_hosts,
+            PathBuf::from("/etc/railyard/known_hosts")
+        );
+        // Trusted: the flags still win over the file's auth and known_hosts.
+        let trusted = Operator {
+            trust_targets_file: true,
+            ..op
+        };
+        let text = "known_hosts: kh\nauth: {password_env: FILE_PW}\n\
+                    devices:\n  s1: {address: x, user: u, known_hosts: dev_kh}\n";
+        let t = parse(text, Path::new("/t.yaml"), &trusted).unwrap();
+        assert_eq!(t[0].auth.password_env.as_deref(), Some("RY_PUSH_PASSWORD"));
+        assert_eq!(
+            t[0].endpoint.known_hosts,
+            PathBuf::from("/etc/railyard/known_hosts")
+        );
+        // No flag: an untrusted file gets the agent and railyard's own known_hosts.
+        let t = parse(
+            "devices:\n  s1: {address: x, user: u}\n",
+            Path::new("/t.yaml"),
+            &Operator::default(),
+        )
+        .unwrap();
+        assert!(t[0].auth.agent && t[0].auth.password_env.is_none());
+        assert_eq!(t[0].endpoint.known_hosts, default_known_hosts());
     }
 }

@@ -2,7 +2,9 @@
 //! overridden file by file from a directory the user names (`--templates DIR`). Strict undefined:
 //! a template that reads a missing variable fails instead of printing an empty string. Fuel
 //! limited: a template (an override is the user's code) that runs longer than [`Templates::FUEL`] steps
-//! fails, naming the template and the limit, instead of never ending.
+//! fails, naming the template and the limit, instead of never ending; and byte limited
+//! (`render::budget`): one that prints or joins more than a rendered file may hold fails the same
+//! way instead of exhausting memory.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -73,7 +75,12 @@ impl Templates {
         env.set_lstrip_blocks(true);
         env.set_keep_trailing_newline(true);
         env.set_fuel(Some(Self::FUEL));
-        env.set_formatter(crate::output::line::formatter);
+        env.set_formatter(|out, state, value| {
+            super::budget::count(value)?;
+            crate::output::line::formatter(out, state, value)
+        });
+        // `join` builds one string from many: it stops at the byte budget of a render.
+        env.add_filter("join", super::budget::join);
         let overrides = self.overrides.clone();
         env.set_loader(move |name| {
             if let Some(t) = overrides.get(name) {

@@ -7,6 +7,7 @@
 //! structs. Templates format; they do not decide: every value is computed in intent or in the
 //! platform adapter here.
 
+pub mod budget;
 mod env;
 mod eos;
 mod frr;
@@ -76,7 +77,7 @@ pub(crate) fn template(
             inner = next;
             message = format!("{message}: {next}");
         }
-        if let Some(limit) = env::out_of_fuel(inner) {
+        if let Some(limit) = env::out_of_fuel(inner).or_else(|| budget::over_budget(inner)) {
             message = format!("{message}: {limit}");
         }
         RenderError {
@@ -86,7 +87,15 @@ pub(crate) fn template(
         }
     };
     let t = env.get_template(name).map_err(fail)?;
-    t.render(ctx).map_err(fail)
+    // Into a writer with a byte budget: fuel alone does not bound what a template prints.
+    let mut out = budget::Budget::default();
+    budget::start();
+    t.render_captured_to(ctx, &mut out).map_err(fail)?;
+    String::from_utf8(out.bytes).map_err(|_| RenderError {
+        device: device.to_string(),
+        template: name.to_string(),
+        message: "the rendered text is not UTF-8".into(),
+    })
 }
 
 /// The files of one switch under `configs/<device>/`: its platform's own, and the payload of

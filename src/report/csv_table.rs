@@ -70,7 +70,7 @@ impl Csv {
                 ));
             }
             for field in &record {
-                t.text.push_str(uncell(field));
+                t.text.push_str(&uncell(field));
                 let end = u32::try_from(t.text.len())
                     .map_err(|_| "larger than the report reads (4 GiB of text)".to_string())?;
                 t.ends.push(end);

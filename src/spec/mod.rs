@@ -3,6 +3,7 @@
 //! Input: one spec file. Output: the typed spec, or diagnostics (syntax, types, unknown keys, version).
 //! Invariant: no I/O here; the CLI reads the file and hands over its text.
 
+pub mod bounds;
 pub mod defaults;
 mod grammar;
 mod keys;
@@ -77,9 +78,10 @@ pub fn parse(src: &SourceFile, diags: &mut Diagnostics) -> Option<ClusterSpec> {
     keys::check_unknown(&tree, &schema(), diags);
     let before = diags.error_count();
     grammar::check(&tree, diags);
+    bounds::check(&tree, diags);
     if diags.error_count() > before {
         // The typed parse holds these strings as their grammar's types and would stop at the
-        // first; every one is reported above.
+        // first; every one is reported above. A number out of bounds never reaches it either.
         return None;
     }
     let mut spec: ClusterSpec = match yaml::parse_typed(&src.text) {

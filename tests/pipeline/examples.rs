@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::Command;
 
 use railyard::model::Platform;
-use railyard::push::{DriverKind, parse_targets};
+use railyard::push::{DriverKind, Operator, parse_targets};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -29,7 +29,7 @@ fn push_targets_match_the_built_in_example() {
         !text.to_lowercase().contains("password:"),
         "no secret in it"
     );
-    let ts = parse_targets(&text, &path).expect("parses");
+    let ts = parse_targets(&text, &path, &Operator::default()).expect("parses");
     let dir = tempfile::tempdir().expect("tmp");
     assert!(
         build(dir.path(), &["--example", "lab-small", "-o", "out"])

@@ -253,19 +253,42 @@ fn clean_text(name: &str, text: &str, declared: &[String]) -> Result<(), String>
     Ok(())
 }
 
-/// No cell of a CSV file, as a CSV reader sees it, starts a formula (OWASP: `=`, `+`, `-`, `@`,
-/// tab, carriage return) with the payload marker in it.
+/// The characters that begin a formula in a spreadsheet cell (OWASP "CSV Injection").
+const FORMULA: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// No cell of a CSV file starts a formula, as a spreadsheet may cut it into cells: the CSV
+/// reader's cells (`,` with quotes honoured), and every piece of each cell and of each raw line
+/// split at any separator a spreadsheet may use (`,` `;` tab, OWASP), quotes ignored, one leading
+/// `"` dropped (a reader that splits on `;` opens a quoted cell there). A piece that is a number
+/// is a number, not a formula (`-2.5`). The reader's cells must not hold the payload in a
+/// formula; the pieces must not start a formula at all (#38 item 4).
 fn no_formula(name: &str, text: &str) -> Result<(), String> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());
+    let formula = |piece: &str| {
+        let piece = piece.strip_prefix('"').unwrap_or(piece);
+        piece.starts_with(FORMULA) && piece.parse::<f64>().is_err()
+    };
     for record in reader.records() {
         let record = record.map_err(|e| format!("{name}: not CSV: {e}"))?;
         for cell in &record {
-            if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && cell.contains(MARKER) {
+            if cell.starts_with(FORMULA) && cell.contains(MARKER) {
                 return Err(format!("{name}: formula cell {cell:?}"));
             }
+            if let Some(p) = cell.split([',', ';', '\t', '\n']).find(|p| formula(p)) {
+                return Err(format!(
+                    "{name}: formula {p:?} behind a separator in {cell:?}"
+                ));
+            }
+        }
+    }
+    for line in text.lines() {
+        if let Some(p) = line.split([',', ';', '\t']).find(|p| formula(p)) {
+            return Err(format!(
+                "{name}: formula {p:?} behind a separator in {line:?}"
+            ));
         }
     }
     Ok(())
@@ -429,5 +452,59 @@ fn every_hostile_spec_is_an_inventory_with_a_small_edit() {
             "{name}: {} lines differ from {base}: {edited:?}",
             edited.len()
         );
+    }
+}
+
+/// The NetBox export (`railyard export netbox`) of every hostile spec whose class is CSV
+/// formula injection: every CSV cell and every piece behind a separator starts no formula, and
+/// every `slug` cell is a slug NetBox accepts on import — Django's `validate_slug`
+/// (`^[-a-zA-Z0-9_]+\Z`) at most 100 characters (NetBox's `SlugField(max_length=100)`), as the
+/// CSV reader gives it; a text beginning with punctuation once came out as `'-…` (#38).
+#[test]
+fn the_netbox_export_of_formula_text_has_importable_slugs_and_no_formula() {
+    let csv_classes: Vec<_> = hostile_specs()
+        .into_iter()
+        .filter(|(name, _, _)| name.starts_with("csv-formula"))
+        .collect();
+    assert!(csv_classes.len() >= 2, "{csv_classes:?}");
+    for (name, spec, _) in csv_classes {
+        let dir = tempfile::tempdir().expect("tmp");
+        std::fs::write(dir.path().join("spec.yaml"), &spec).expect("spec");
+        let o = Command::new(env!("CARGO_BIN_EXE_railyard"))
+            .args(["export", "netbox", "spec.yaml", "-o", "netbox"])
+            .current_dir(dir.path())
+            .output()
+            .expect("railyard export netbox");
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let mut slugs = 0;
+        let written = snapshot(&dir.path().join("netbox"), None);
+        for path in written
+            .keys()
+            .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+        {
+            let text = std::fs::read_to_string(path).expect("csv");
+            let file = format!("{name}: {}", path.display());
+            no_formula(&file, &text).unwrap_or_else(|e| panic!("{e}"));
+            let mut reader = csv::Reader::from_reader(text.as_bytes());
+            let headers = reader.headers().expect("header").clone();
+            let Some(col) = headers.iter().position(|h| h == "slug") else {
+                continue;
+            };
+            for record in reader.records() {
+                let slug = record.expect("record")[col].to_string();
+                let valid = !slug.is_empty()
+                    && slug.len() <= 100
+                    && slug
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+                assert!(valid, "{file}: slug {slug:?} is not one NetBox accepts");
+                slugs += 1;
+            }
+        }
+        assert!(slugs > 0, "{name}: no slug column in the NetBox export");
     }
 }

@@ -20,6 +20,8 @@ mod examples;
 mod facts;
 mod fuzz_corpora;
 mod hostile;
+mod hostile_bounds;
+mod hostile_templates;
 mod output_dir;
 mod physical;
 mod physical_catalog;

@@ -22,13 +22,15 @@ use railyard::push::netconf::client::{Datastore, DefaultOperation, EditOptions};
 
 const PASSPHRASE: &str = "correct-horse-battery-staple-7731";
 
-/// `railyard audit --targets TARGETS --from OUT [extra]`.
+/// `railyard audit --targets TARGETS --trust-targets-file --from OUT [extra]` (the test's
+/// targets file is the operator's own).
 fn audit(targets: &Path, out: &Path, extra: &[&str]) -> Run {
     let t = Instant::now();
     let o = Command::new(env!("CARGO_BIN_EXE_railyard"))
         .arg("audit")
         .arg("--targets")
         .arg(targets)
+        .arg("--trust-targets-file")
         .arg("--from")
         .arg(out)
         .args(extra)

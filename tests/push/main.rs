@@ -14,3 +14,4 @@ mod push_netconf;
 mod push_rendered;
 mod push_resume;
 mod push_secrets;
+mod push_targets_trust;

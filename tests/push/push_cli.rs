@@ -277,21 +277,28 @@ fn messages_name_their_subject() {
     let targets = w.join("targets.yaml");
     let good = std::fs::read_to_string(&targets).expect("targets");
 
-    // An unset password variable is not a wrong password: the variable is named.
+    // An unset password variable is not a wrong password: the variable is named. The
+    // credentials and known_hosts are the operator's flags (#38 item 5), not the file's.
     let lab = fabric.lab("leaf1");
     std::fs::write(
         &targets,
         format!(
-            "known_hosts: {}\nauth: {{agent: false, password_env: RY_TEST_UNSET_PASSWORD}}\n\
-             devices:\n  leaf1: {{address: 127.0.0.1, port: {}, user: root, role: leaf}}\n",
-            fabric.known_hosts.display(),
+            "devices:\n  leaf1: {{address: 127.0.0.1, port: {}, user: root, role: leaf}}\n",
             lab.port
         ),
     )
     .expect("targets");
     let r = run_push(
         w,
-        &["--from", w.join("out").to_str().expect("utf-8")],
+        &[
+            "--from",
+            w.join("out").to_str().expect("utf-8"),
+            "--no-agent",
+            "--password-env",
+            "RY_TEST_UNSET_PASSWORD",
+            "--known-hosts",
+            fabric.known_hosts.to_str().expect("utf-8"),
+        ],
         &[],
         None,
     );
@@ -299,7 +306,7 @@ fn messages_name_their_subject() {
     assert!(
         r.stdout.contains(
             "password not offered: environment variable $RY_TEST_UNSET_PASSWORD \
-             (auth.password_env) is not set"
+             (--password-env) is not set"
         ),
         "{}",
         r.stdout

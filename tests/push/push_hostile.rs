@@ -55,7 +55,8 @@ fn hostile_peer(greeting: &'static [u8], flood: &'static [u8]) -> (u16, Arc<Atom
     (port, accepted)
 }
 
-/// `railyard push --from OUT --targets TARGETS --journal-dir JOURNAL`, without an agent.
+/// `railyard push --from OUT --targets TARGETS --journal-dir JOURNAL`, without an agent, host
+/// keys checked against `known_hosts` beside the journal directory (the operator's).
 fn push_from(out: &Path, targets: &Path, journal: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_railyard"));
     c.arg("push")
@@ -65,6 +66,8 @@ fn push_from(out: &Path, targets: &Path, journal: &Path) -> Command {
         .arg(targets)
         .arg("--journal-dir")
         .arg(journal)
+        .arg("--known-hosts")
+        .arg(journal.with_file_name("known_hosts"))
         .env_remove("SSH_AUTH_SOCK");
     c
 }
@@ -133,9 +136,8 @@ fn push_to_a_banner_flood_fails_with_the_connect_timeout() {
     std::fs::write(
         &targets,
         format!(
-            "known_hosts: {}\ndefaults: {{user: admin}}\ndevices:\n  \
-             sw1: {{address: 127.0.0.1, port: {port}}}\n",
-            work.path().join("known_hosts").display()
+            "defaults: {{user: admin}}\ndevices:\n  \
+             sw1: {{address: 127.0.0.1, port: {port}}}\n"
         ),
     )
     .expect("targets");
@@ -246,9 +248,8 @@ fn an_undeclared_placeholder_is_refused_and_its_value_never_read() {
     std::fs::write(
         &targets,
         format!(
-            "known_hosts: {}\ndefaults: {{user: admin, driver: frr-ssh}}\ndevices:\n  \
-             {leaf}: {{address: 127.0.0.1, port: {port}}}\n",
-            work.path().join("known_hosts").display()
+            "defaults: {{user: admin, driver: frr-ssh}}\ndevices:\n  \
+             {leaf}: {{address: 127.0.0.1, port: {port}}}\n"
         ),
     )
     .expect("targets");

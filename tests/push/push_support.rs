@@ -659,16 +659,19 @@ pub struct Run {
     pub seconds: f64,
 }
 
-/// `railyard push ARGS` against the targets file and journal directory in `dir`, with no agent
-/// (the key file must do) and the key passphrase, if any, in the environment. Asserts the
+/// `railyard push ARGS` against the targets file (trusted: the operator's own) and journal
+/// directory in `dir`, with no agent (the key file must do) and the key passphrase, if any, in the environment. Asserts the
 /// passphrase never reaches the output.
 pub fn run_push(dir: &Path, args: &[&str], env: &[(&str, &str)], passphrase: Option<&str>) -> Run {
     let t = Instant::now();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_railyard"));
+    // The lab's targets file is the operator's own (the test wrote it): its key file and
+    // known_hosts are read (`--trust-targets-file`).
     cmd.arg("push")
         .args(args)
         .arg("--targets")
         .arg(dir.join("targets.yaml"))
+        .arg("--trust-targets-file")
         .arg("--journal-dir")
         .arg(dir.join("journal"))
         .env_remove("SSH_AUTH_SOCK");
@@ -703,6 +706,7 @@ pub fn run_audit(dir: &Path, out: &Path) -> (i32, serde_json::Value) {
         .arg("audit")
         .arg("--targets")
         .arg(dir.join("targets.yaml"))
+        .arg("--trust-targets-file")
         .arg("--from")
         .arg(out)
         .args(["--format", "json"])

@@ -182,7 +182,7 @@ fn row(
         ));
         return None;
     };
-    let Some(g) = Guid::parse(g) else {
+    let Some(g) = Guid::parse(&g) else {
         diags.push(error(
             codes::CAPTURE_SYNTAX,
             span,
@@ -193,9 +193,9 @@ fn row(
         return None;
     };
     let which = port_ref(
-        field(cols.port),
-        field(cols.rdma),
-        field(cols.hca_port),
+        field(cols.port).as_deref(),
+        field(cols.rdma).as_deref(),
+        field(cols.hca_port).as_deref(),
         span,
         diags,
     )?;
