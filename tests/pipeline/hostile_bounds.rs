@@ -25,7 +25,8 @@ fn spec_with(group: &str) -> String {
     )
 }
 
-/// `railyard build spec.yaml -o out --format json` under the cap: exit code, signal, stderr.
+/// `railyard build spec.yaml -o out --format json` under the cap: exit code, signal, and what
+/// it printed (the JSON diagnostics, the command's answer, on stdout; then stderr).
 fn build_capped(spec: &str) -> (Option<i32>, Option<i32>, String) {
     use std::os::unix::process::ExitStatusExt;
     let dir = tempfile::tempdir().expect("tmp");
@@ -38,16 +39,18 @@ fn build_capped(spec: &str) -> (Option<i32>, Option<i32>, String) {
         .current_dir(dir.path())
         .output()
         .expect("run railyard build");
+    let printed = [&o.stdout[..], b"\x00", &o.stderr[..]].concat();
     (
         o.status.code(),
         o.status.signal(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
+        String::from_utf8_lossy(&printed).into_owned(),
     )
 }
 
-/// The JSON diagnostics (one array on stderr) with code `code`.
-fn with_code(stderr: &str, code: &str) -> Vec<serde_json::Value> {
-    let all: Vec<serde_json::Value> = serde_json::from_str(stderr.trim()).unwrap_or_default();
+/// The JSON diagnostics (one array on stdout, before the NUL) with code `code`.
+fn with_code(printed: &str, code: &str) -> Vec<serde_json::Value> {
+    let stdout = printed.split('\0').next().unwrap_or_default();
+    let all: Vec<serde_json::Value> = serde_json::from_str(stdout.trim()).unwrap_or_default();
     all.into_iter().filter(|d| d["code"] == code).collect()
 }
 
