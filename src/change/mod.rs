@@ -19,6 +19,7 @@ pub mod configs;
 pub mod numbering;
 pub mod page;
 pub mod table;
+pub mod tenants;
 pub mod text;
 
 use std::collections::BTreeMap;
@@ -56,6 +57,8 @@ pub struct ChangeSet {
     pub devices: Vec<configs::DeviceChange>,
     /// Numbers of an identity that change, go, or are new for a tenant.
     pub numbering: numbering::Numbering,
+    /// Members that leave or join a tenant (its VRF, its partition).
+    pub tenants: Vec<tenants::MembershipChange>,
     /// The bill of materials' delta, by part number.
     pub parts: Vec<bom::PartDelta>,
 }
@@ -91,6 +94,7 @@ impl ChangeSet {
         self.cables.is_empty()
             && self.devices.is_empty()
             && self.numbering.is_empty()
+            && self.tenants.is_empty()
             && self.parts.is_empty()
     }
 
@@ -98,7 +102,8 @@ impl ChangeSet {
     pub fn verdict(&self) -> Verdict {
         let disturbs = self.cables.iter().any(|c| c.action != cables::Action::Add)
             || self.devices.iter().any(configs::DeviceChange::disturbs)
-            || self.numbering.disturbs();
+            || self.numbering.disturbs()
+            || self.tenants.iter().any(tenants::MembershipChange::disturbs);
         if disturbs {
             Verdict::Disruptive
         } else if self.is_empty() {
@@ -156,14 +161,18 @@ pub fn compare(old: &Files, new: &Files) -> Result<ChangeSet, Vec<ChangeError>> 
     let cables = kept(cables::compare(old, new).map_err(|e| vec![e]), &mut errors);
     let devices = kept(configs::compare(old, new), &mut errors);
     let numbering = kept(numbering::compare(old, new), &mut errors);
+    let tenants = kept(tenants::compare(old, new).map_err(|e| vec![e]), &mut errors);
     let parts = kept(bom::compare(old, new).map_err(|e| vec![e]), &mut errors);
-    match (cables, devices, numbering, parts) {
-        (Some(cables), Some(devices), Some(numbering), Some(parts)) => Ok(ChangeSet {
-            cables,
-            devices,
-            numbering,
-            parts,
-        }),
+    match (cables, devices, numbering, tenants, parts) {
+        (Some(cables), Some(devices), Some(numbering), Some(tenants), Some(parts)) => {
+            Ok(ChangeSet {
+                cables,
+                devices,
+                numbering,
+                tenants,
+                parts,
+            })
+        }
         _ => Err(errors),
     }
 }

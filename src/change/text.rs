@@ -190,6 +190,30 @@ fn numbering(cs: &ChangeSet) -> Section {
     }
 }
 
+fn tenants(cs: &ChangeSet) -> Section {
+    let mut rows = Vec::new();
+    for m in &cs.tenants {
+        if !m.leave.is_empty() {
+            let who = m.leave.join(" ");
+            let what = format!(
+                "{} {}(s) leave: their traffic in the tenant stops",
+                m.leave.len(),
+                m.kind
+            );
+            rows.push(row(Mark::Disruptive, &["leave", &m.tenant, &what, &who]));
+        }
+        if !m.join.is_empty() {
+            let who = m.join.join(" ");
+            let what = format!("{} {}(s) join", m.join.len(), m.kind);
+            rows.push(row(Mark::Add, &["join", &m.tenant, &what, &who]));
+        }
+    }
+    Section {
+        title: format!("Tenant membership: {} changes", cs.tenants.len()),
+        rows,
+    }
+}
+
 fn parts(cs: &ChangeSet) -> Section {
     let rows = cs
         .parts
@@ -220,6 +244,7 @@ pub fn sections(cs: &ChangeSet) -> Vec<Section> {
         cables(&cs.cables),
         devices(&cs.devices),
         numbering(cs),
+        tenants(cs),
         parts(cs),
     ]
 }

@@ -11,4 +11,5 @@ mod acceptance_runners;
 mod acceptance_trust;
 mod cabling_verify;
 mod diff;
+mod diff_tenants;
 mod impact;
