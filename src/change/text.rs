@@ -66,6 +66,12 @@ fn end(c: &Cable) -> String {
     )
 }
 
+/// What is fitted on a cable, as the installer reads it off the old and the new label.
+fn fitting(c: &Cable) -> String {
+    let v: Vec<String> = c.fitted.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    v.join(" ")
+}
+
 fn cables(steps: &[CableStep]) -> Section {
     let count = |a| steps.iter().filter(|s| s.action == a).count();
     let mut rows = Vec::new();
@@ -83,6 +89,16 @@ fn cables(steps: &[CableStep]) -> Section {
                     &format!("{} (was {})", end(c), end(f)),
                 ],
             )),
+            (Action::Replace, Some(f)) => rows.push(row(
+                Mark::Disruptive,
+                &[
+                    &n,
+                    "replace",
+                    &c.cable_id,
+                    &c.label,
+                    &format!("{} ({} out, {} in)", end(c), fitting(f), fitting(c)),
+                ],
+            )),
             (Action::Remove, _) => rows.push(row(
                 Mark::Remove,
                 &[&n, "remove", &c.cable_id, &c.label, &end(c)],
@@ -92,8 +108,9 @@ fn cables(steps: &[CableStep]) -> Section {
     }
     Section {
         title: format!(
-            "Cables: {} to remove, {} to move, {} to add (in this order)",
+            "Cables: {} to remove, {} to replace, {} to move, {} to add (in this order)",
             count(Action::Remove),
+            count(Action::Replace),
             count(Action::Move),
             count(Action::Add)
         ),

@@ -247,6 +247,7 @@ fn cable(label: &str) -> CableStep {
             label: label.into(),
             a: end(label),
             b: end("leaf"),
+            fitted: Default::default(),
         },
         from: None,
     }
