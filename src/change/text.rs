@@ -3,6 +3,7 @@
 
 use super::cables::{Action, Cable, CableStep};
 use super::configs::{DeviceChange, DeviceStatus, FileChange};
+use super::files::{self as other, FileStatus};
 use super::{ChangeSet, Verdict};
 use crate::output::terminal;
 
@@ -238,7 +239,29 @@ pub fn sections(cs: &ChangeSet) -> Vec<Section> {
         devices(&cs.devices),
         numbering(cs),
         parts(cs),
+        files(&cs.files),
     ]
+}
+
+/// Every other file that differs, by group then path: nothing a build writes goes unsaid.
+fn files(changes: &[other::FileChange]) -> Section {
+    let rows = changes
+        .iter()
+        .map(|f| {
+            let (what, mark) = match (f.status, f.disruptive) {
+                (_, true) => ("cuts traffic", Mark::Disruptive),
+                (FileStatus::Added, _) => ("added", Mark::Add),
+                (FileStatus::Removed, _) => ("removed", Mark::Remove),
+                (FileStatus::Changed, _) => ("changed", Mark::Plain),
+            };
+            let lines = format!("-{} +{} lines", f.lines_removed, f.lines_added);
+            row(mark, &[&f.group, what, &f.path, &lines])
+        })
+        .collect();
+    Section {
+        title: format!("Other files that differ: {}", changes.len()),
+        rows,
+    }
 }
 
 /// The change set as terminal text: every value with its control characters shown escaped.

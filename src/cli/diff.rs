@@ -116,6 +116,8 @@ fn side(path: &Path) -> Result<Files, String> {
         OutputGroup::Configs,
         OutputGroup::Cabling,
         OutputGroup::Addresses,
+        OutputGroup::Hosts,
+        OutputGroup::Plan,
     ]);
     match compiled.outputs_only(&templates, &only) {
         None => Err(format!(
@@ -131,7 +133,7 @@ fn side(path: &Path) -> Result<Files, String> {
     }
 }
 
-/// The files of a build directory the comparison reads: those its manifest lists, each read
+/// The files of a build directory the comparison reads: every one its manifest lists, each read
 /// bounded and checked against the manifest's SHA-256 (an edited build is not the design).
 fn build_dir(dir: &Path) -> Result<Files, String> {
     let build = BuildDir::open(dir).map_err(|e| match e {

@@ -23,6 +23,8 @@ fn files(text: &str) -> Files {
             OutputGroup::Configs,
             OutputGroup::Cabling,
             OutputGroup::Addresses,
+            OutputGroup::Hosts,
+            OutputGroup::Plan,
         ],
     )
     .into_iter()
