@@ -9,4 +9,5 @@ mod prereq;
 mod acceptance;
 mod cabling_verify;
 mod diff;
+mod diff_truth;
 mod impact;
