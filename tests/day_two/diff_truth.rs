@@ -215,11 +215,9 @@ fn a_re_speeded_in_band_fabric_replaces_every_cable_whose_fitting_changed() {
 #[test]
 fn every_cable_id_is_one_step_when_spines_grow() {
     // Item 6: the same id never a move source and an addition (README, "diff": the id rule).
-    let spec = inventory("spectrum-x-cloud.yaml");
-    let new_spec = spec.replace(
-        "spine: {model: sn5600, count: 8}",
-        "spine: {model: sn5600, count: 16}",
-    );
+    // The SuperPOD's spines are sized by its SUs (4/8/16 for 1-3): 2 → 3 SUs re-spreads them.
+    let spec = inventory("dgx-superpod-h100.yaml").replace("  count: 4\n", "  count: 2\n");
+    let new_spec = spec.replace("  count: 2\n", "  count: 3\n");
     assert_ne!(spec, new_spec);
     let (old, new) = (build(&spec), build(&new_spec));
     let cs = compare(&old, &new);
