@@ -1,10 +1,13 @@
 //! Cable work from `cabling.csv` (columns read by name): which cables to remove, move and add.
 //!
 //! A cable is identified by its two ends (device and port, either order). A cable whose ends are
-//! on both sides is untouched. Of the rest, a new cable with the id of an old one, or else
+//! on both sides is untouched unless what is fitted changes (speed, media, length, cable part,
+//! count, modules, leg: issue #39 item 4): then it is replaced, the old part out and the new
+//! one in. Of the rest, a new cable with the id of an old one, or else
 //! sharing one end with an old one, is that cable moved (one end kept, the other re-seated);
-//! what is left is removed or added. Work order: every removal first (it frees the ports an
-//! addition or a move may reuse), then the moves, then the additions, each by rack and label so
+//! what is left is removed or added. Every cable id is one step (issue #39 item 6): ids pair
+//! before shared ends do. Work order: every removal first (it frees the ports an addition or a
+//! move may reuse), then the replacements, the moves, then the additions, each by rack and label so
 //! a technician walks the rows once.
 
 use std::collections::BTreeMap;
@@ -20,10 +23,25 @@ const COLUMNS: &[&str] = &[
     "cable_id", "label", "a_device", "a_port", "b_device", "b_port", "a_rack", "b_rack",
 ];
 
+/// What is fitted between the two ends: a change in any of these is a replacement (an older
+/// build without a column reads it as empty on both sides, so it compares).
+pub const FITTED: &[&str] = &[
+    "speed",
+    "media",
+    "length_m",
+    "cable_part",
+    "cable_count",
+    "a_module",
+    "b_module",
+    "leg",
+];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     Remove,
+    /// Same ends, different fitting: the old cable (and modules) out, the new one in.
+    Replace,
     Move,
     Add,
 }
@@ -43,6 +61,9 @@ pub struct Cable {
     pub label: String,
     pub a: End,
     pub b: End,
+    /// What is fitted, by [`FITTED`] column (empty cells left out).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub fitted: BTreeMap<String, String>,
 }
 
 impl Cable {
@@ -86,6 +107,11 @@ fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Cable>, ChangeError> {
             label: r.get("label").to_string(),
             a: end(&r, "a"),
             b: end(&r, "b"),
+            fitted: FITTED
+                .iter()
+                .map(|k| (k.to_string(), r.get(k).to_string()))
+                .filter(|(_, v)| !v.is_empty())
+                .collect(),
         })
         .collect())
 }
@@ -112,6 +138,12 @@ pub fn steps(old: Vec<Cable>, new: Vec<Cable>) -> Vec<CableStep> {
         .collect();
     gone.sort_by(|x, y| x.walk_key().cmp(&y.walk_key()));
     came.sort_by(|x, y| x.walk_key().cmp(&y.walk_key()));
+    let mut refitted: Vec<(&Cable, &Cable)> = new
+        .iter()
+        .filter_map(|c| old_ends.get(&c.ends()).map(|o| (*o, c)))
+        .filter(|(o, c)| o.fitted != c.fitted)
+        .collect();
+    refitted.sort_by(|x, y| x.1.walk_key().cmp(&y.1.walk_key()));
     let (moves, gone, came) = pair_moves(gone, came);
     let step = |action, c: &Cable, from: Option<&Cable>| CableStep {
         action,
@@ -119,6 +151,11 @@ pub fn steps(old: Vec<Cable>, new: Vec<Cable>) -> Vec<CableStep> {
         from: from.cloned(),
     };
     let mut out: Vec<CableStep> = gone.iter().map(|c| step(Action::Remove, c, None)).collect();
+    out.extend(
+        refitted
+            .iter()
+            .map(|(f, t)| step(Action::Replace, t, Some(f))),
+    );
     out.extend(moves.iter().map(|(f, t)| step(Action::Move, t, Some(f))));
     out.extend(came.iter().map(|c| step(Action::Add, c, None)));
     out
@@ -144,24 +181,35 @@ fn pair_moves<'a>(
         by_end.insert(c.a.key(), i);
         by_end.insert(c.b.key(), i);
     }
+    // Ids first, over every new cable, so an id a later cable pairs by shared end is never
+    // also an addition of its own (one cable id, one step).
+    let mut pair: Vec<Option<usize>> = came
+        .iter()
+        .map(|c| {
+            let i = by_id.get(c.cable_id.as_str()).copied()?;
+            (!std::mem::replace(&mut taken[i], true)).then_some(i)
+        })
+        .collect();
+    let new_ids: std::collections::BTreeSet<&str> =
+        came.iter().map(|c| c.cable_id.as_str()).collect();
+    for (c, p) in came.iter().zip(pair.iter_mut()) {
+        if p.is_some() {
+            continue;
+        }
+        *p = [c.a.key(), c.b.key()]
+            .iter()
+            .filter_map(|k| by_end.get(k).copied())
+            // An old cable whose id comes back elsewhere is that cable, not this one.
+            .find(|&i| !taken[i] && !new_ids.contains(gone[i].cable_id.as_str()));
+        if let Some(i) = *p {
+            taken[i] = true;
+        }
+    }
     let mut moves = Vec::new();
     let mut added = Vec::new();
-    for c in came {
-        let found = by_id
-            .get(c.cable_id.as_str())
-            .copied()
-            .filter(|&i| !taken[i])
-            .or_else(|| {
-                [c.a.key(), c.b.key()]
-                    .iter()
-                    .filter_map(|k| by_end.get(k).copied())
-                    .find(|&i| !taken[i])
-            });
-        match found {
-            Some(i) => {
-                taken[i] = true;
-                moves.push((gone[i], c));
-            }
+    for (c, p) in came.into_iter().zip(pair) {
+        match p {
+            Some(i) => moves.push((gone[i], c)),
             None => added.push(c),
         }
     }
@@ -188,6 +236,7 @@ mod tests {
             label: format!("{}:{}/{}:{}", a.0, a.1, b.0, b.1),
             a: end(a),
             b: end(b),
+            fitted: BTreeMap::new(),
         }
     }
 
@@ -222,5 +271,34 @@ mod tests {
         let new = vec![cable("c4", ("n4", "p1"), ("l4", "s2"))];
         let acts: Vec<Action> = steps(old, new).iter().map(|x| x.action).collect();
         assert_eq!(acts, vec![Action::Remove, Action::Add]);
+    }
+
+    #[test]
+    fn same_ends_with_a_new_fitting_is_one_replacement() {
+        let mut old = cable("c1", ("n1", "p1"), ("l1", "s1"));
+        old.fitted.insert("speed".into(), "100G".into());
+        let mut new = old.clone();
+        new.fitted.insert("speed".into(), "800G".into());
+        let s = steps(vec![old], vec![new]);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].action, Action::Replace);
+        assert_eq!(s[0].from.as_ref().unwrap().fitted["speed"], "100G");
+    }
+
+    #[test]
+    fn an_id_that_moves_is_not_also_a_move_source_elsewhere() {
+        // c1's leaf end moves to s9; a new c2 lands on c1's old node end. By shared end alone c2
+        // would take c1 (c1 then an addition): the id pairs first.
+        let old = vec![cable("c1", ("n1", "p1"), ("l1", "s1"))];
+        let new = vec![
+            cable("c2", ("n1", "p1"), ("l2", "s1")),
+            cable("c1", ("n5", "p1"), ("l1", "s9")),
+        ];
+        let s = steps(old, new);
+        let ids: Vec<(Action, &str)> = s
+            .iter()
+            .map(|x| (x.action, x.cable.cable_id.as_str()))
+            .collect();
+        assert_eq!(ids, vec![(Action::Move, "c1"), (Action::Add, "c2")]);
     }
 }

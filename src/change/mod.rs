@@ -16,6 +16,7 @@
 pub mod bom;
 pub mod cables;
 pub mod configs;
+pub mod files;
 pub mod numbering;
 pub mod page;
 pub mod table;
@@ -30,22 +31,11 @@ use serde::Serialize;
 /// Rendered files by path under the output directory (`configs/spine01/startup.yaml`).
 pub type Files = BTreeMap<String, Vec<u8>>;
 
-/// The files a comparison reads, by prefix or path: what the command line needs to compile or
-/// read from a build directory.
-pub const READS: &[&str] = &[
-    "configs/",
-    "intent/",
-    "tenants/plan.yaml",
-    cables::PATH,
-    numbering::ADDRESSES,
-    bom::PATH,
-];
-
-/// Whether a path of an output directory is one [`compare`] reads.
+/// Whether a path of an output directory is one [`compare`] reads: every file a build writes
+/// (issue #39 item 1) — those no part reads by meaning are accounted for by `files.rs` — but
+/// the manifest, which is the index of the others, not a deliverable.
 pub fn reads(path: &str) -> bool {
-    READS
-        .iter()
-        .any(|p| path == *p || (p.ends_with('/') && path.starts_with(p)))
+    path != crate::output::manifest::PATH
 }
 
 /// Everything that changes from the old design to the new one.
@@ -61,6 +51,8 @@ pub struct ChangeSet {
     pub tenants: Vec<tenants::MembershipChange>,
     /// The bill of materials' delta, by part number.
     pub parts: Vec<bom::PartDelta>,
+    /// Every other file that differs, by path (tenant isolation files by meaning of lines).
+    pub files: Vec<files::FileChange>,
 }
 
 /// What a change means for the running cluster, and the exit code CI reads.
@@ -96,6 +88,7 @@ impl ChangeSet {
             && self.numbering.is_empty()
             && self.tenants.is_empty()
             && self.parts.is_empty()
+            && self.files.is_empty()
     }
 
     /// The verdict: disruptive when anything running is disturbed, safe otherwise.
@@ -103,7 +96,8 @@ impl ChangeSet {
         let disturbs = self.cables.iter().any(|c| c.action != cables::Action::Add)
             || self.devices.iter().any(configs::DeviceChange::disturbs)
             || self.numbering.disturbs()
-            || self.tenants.iter().any(tenants::MembershipChange::disturbs);
+            || self.tenants.iter().any(tenants::MembershipChange::disturbs)
+            || self.files.iter().any(|f| f.disruptive);
         if disturbs {
             Verdict::Disruptive
         } else if self.is_empty() {
@@ -171,6 +165,7 @@ pub fn compare(old: &Files, new: &Files) -> Result<ChangeSet, Vec<ChangeError>> 
                 numbering,
                 tenants,
                 parts,
+                files: files::compare(old, new),
             })
         }
         _ => Err(errors),

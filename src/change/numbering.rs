@@ -86,8 +86,9 @@ pub fn compare(old: &Files, new: &Files) -> Result<Numbering, Vec<ChangeError>> 
         (devices, tenants)
     };
     let ((old_dev, old_ten), (new_dev, new_ten)) = (side(old, new), side(new, old));
-    // A design without tenants has no plan file: the first tenant added is compared with
-    // none, not refused.
+    // A tenant plan on one side only is the first tenant added or the last removed (issue #39
+    // item 3): its numbers are new or gone, which `delta` says; only the addresses must be on
+    // both sides.
     if let Err(e) = both(old, new, ADDRESSES) {
         errors.push(e);
     }

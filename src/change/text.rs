@@ -3,6 +3,7 @@
 
 use super::cables::{Action, Cable, CableStep};
 use super::configs::{DeviceChange, DeviceStatus, FileChange};
+use super::files::{self as other, FileStatus};
 use super::{ChangeSet, Verdict};
 use crate::output::terminal;
 
@@ -66,6 +67,12 @@ fn end(c: &Cable) -> String {
     )
 }
 
+/// What is fitted on a cable, as the installer reads it off the old and the new label.
+fn fitting(c: &Cable) -> String {
+    let v: Vec<String> = c.fitted.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    v.join(" ")
+}
+
 fn cables(steps: &[CableStep]) -> Section {
     let count = |a| steps.iter().filter(|s| s.action == a).count();
     let mut rows = Vec::new();
@@ -83,6 +90,16 @@ fn cables(steps: &[CableStep]) -> Section {
                     &format!("{} (was {})", end(c), end(f)),
                 ],
             )),
+            (Action::Replace, Some(f)) => rows.push(row(
+                Mark::Disruptive,
+                &[
+                    &n,
+                    "replace",
+                    &c.cable_id,
+                    &c.label,
+                    &format!("{} ({} out, {} in)", end(c), fitting(f), fitting(c)),
+                ],
+            )),
             (Action::Remove, _) => rows.push(row(
                 Mark::Remove,
                 &[&n, "remove", &c.cable_id, &c.label, &end(c)],
@@ -92,8 +109,9 @@ fn cables(steps: &[CableStep]) -> Section {
     }
     Section {
         title: format!(
-            "Cables: {} to remove, {} to move, {} to add (in this order)",
+            "Cables: {} to remove, {} to replace, {} to move, {} to add (in this order)",
             count(Action::Remove),
+            count(Action::Replace),
             count(Action::Move),
             count(Action::Add)
         ),
@@ -246,7 +264,29 @@ pub fn sections(cs: &ChangeSet) -> Vec<Section> {
         numbering(cs),
         tenants(cs),
         parts(cs),
+        files(&cs.files),
     ]
+}
+
+/// Every other file that differs, by group then path: nothing a build writes goes unsaid.
+fn files(changes: &[other::FileChange]) -> Section {
+    let rows = changes
+        .iter()
+        .map(|f| {
+            let (what, mark) = match (f.status, f.disruptive) {
+                (_, true) => ("cuts traffic", Mark::Disruptive),
+                (FileStatus::Added, _) => ("added", Mark::Add),
+                (FileStatus::Removed, _) => ("removed", Mark::Remove),
+                (FileStatus::Changed, _) => ("changed", Mark::Plain),
+            };
+            let lines = format!("-{} +{} lines", f.lines_removed, f.lines_added);
+            row(mark, &[&f.group, what, &f.path, &lines])
+        })
+        .collect();
+    Section {
+        title: format!("Other files that differ: {}", changes.len()),
+        rows,
+    }
 }
 
 /// The change set as terminal text: every value with its control characters shown escaped.

@@ -6,6 +6,7 @@
 //! Exit codes (README, "diff"): 0 no change, 1 additions only, 2 disruptive changes or any
 //! renumbering, 3 could not compare.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -16,7 +17,7 @@ use super::stdout::{out, outln};
 use railyard::change::{self, ChangeSet, Files, Verdict};
 use railyard::output::bounded::{Kind, MIB};
 use railyard::output::build_dir::{BuildDir, OpenError};
-use railyard::output::{OutputGroup, Selection, terminal};
+use railyard::output::{OutputFile, OutputGroup, Selection, terminal};
 
 /// Exit code when the two sides could not be compared.
 const CANNOT_COMPARE: u8 = 3;
@@ -57,7 +58,7 @@ struct JsonReport<'a> {
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let (old, new) = match (side(&args.old), side(&args.new)) {
-        (Ok(o), Ok(n)) => (o, n),
+        (Ok(o), Ok(n)) => o.against(n),
         (o, n) => {
             for e in [o.err(), n.err()].into_iter().flatten() {
                 eprintln!("error: {}", terminal::escape_inline(&e));
@@ -104,10 +105,53 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(verdict.exit_code()))
 }
 
+/// One side of the comparison: a build directory's files, or a spec's rendered in memory
+/// with the output group of each.
+enum Side {
+    Dir(Files),
+    Spec(Vec<OutputFile>),
+}
+
+impl Side {
+    /// Both sides' files. A build directory holds the groups it was built with (`--only`): a
+    /// spec compared with one keeps only the groups the directory has a file of, so a group the
+    /// build left out is not a difference of design.
+    fn against(self, other: Side) -> (Files, Files) {
+        match (self, other) {
+            (Side::Spec(s), Side::Dir(d)) => (kept(s, &d), d),
+            (Side::Dir(d), Side::Spec(s)) => {
+                let s = kept(s, &d);
+                (d, s)
+            }
+            (a, b) => (a.files(), b.files()),
+        }
+    }
+
+    fn files(self) -> Files {
+        match self {
+            Side::Dir(d) => d,
+            Side::Spec(s) => s.into_iter().map(|f| (f.path, f.bytes)).collect(),
+        }
+    }
+}
+
+/// The spec's files of the groups `dir` has at least one file of.
+fn kept(spec: Vec<OutputFile>, dir: &Files) -> Files {
+    let built: BTreeSet<Option<OutputGroup>> = spec
+        .iter()
+        .filter(|f| dir.contains_key(&f.path))
+        .map(|f| f.group)
+        .collect();
+    spec.into_iter()
+        .filter(|f| built.contains(&f.group))
+        .map(|f| (f.path, f.bytes))
+        .collect()
+}
+
 /// One side's files: a build directory's, or a spec's rendered in memory.
-fn side(path: &Path) -> Result<Files, String> {
+fn side(path: &Path) -> Result<Side, String> {
     if path.is_dir() {
-        return build_dir(path);
+        return build_dir(path).map(Side::Dir);
     }
     let src = super::load(Some(path)).map_err(|e| format!("{e:#}"))?;
     let compiled = railyard::compile(&src);
@@ -117,6 +161,8 @@ fn side(path: &Path) -> Result<Files, String> {
         OutputGroup::Configs,
         OutputGroup::Cabling,
         OutputGroup::Addresses,
+        OutputGroup::Hosts,
+        OutputGroup::Plan,
     ]);
     match compiled.outputs_only(&templates, &only) {
         None => Err(format!(
@@ -124,15 +170,16 @@ fn side(path: &Path) -> Result<Files, String> {
             src.name
         )),
         Some(Err(e)) => Err(format!("{}: {e}", src.name)),
-        Some(Ok(files)) => Ok(files
-            .into_iter()
-            .filter(|f| change::reads(&f.path))
-            .map(|f| (f.path, f.bytes))
-            .collect()),
+        Some(Ok(files)) => Ok(Side::Spec(
+            files
+                .into_iter()
+                .filter(|f| change::reads(&f.path))
+                .collect(),
+        )),
     }
 }
 
-/// The files of a build directory the comparison reads: those its manifest lists, each read
+/// The files of a build directory the comparison reads: every one its manifest lists, each read
 /// bounded and checked against the manifest's SHA-256 (an edited build is not the design).
 fn build_dir(dir: &Path) -> Result<Files, String> {
     let build = BuildDir::open(dir).map_err(|e| match e {

@@ -23,6 +23,8 @@ fn files(text: &str) -> Files {
             OutputGroup::Configs,
             OutputGroup::Cabling,
             OutputGroup::Addresses,
+            OutputGroup::Hosts,
+            OutputGroup::Plan,
         ],
     )
     .into_iter()
@@ -247,6 +249,7 @@ fn cable(label: &str) -> CableStep {
             label: label.into(),
             a: end(label),
             b: end("leaf"),
+            fitted: Default::default(),
         },
         from: None,
     }

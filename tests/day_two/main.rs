@@ -12,4 +12,5 @@ mod acceptance_trust;
 mod cabling_verify;
 mod diff;
 mod diff_tenants;
+mod diff_truth;
 mod impact;
