@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::schema_fields::{allowed, description, referenced, types};
 use super::yaml::{Node, Sp};
 use crate::diag::{Diagnostic, Span};
 
@@ -131,15 +132,7 @@ fn field_at<'a>(schema: &'a Value, steps: &[Step]) -> Option<&'a Value> {
 
 /// What `$ref` (directly or in an `anyOf` branch) points at, or the value itself.
 fn deref<'a>(schema: &'a Value, v: &'a Value) -> &'a Value {
-    if let Some(r) = v.get("$ref").and_then(Value::as_str) {
-        return schema.pointer(r.trim_start_matches('#')).unwrap_or(v);
-    }
-    if let Some(alts) = v.get("anyOf").and_then(Value::as_array)
-        && let Some(target) = alts.iter().find(|a| a.get("$ref").is_some())
-    {
-        return deref(schema, target);
-    }
-    v
+    referenced(schema, v).unwrap_or(v)
 }
 
 /// What a field expects, in words.
@@ -148,17 +141,7 @@ fn expected(schema: &Value, field: &Value) -> String {
     if let Some(values) = enum_values(target) {
         return format!("one of {values}");
     }
-    let types: Vec<&str> = match target.get("type").or_else(|| {
-        target
-            .get("anyOf")
-            .and_then(Value::as_array)
-            .and_then(|a| a.iter().find_map(|x| x.get("type")))
-    }) {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    };
-    let named: Vec<&str> = types.into_iter().filter(|t| *t != "null").collect();
+    let named = types(target);
     match named.first().copied() {
         Some("array") => "a list, e.g. `[1, 2]`".into(),
         Some("object") => "a mapping of keys (`key: value` lines or `{key: value}`)".into(),
@@ -170,34 +153,13 @@ fn expected(schema: &Value, field: &Value) -> String {
     }
 }
 
+/// The values of an enumeration, `` `a`, `b` ``.
 fn enum_values(def: &Value) -> Option<String> {
-    let values: Vec<String> = match (def.get("enum"), def.get("oneOf")) {
-        (Some(Value::Array(e)), _) => e
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
-        (_, Some(Value::Array(alts))) => alts
-            .iter()
-            .filter_map(|a| a.get("const").and_then(Value::as_str).map(str::to_string))
-            .collect(),
-        _ => return None,
-    };
-    (!values.is_empty()).then(|| {
-        values
-            .iter()
-            .map(|v| format!("`{v}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    })
-}
-
-fn description(schema: &Value, field: &Value) -> String {
-    field
-        .get("description")
-        .or_else(|| deref(schema, field).get("description"))
-        .and_then(Value::as_str)
-        .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
-        .unwrap_or_default()
+    let values: Vec<String> = allowed(def)?
+        .into_iter()
+        .filter_map(|v| v.as_str().map(|v| format!("`{v}`")))
+        .collect();
+    (!values.is_empty()).then(|| values.join(", "))
 }
 
 /// A syntax error pointed at the character that caused it, with advice for the mistake: a tab

@@ -9,6 +9,7 @@ mod grammar;
 mod keys;
 mod mistakes;
 pub mod reference;
+mod schema_fields;
 mod tenants;
 mod types;
 mod validate;

@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 use serde_json::Value;
 
+use super::schema_fields::{allowed, description, one_line, referenced, types};
 use super::yaml::{self, Node, Sp};
 
 /// One table of the reference: the fields of an object at a path of the spec.
@@ -74,7 +75,6 @@ fn write_section<'a>(
     out.push_str("| Key | Type | Default | Meaning | Example |\n|---|---|---|---|---|\n");
     for (key, field) in props {
         let path = join(&section.path, key);
-        let target = resolve(schema, field);
         let (ty, nested) = type_of(schema, field, &path);
         if let Some((sub, def)) = nested {
             queue.push_back(Section { path: sub, def });
@@ -89,7 +89,7 @@ fn write_section<'a>(
                 .map(inline)
                 .unwrap_or_default()
         };
-        let meaning = description(field, target);
+        let meaning = description(schema, field);
         out.push_str(&format!(
             "| `{key}` | {ty} | {} | {} | {} |\n",
             cell(&default),
@@ -107,18 +107,6 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-/// The definition a field refers to (through `$ref`, or `anyOf` with null), if any.
-fn resolve<'a>(schema: &'a Value, field: &'a Value) -> Option<&'a Value> {
-    if let Some(r) = field.get("$ref").and_then(Value::as_str) {
-        return schema.pointer(r.trim_start_matches('#'));
-    }
-    field
-        .get("anyOf")
-        .and_then(Value::as_array)?
-        .iter()
-        .find_map(|alt| resolve(schema, alt))
-}
-
 /// A field's type as the reference prints it, and the object section it opens (its path and
 /// definition) when it holds fields of its own.
 fn type_of<'a>(
@@ -126,7 +114,7 @@ fn type_of<'a>(
     field: &'a Value,
     path: &str,
 ) -> (String, Option<(String, &'a Value)>) {
-    if let Some(def) = resolve(schema, field) {
+    if let Some(def) = referenced(schema, field) {
         if def.get("properties").is_some() {
             return (
                 format!("object, [below](#{})", anchor(path)),
@@ -156,53 +144,26 @@ fn type_of<'a>(
     (json_type(field), None)
 }
 
-/// The allowed values of an enumeration (`enum`, or `oneOf` of `const`s), `a \| b`.
+/// The allowed values of an enumeration, `a \| b`.
 fn values_of(def: &Value) -> Option<String> {
-    let consts: Vec<String> = match (def.get("enum"), def.get("oneOf")) {
-        (Some(Value::Array(e)), _) => e.iter().map(inline).collect(),
-        (_, Some(Value::Array(alts))) => alts
-            .iter()
-            .flat_map(|a| {
-                a.get("const")
-                    .map(|c| vec![inline(c)])
-                    .or_else(|| {
-                        a.get("enum")
-                            .and_then(Value::as_array)
-                            .map(|e| e.iter().map(inline).collect())
-                    })
-                    .unwrap_or_default()
-            })
-            .collect(),
-        _ => return None,
-    };
-    (!consts.is_empty()).then(|| consts.join(" \\| "))
+    let values = allowed(def)?;
+    Some(
+        values
+            .into_iter()
+            .map(inline)
+            .collect::<Vec<_>>()
+            .join(" \\| "),
+    )
 }
 
 fn json_type(field: &Value) -> String {
-    let types: Vec<&str> = match field.get("type") {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => vec!["value"],
-    };
-    let named: Vec<&str> = types.into_iter().filter(|t| *t != "null").collect();
+    let named = types(field);
     match named.as_slice() {
-        [] => "null".into(),
+        [] if field.get("type").is_some() => "null".into(),
+        [] => "value".into(),
         [one] => (*one).to_string(),
         many => many.join(" or "),
     }
-}
-
-fn description(field: &Value, target: Option<&Value>) -> String {
-    field
-        .get("description")
-        .or_else(|| target.and_then(|t| t.get("description")))
-        .and_then(Value::as_str)
-        .map(one_line)
-        .unwrap_or_default()
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A JSON value as one short line: scalars bare, objects and lists as compact JSON.
