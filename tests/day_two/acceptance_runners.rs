@@ -485,54 +485,45 @@ fn without_an_rdma_device_the_plan_warns_at_the_node_model_and_the_runner_refuse
     stubs(&bin);
     let log = tmp.path().join("log");
     // The default results directory: `results` beside run.sh.
-    let run = Command::new("sh")
-        .arg("plan/run.sh")
-        .current_dir(tmp.path())
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .env("STUB_LOG", &log)
-        .output()
-        .expect("sh");
-    let said = String::from_utf8_lossy(&run.stderr);
-    for id in &ids {
-        assert!(
-            said.lines()
-                .any(|l| l.starts_with(&format!("{id}: not run")) && l.contains("RY0910")),
-            "{id} not refused: {said}"
+    // The runner with the stubs first on PATH, logging into `log`: what it said on stderr.
+    let stubbed = |cmd: &mut Command| -> String {
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
         );
-    }
+        let out = cmd
+            .env("PATH", path)
+            .env("STUB_LOG", &log)
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let refused_all = |said: &str, runner: &str| {
+        for id in &ids {
+            assert!(
+                said.lines()
+                    .any(|l| l.starts_with(&format!("{id}: not run")) && l.contains("RY0910")),
+                "{id} not refused by {runner}: {said}"
+            );
+        }
+    };
+    let said = stubbed(
+        Command::new("sh")
+            .arg("plan/run.sh")
+            .current_dir(tmp.path()),
+    );
+    refused_all(&said, "run.sh");
     let logged = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(!logged.contains("ib_write_bw"), "a link test ran: {logged}");
     // The Slurm runner refuses them the same way (bash runs it as sbatch would, srun a stub that
     // logs its arguments), from the plan directory as its usage says.
-    let slurm = Command::new("bash")
-        .args(["acceptance.sbatch", "slurm-results"])
-        .current_dir(tmp.path().join("plan"))
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .env("STUB_LOG", &log)
-        .output()
-        .expect("bash");
-    let said = String::from_utf8_lossy(&slurm.stderr);
-    for id in &ids {
-        assert!(
-            said.lines()
-                .any(|l| l.starts_with(&format!("{id}: not run")) && l.contains("RY0910")),
-            "{id} not refused by acceptance.sbatch: {said}"
-        );
-    }
+    let said = stubbed(
+        Command::new("bash")
+            .args(["acceptance.sbatch", "slurm-results"])
+            .current_dir(tmp.path().join("plan")),
+    );
+    refused_all(&said, "acceptance.sbatch");
     let logged = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(
         logged.contains("all_reduce_perf"),

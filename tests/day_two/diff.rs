@@ -16,7 +16,8 @@ use railyard::change::cables::{Action, Cable, CableStep, End};
 use railyard::change::{self, ChangeSet, Files, Verdict};
 use railyard::output::OutputGroup;
 
-fn files(text: &str) -> Files {
+/// Every file of the groups a day-two change touches, as the command line reads a spec.
+pub(crate) fn files(text: &str) -> Files {
     outputs_of(
         text,
         &[

@@ -6,18 +6,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
 use crate::common::inventory;
 
 fn railyard(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_railyard"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("binary runs");
+    let o = crate::common::railyard_in(dir, args);
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stdout).into_owned(),

@@ -2,31 +2,15 @@
 //! test writes its two specs, renders both, and derives what must be said from the two builds'
 //! files themselves (the CSV and YAML parsed here), never from diff's output.
 
-use crate::common::{inventory, outputs_of};
+use crate::common::inventory;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use railyard::change::cables::Action;
 use railyard::change::{self, ChangeSet, Files, Verdict};
-use railyard::output::OutputGroup;
 
-/// Every file of the groups a day-two change touches, as the command line reads a spec.
-fn build(text: &str) -> Files {
-    outputs_of(
-        text,
-        &[
-            OutputGroup::Configs,
-            OutputGroup::Cabling,
-            OutputGroup::Addresses,
-            OutputGroup::Hosts,
-            OutputGroup::Plan,
-        ],
-    )
-    .into_iter()
-    .filter(|f| f.path != "manifest.json")
-    .map(|f| (f.path, f.bytes))
-    .collect()
-}
+// Every file of the groups a day-two change touches, as the command line reads a spec.
+use crate::diff::files as build;
 
 fn compare(old: &Files, new: &Files) -> ChangeSet {
     change::compare(old, new).unwrap_or_else(|e| panic!("cannot compare: {e:?}"))
