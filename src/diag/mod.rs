@@ -94,6 +94,11 @@ impl Diagnostics {
         items.into_iter().for_each(|d| self.push(d));
     }
 
+    /// The codes the spec accepts (`diagnostics.allow`), as `railyard explain` spells them.
+    pub fn allowed_codes(&self) -> &[Code] {
+        &self.allow
+    }
+
     /// How many warnings the spec accepted (`diagnostics.allow`), hidden from every listing.
     pub fn allowed_count(&self) -> usize {
         self.allowed.len()

@@ -90,11 +90,20 @@ fn write_section<'a>(
                 .unwrap_or_default()
         };
         let meaning = description(schema, field);
+        // A shipped spec's value, or else the schema's own example.
+        let shown = match example(trees, &path) {
+            e if e.is_empty() => field
+                .get("examples")
+                .and_then(|e| e.get(0))
+                .map(|e| format!("{} (schema)", inline(e)))
+                .unwrap_or_default(),
+            e => e,
+        };
         out.push_str(&format!(
             "| `{key}` | {ty} | {} | {} | {} |\n",
             cell(&default),
             cell(&meaning),
-            cell(&example(trees, &path))
+            cell(&shown)
         ));
     }
 }

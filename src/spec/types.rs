@@ -106,6 +106,7 @@ pub struct DiagnosticsSpec {
     /// Warning codes to accept, e.g. `[RY0501]` (spare switch ports are planned growth);
     /// `railyard explain` lists the codes. Default: none.
     #[serde(default)]
+    #[schemars(example = ["RY0501"])]
     pub allow: Vec<Sp<String>>,
 }
 
@@ -559,6 +560,7 @@ pub struct PhysicalSpec {
     /// in); unset, AOCs share `copper_max_m` with DAC and active copper. NVIDIA: "AOCs (Active
     /// Optical Cable) are used from 3 meters to about 100 meters" (cable management FAQ).
     #[serde(default)]
+    #[schemars(example = 30.0)]
     pub aoc_max_m: Option<Sp<f64>>,
     /// Single-mode optics for runs longer than this; multimode up to it.
     #[serde(default = "super::defaults::singlemode_beyond")]
@@ -577,6 +579,7 @@ pub struct PhysicalSpec {
     /// `vendor-only`, which refuses a part whose number comes from a third-party listing
     /// (catalog `source_kind: third-party`), located here, naming the part's source link.
     #[serde(default)]
+    #[schemars(example = &"vendor-only")]
     pub parts: Sp<PartsPolicy>,
 }
 

@@ -91,7 +91,7 @@ fn fabric(design: &Design, findings: &crate::diag::Diagnostics, summary: &Summar
         design => overview::design(summary),
         diagnostics => overview::diagnostics(findings),
         accepted_warnings => findings.allowed_count(),
-        accepted_codes => design.spec.diagnostics.allow.iter().map(|c| c.value.clone()).collect::<Vec<_>>().join(", "),
+        accepted_codes => findings.allowed_codes().iter().map(|c| c.id).collect::<Vec<_>>().join(", "),
         tenants => overview::tenants(&summary.tenants),
         failure_domains => domains::section(design),
         rows_per_page => ROWS_PER_PAGE,
