@@ -9,6 +9,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::browser::{Browser, chromium};
+use crate::common;
 use crate::report::{artifacts_dir, build, clip, decode_base64};
 
 /// `railyard summary --format json` of a shipped example: the figures the tiles must show.
@@ -48,7 +49,7 @@ fn sum(v: &Value) -> f64 {
 
 fn check(inventory: &'static str, browser: &mut Browser) {
     let name = inventory.trim_end_matches(".yaml");
-    let (dir, _) = build(name, inventory);
+    let (dir, files) = build(name, inventory);
     browser.open(&dir.join("report.html"));
     let s = summary(inventory);
     let tiles: Value = serde_json::from_str(
@@ -76,6 +77,24 @@ fn check(inventory: &'static str, browser: &mut Browser) {
     );
     assert_eq!(tile("switches"), sum(&s["switches"]), "{inventory}");
     assert_eq!(tile("cables"), sum(&s["links"]), "{inventory}");
+    // And against the build's own files: a row of cabling.csv per cable, a device of plan.json
+    // per node and switch.
+    let cables = common::csv_rows(files, "cabling.csv").len();
+    assert_eq!(tile("cables"), cables as f64, "{inventory}: cabling.csv");
+    let plan: Value = serde_json::from_str(&common::file(files, "plan.json")).expect("plan");
+    let roles: Vec<&str> = plan["devices"]
+        .as_array()
+        .expect("devices")
+        .iter()
+        .filter_map(|d| d["role"].as_str())
+        .collect();
+    let nodes = roles.iter().filter(|r| **r == "node").count();
+    let switches = roles
+        .iter()
+        .filter(|r| !matches!(**r, "node" | "appliance"))
+        .count();
+    assert_eq!(tile("nodes"), nodes as f64, "{inventory}: plan.json");
+    assert_eq!(tile("switches"), switches as f64, "{inventory}: plan.json");
     assert_eq!(
         tile("bisection"),
         s["bisection_gbps"].as_f64().unwrap(),
