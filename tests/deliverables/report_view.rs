@@ -51,6 +51,36 @@ fn check(inventory: &'static str, browser: &mut Browser) {
     let name = inventory.trim_end_matches(".yaml");
     let (dir, files) = build(name, inventory);
     browser.open(&dir.join("report.html"));
+    check_tiles(inventory, browser, files);
+    check_layout(inventory, browser);
+    let area = clip(browser, "section");
+    let shot = browser.call(
+        "Page.captureScreenshot",
+        json!({"format": "png", "captureBeyondViewport": true, "clip": area}),
+    );
+    let png = decode_base64(shot["data"].as_str().expect("png"));
+    assert!(png.starts_with(b"\x89PNG"), "{inventory}: a PNG");
+    std::fs::write(artifacts_dir().join(format!("{name}-headline.png")), png).expect("write png");
+}
+
+#[test]
+fn headline_panels_and_tables_as_chromium_shows_them() {
+    let Some(bin) = chromium("headline_panels_and_tables_as_chromium_shows_them") else {
+        return;
+    };
+    let mut browser = Browser::launch(&bin);
+    for inventory in [
+        "lab-small.yaml",
+        "spectrum-x-cloud.yaml",
+        "dgx-superpod-h100.yaml",
+        "mdx-research-cloud.yaml",
+    ] {
+        check(inventory, &mut browser);
+    }
+}
+
+/// The headline tiles against `summary --format json` and the build's own files.
+fn check_tiles(inventory: &str, browser: &mut Browser, files: &[railyard::output::OutputFile]) {
     let s = summary(inventory);
     let tiles: Value = serde_json::from_str(
         browser
@@ -100,7 +130,11 @@ fn check(inventory: &'static str, browser: &mut Browser) {
         s["bisection_gbps"].as_f64().unwrap(),
         "{inventory}"
     );
+}
 
+/// Panel titles inside their borders, bundle labels with their speed and uncovered, and the
+/// page and the cabling table within the window.
+fn check_layout(inventory: &str, browser: &mut Browser) {
     // Every panel title inside its panel's border (SVG user units, as drawn).
     let panels: Value = serde_json::from_str(
         browser
@@ -174,29 +208,4 @@ fn check(inventory: &'static str, browser: &mut Browser) {
         at_most("table"),
         "{inventory}: the cabling table ends past the window: {widths}"
     );
-
-    let area = clip(browser, "section");
-    let shot = browser.call(
-        "Page.captureScreenshot",
-        json!({"format": "png", "captureBeyondViewport": true, "clip": area}),
-    );
-    let png = decode_base64(shot["data"].as_str().expect("png"));
-    assert!(png.starts_with(b"\x89PNG"), "{inventory}: a PNG");
-    std::fs::write(artifacts_dir().join(format!("{name}-headline.png")), png).expect("write png");
-}
-
-#[test]
-fn headline_panels_and_tables_as_chromium_shows_them() {
-    let Some(bin) = chromium("headline_panels_and_tables_as_chromium_shows_them") else {
-        return;
-    };
-    let mut browser = Browser::launch(&bin);
-    for inventory in [
-        "lab-small.yaml",
-        "spectrum-x-cloud.yaml",
-        "dgx-superpod-h100.yaml",
-        "mdx-research-cloud.yaml",
-    ] {
-        check(inventory, &mut browser);
-    }
 }
