@@ -209,6 +209,44 @@ pub struct NodeModel {
     /// PCIe/NUMA layout for the NCCL topology file; without it no `nccl-topo.xml` is written.
     #[serde(default)]
     pub pcie: Option<PcieLayout>,
+    /// The rack-scale system this node is a compute tray of (GB200/GB300 NVL72): its trays share
+    /// one NVLink domain. Without it a node is its own NVLink domain.
+    #[serde(default)]
+    pub rack_scale: Option<RackScale>,
+}
+
+/// A rack-scale system: compute trays joined by NVLink switch trays into one NVLink domain per
+/// rack, with the rack's own management switches and power shelves.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RackScale {
+    /// The system's name as the vendor prints it (`GB200 NVL72`).
+    pub system: Text,
+    /// Compute trays in one NVLink domain (one rack): 18 in an NVL72.
+    pub trays: u32,
+    /// NVLink switch trays in the rack: 9 in an NVL72.
+    pub nvlink_switch_trays: u32,
+    /// NVLink bandwidth of one GPU in GB/s (both directions): 1800 for fifth-generation NVLink.
+    pub nvlink_gbytes_per_gpu: u32,
+    /// Power shelves in the rack, where a source gives the count.
+    #[serde(default)]
+    pub power_shelves: Option<u32>,
+    /// Management switches inside the rack (the NVL72's two SN2201), where a source gives them.
+    #[serde(default)]
+    pub in_rack_switches: Option<InRackSwitches>,
+    /// GPUs reach their Grace CPU over NVLink-C2C (written as `<c2c>` in the NCCL topology).
+    #[serde(default)]
+    pub c2c: bool,
+    /// The public pages the figures come from.
+    pub source: Text,
+}
+
+/// The management switches a rack-scale system carries in its own rack.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InRackSwitches {
+    pub count: u32,
+    pub model: String,
 }
 
 /// One NIC port (or, for compute NICs, one NIC with a port per plane).

@@ -190,6 +190,23 @@ codes! {
         "`storage.rdma: true` says the nodes reach storage over RoCE (NVMe-oF, GPUDirect Storage), so \
          the Ethernet storage fabric runs the lossless RoCE class. An InfiniBand fabric is RDMA by \
          itself and takes no such setting; remove the key.";
+    NVLINK_DOMAIN_SIZE = "RY0222", "NVLink domains do not fit the SU",
+        "A rack-scale node model (one with `rack_scale`, e.g. `gb200-nvl72-tray`) is a compute tray; \
+         `rack_scale.trays` of them share one NVLink domain (one NVL72 rack holds 18). \
+         `scalable_units.nodes_per_su` must be a whole number of domains: 18, 36, … 144 (NVIDIA's \
+         GB200 SU is 8 racks = 144 trays). A domain larger than the SU, or an SU that splits a \
+         domain, would put one rack's NVLink domain under two SUs' leaves.";
+    NVLINK_RACKS = "RY0223", "rack layout disagrees with the NVLink domain",
+        "With a rack-scale node model each NVLink domain is one rack, so `racks.nodes_per_rack` must \
+         equal the model's `rack_scale.trays` (or be left out).";
+    RACK_PLACEHOLDER = "RY0224", "rack placeholder without a rack-scale model",
+        "`{rack}` (the NVLink domain's number) and `{tray}` (the tray's position in its rack) exist \
+         only for a rack-scale node model (one with `rack_scale`). Use `{su}`/`{slot}`/`{node}` for \
+         other models, or pick a rack-scale model.";
+    HARDWARE_MULTIPLANE = "RY0225", "hardware multiplane needs a NIC with a port per plane",
+        "`compute.multiplane: hardware` bonds each NIC's plane ports into one interface with one \
+         address per rail (the Spectrum-X RA's NIC LAG). It needs an Ethernet fabric with two or \
+         more planes and a node model whose compute NICs list a port per plane (ConnectX-8).";
     DUPLICATE_NAME = "RY0301", "duplicate device name",
         "Two devices got the same name. Naming patterns must contain every placeholder that tells \
          devices of that role apart (`{su}`, `{leaf}` or `{rail}`, `{plane}`, `{index}`, `{group}`).";

@@ -36,6 +36,9 @@ pub struct Identity {
     pub rails: Vec<u32>,
     pub node: Option<u32>,
     pub leaf: Option<u32>,
+    /// NVLink domain (cluster-wide, 1-based) and tray within it, for rack-scale nodes.
+    pub domain: Option<u32>,
+    pub tray: Option<u32>,
 }
 
 impl<'a> Builder<'a> {
@@ -68,6 +71,8 @@ impl<'a> Builder<'a> {
             rail: id.rails.first().copied(),
             group: id.group,
             index: Some(id.index),
+            rack: id.domain,
+            tray: id.tray,
         }
     }
 
@@ -97,6 +102,7 @@ impl<'a> Builder<'a> {
             group: id.group,
             index: id.index,
             rails: id.rails,
+            domain: id.domain,
             rack,
             platform,
             cage_lanes,

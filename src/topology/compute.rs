@@ -76,6 +76,8 @@ fn add_nodes(b: &mut Builder<'_>) -> Vec<Option<Ix>> {
                     su: Some(su),
                     index: slot,
                     node: Some((su - 1) * nps + slot),
+                    domain: s.domains.as_ref().map(|d| d.domain_of(su, slot)),
+                    tray: s.domains.as_ref().map(|d| d.tray_of(slot)),
                     ..Identity::default()
                 };
                 b.add_device(Role::Node, Network::Compute, &s.node_model, id)
@@ -112,9 +114,7 @@ fn add_leaves(b: &mut Builder<'_>, p: Option<u32>) -> Vec<Ix> {
     for su in 1..=b.sizing.sus {
         for l in 1..=c.leaves_per_su {
             let rails = match c.layout {
-                Layout::RailOptimized => {
-                    ((l - 1) * c.rails_per_leaf + 1..=l * c.rails_per_leaf).collect()
-                }
+                Layout::RailOptimized => leaf_rails(c, l - 1),
                 Layout::TopOfRack => Vec::new(),
             };
             let id = Identity {
@@ -178,13 +178,35 @@ fn cable_nodes(
     }
 }
 
+/// The rails (1-based) whose ports land on rail-optimized leaf `leaf` (0-based, within the SU).
+fn leaf_rails(c: &ComputePlan, leaf: u32) -> Vec<u32> {
+    // Rail-optimized: `nodes_per_leaf` is the SU's slots, the length of one rail.
+    let per_rail = c.nodes_per_leaf.max(1);
+    let first = leaf * c.downlinks_per_leaf;
+    let last = (first + c.downlinks_per_leaf)
+        .min(c.rails * per_rail)
+        .max(first + 1)
+        - 1;
+    (first / per_rail + 1..=last / per_rail + 1).collect()
+}
+
 /// The leaf (0-based, within the SU) and downlink lane for a node slot and rail (both 0-based).
+///
+/// Rail-optimized: the SU's node ports in rail order (rail 1 of every slot, then rail 2, …) fill
+/// the leaves one after another, `downlinks_per_leaf` each. Where a leaf holds whole rails this
+/// is NVIDIA's rail-per-leaf wiring (DGX SuperPOD H100: GPU i of all 32 nodes on leaf i; B300 XDR:
+/// 72 nodes per leaf). Where one rail of the SU is longer than a leaf (an SU of 144 NVL72 trays
+/// on 64-port leaves), the rail continues on the next leaf, so a rail's trays sit on
+/// `leaves_per_rail` consecutive leaves in slot (= rack) order and every leaf port is used. The
+/// GB200 RA's own figure of this wiring was not retrievable; this is the order a rail-aligned
+/// fabric keeps rail traffic one hop apart within each leaf. Numbering is per SU, so adding an SU
+/// moves no existing cable.
 fn leaf_lane(c: &ComputePlan, slot: u32, rail: u32) -> (u32, u32) {
     match c.layout {
-        Layout::RailOptimized => (
-            rail / c.rails_per_leaf,
-            (rail % c.rails_per_leaf) * c.nodes_per_leaf + slot,
-        ),
+        Layout::RailOptimized => {
+            let flat = rail * c.nodes_per_leaf + slot;
+            (flat / c.downlinks_per_leaf, flat % c.downlinks_per_leaf)
+        }
         Layout::TopOfRack => (
             slot / c.nodes_per_leaf,
             (slot % c.nodes_per_leaf) * c.rails + rail,

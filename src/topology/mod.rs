@@ -79,6 +79,9 @@ pub struct Device {
     /// Rails served (leaves of a rail-optimized fabric).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rails: Vec<u32>,
+    /// NVLink domain (cluster-wide, 1-based) of a rack-scale node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rack: Option<String>,
     /// Network OS (switches on Ethernet networks only).

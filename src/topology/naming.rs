@@ -32,10 +32,13 @@ pub struct Fields<'a> {
     pub rail: Option<u32>,
     pub group: Option<u32>,
     pub index: Option<u32>,
+    /// NVLink domain (rack) and tray of a rack-scale node.
+    pub rack: Option<u32>,
+    pub tray: Option<u32>,
 }
 
-const ALL_FIELDS: [&str; 9] = [
-    "cluster", "su", "slot", "node", "plane", "leaf", "rail", "group", "index",
+const ALL_FIELDS: [&str; 11] = [
+    "cluster", "su", "slot", "node", "plane", "leaf", "rail", "group", "index", "rack", "tray",
 ];
 
 impl Pattern {
@@ -128,6 +131,8 @@ impl Pattern {
                         "leaf" => f.leaf,
                         "rail" => f.rail,
                         "group" => f.group,
+                        "rack" => f.rack,
+                        "tray" => f.tray,
                         _ => f.index,
                     };
                     let _ = write!(out, "{:0width$}", v.unwrap_or(0), width = *width);
@@ -231,9 +236,19 @@ pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) ->
         (Role::OobGateway, &n.oob_gateway, Patterns::OOB_GATEWAY, &[]),
     ];
     let mut by_role = BTreeMap::new();
-    let mut ok = true;
+    let rack_ok = rack_placeholders(spec, sizing, diags);
+    let mut ok = rack_ok;
+    let rack_scale: &[&str] = if sizing.domains.is_some() {
+        &["rack", "tray"]
+    } else {
+        &[]
+    };
     for (role, given, default, extra) in table {
-        let allowed: Vec<&str> = common.iter().chain(extra).copied().collect();
+        if role == Role::Node && !rack_ok {
+            continue;
+        }
+        let own = if role == Role::Node { rack_scale } else { &[] };
+        let allowed: Vec<&str> = common.iter().chain(extra).chain(own).copied().collect();
         let (text, span) = given
             .as_ref()
             .map_or((default, None), |g| (g.value.as_str(), g.span));
@@ -245,6 +260,27 @@ pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) ->
         }
     }
     ok.then_some(Names { by_role })
+}
+
+/// `{rack}` / `{tray}` in the node pattern of a model that has no racks: said once, with the
+/// reason, before the generic pattern check would call the placeholder unknown.
+fn rack_placeholders(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) -> bool {
+    let Some(p) = &spec.naming.node else {
+        return true;
+    };
+    if sizing.domains.is_some() || !(p.value.contains("{rack") || p.value.contains("{tray")) {
+        return true;
+    }
+    let model = &spec.scalable_units.node_model.value;
+    diags.push(
+        Diagnostic::error(
+            codes::RACK_PLACEHOLDER,
+            format!("node pattern `{}` names a rack or tray, but `{model}` is not a rack-scale model", p.value),
+        )
+        .at(p.span, "no racks to number")
+        .help("use `{su}`, `{slot}` or `{node}`; `{rack}` and `{tray}` need a model with `rack_scale` (e.g. `gb200-nvl72-tray`)"),
+    );
+    false
 }
 
 /// A safe device name: letters, digits, `-`, `_`, `.`; not starting with `-` or `.`.

@@ -21,7 +21,11 @@ pub struct ComputePlan {
     pub planes: u32,
     pub rails: u32,
     pub rails_per_leaf: u32,
+    /// Rail-optimized: the SU's node positions (one rail's length); top-of-rack: nodes per leaf.
     pub nodes_per_leaf: u32,
+    /// Leaves one rail of an SU spans (1 where a leaf holds whole rails).
+    #[serde(skip_serializing_if = "is_one")]
+    pub leaves_per_rail: u32,
     pub leaves_per_su: u32,
     pub port_speed: Speed,
     pub uplink_speed: Speed,
@@ -62,6 +66,10 @@ impl ComputePlan {
     }
 }
 
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
 /// The switch models of the three tiers and the port group (and lanes) each tier uses.
 struct Models<'c> {
     leaf: LeafPorts<'c>,
@@ -78,6 +86,7 @@ struct Leaf {
     leaf_down: CageRun,
     leaf_up: CageRun,
     leaves_per_su: u32,
+    leaves_per_rail: u32,
 }
 
 /// Speeds the fabric runs at: node ports and leaf-spine (and spine-core) links.
@@ -419,6 +428,13 @@ fn leaf(
 ) -> Option<Leaf> {
     let c = &spec.compute;
     let (unit_count, unit_lanes, explicit) = units(c, rails, nps);
+    if c.layout == Layout::RailOptimized
+        && explicit.is_none()
+        && fit(c, lp, 1, unit_lanes).is_none()
+        && let Some(leaf) = spanning_leaf(c, lp, rails, nps)
+    {
+        return Some(leaf);
+    }
     let per_leaf = per_leaf(c, lp, (unit_count, unit_lanes), explicit, diags)?;
     let Some((down, up, leaf_down, leaf_up)) = fit(c, lp, per_leaf, unit_lanes) else {
         leaf_radix(spec, lp, per_leaf, unit_lanes, nps, diags);
@@ -432,6 +448,27 @@ fn leaf(
         leaf_down,
         leaf_up,
         leaves_per_su: unit_count / per_leaf,
+        leaves_per_rail: 1,
+    })
+}
+
+/// A rail-optimized leaf when one rail of the SU is longer than a leaf takes (NVIDIA-sized SUs of
+/// rack-scale trays): the most downlinks a leaf carries with exactly the ratio's uplinks, the
+/// rail continuing on the next leaf. `None` when not even that fits (the radix finding follows).
+fn spanning_leaf(c: &ComputeSpec, lp: &LeafPorts<'_>, rails: u32, nps: u32) -> Option<Leaf> {
+    let exact = |d: u32, up: u32| c.leaf.uplinks.is_some() || lp.exact_uplinks(d) == Ok(up);
+    let (down, up, leaf_down, leaf_up) = (1..nps.min(lp.capacity()))
+        .rev()
+        .filter_map(|d| fit(c, lp, d, 1))
+        .find(|(d, up, _, _)| exact(*d, *up))?;
+    Some(Leaf {
+        per_leaf: 1,
+        down,
+        up,
+        leaf_down,
+        leaf_up,
+        leaves_per_su: (rails * nps).div_ceil(down),
+        leaves_per_rail: nps.div_ceil(down),
     })
 }
 
@@ -546,6 +583,7 @@ fn assemble(
         rails,
         rails_per_leaf: if rail_optimized { leaf.per_leaf } else { rails },
         nodes_per_leaf: if rail_optimized { nps } else { leaf.per_leaf },
+        leaves_per_rail: leaf.leaves_per_rail,
         leaves_per_su: leaf.leaves_per_su,
         port_speed: speeds.port,
         uplink_speed: speeds.uplink,

@@ -6,12 +6,14 @@
 mod access;
 mod clos;
 mod compute;
+mod domain;
 mod oob;
 
 use serde::Serialize;
 
 pub use access::AccessPlan;
 pub use compute::ComputePlan;
+pub use domain::DomainPlan;
 pub use oob::OobPlan;
 
 use crate::catalog::{Catalog, NodeModel, SwitchModel};
@@ -52,6 +54,9 @@ pub struct Sizing {
     pub inband: Option<AccessPlan>,
     pub inband_converged: bool,
     pub oob: OobPlan,
+    /// NVLink domains of a rack-scale node model; `None`: every node is its own domain.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domains: Option<DomainPlan>,
 }
 
 impl Sizing {
@@ -298,6 +303,7 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
     let (sus, nps, node, compute) = (sus?, nps?, node?, compute);
     let (reserved, managers) = fabric_managers(spec, node, sus, nps, diags);
     let populated = population(spec, sus, nps, reserved, diags);
+    let domains = domain::domain_plan(spec, node, nps, diags);
     let (storage, inband, converged) = access_fabrics(spec, cat, node, sus * nps, diags);
     let compute = compute?;
     let oob = oob::oob_plan(
@@ -324,6 +330,7 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
         inband,
         inband_converged: converged,
         oob,
+        domains,
     })
 }
 
