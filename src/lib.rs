@@ -316,6 +316,14 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         include_str!("../inventories/dgx-b300-xdr.yaml"),
     ),
     (
+        "dgx-superpod-b300",
+        include_str!("../inventories/dgx-superpod-b300.yaml"),
+    ),
+    (
+        "dgx-superpod-gb200",
+        include_str!("../inventories/dgx-superpod-gb200.yaml"),
+    ),
+    (
         "dgx-superpod-h100",
         include_str!("../inventories/dgx-superpod-h100.yaml"),
     ),
@@ -326,6 +334,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "eos-ai-fabric",
         include_str!("../inventories/eos-ai-fabric.yaml"),
+    ),
+    (
+        "gb300-nvl72-spectrum-x",
+        include_str!("../inventories/gb300-nvl72-spectrum-x.yaml"),
     ),
     ("lab-small", include_str!("../inventories/lab-small.yaml")),
     (

@@ -30,6 +30,22 @@ pub struct Summary {
     pub planes_detail: BTreeMap<String, BTreeMap<String, u64>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tenants: Vec<TenantSummary>,
+    /// Scale-up (NVLink domains) beside scale-out, for rack-scale systems.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale_up: Option<ScaleUp>,
+}
+
+/// The NVLink side of a rack-scale cluster, kept apart from the scale-out fabric's figures: a
+/// GPU's NVLink bandwidth is counted in GB/s both ways as NVIDIA prints it, the fabric in Gb/s.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScaleUp {
+    pub system: String,
+    /// NVLink domains with at least one tray installed.
+    pub domains: u64,
+    pub gpus_per_domain: u32,
+    pub nvlink_gbytes_per_gpu: u32,
+    /// Compute-fabric (scale-out) bandwidth of one GPU, Gb/s, over every plane.
+    pub scale_out_gbps_per_gpu: u64,
 }
 
 /// One tenant, in a line: who, where, and its identifiers.
@@ -164,7 +180,27 @@ pub fn summarize(f: &Fabric) -> Summary {
         bisection_gbps,
         planes_detail: per_plane,
         tenants: Vec::new(),
+        scale_up: scale_up(f),
     }
+}
+
+fn scale_up(f: &Fabric) -> Option<ScaleUp> {
+    let s = &f.sizing;
+    let d = s.domains.as_ref()?;
+    let domains: std::collections::BTreeSet<u32> = f
+        .devices()
+        .filter(|x| x.role == Role::Node)
+        .filter_map(|x| x.domain)
+        .collect();
+    let c = &s.compute;
+    let per_node = u64::from(c.rails) * u64::from(c.planes) * u64::from(c.port_speed.as_gbps());
+    Some(ScaleUp {
+        system: d.system.clone(),
+        domains: domains.len() as u64,
+        gpus_per_domain: d.gpus,
+        nvlink_gbytes_per_gpu: d.nvlink_gbytes_per_gpu,
+        scale_out_gbps_per_gpu: per_node / u64::from(s.gpus_per_node.max(1)),
+    })
 }
 
 /// `summary.json` (an error rather than an empty file if it cannot be written).
@@ -189,6 +225,18 @@ pub fn to_table(s: &Summary) -> String {
         s.transport, s.layout, s.rails, s.planes, s.tiers
     );
     let _ = writeln!(t, "bisection         {} Gb/s", s.bisection_gbps);
+    if let Some(u) = &s.scale_up {
+        let _ = writeln!(
+            t,
+            "scale-up          NVLink: {} domain(s) of {} GPUs ({}), {} GB/s per GPU",
+            u.domains, u.gpus_per_domain, u.system, u.nvlink_gbytes_per_gpu
+        );
+        let _ = writeln!(
+            t,
+            "scale-out         {} Gb/s per GPU on the compute fabric",
+            u.scale_out_gbps_per_gpu
+        );
+    }
     for (k, v) in &s.oversubscription {
         let _ = writeln!(t, "oversubscription  {k} {v}");
     }

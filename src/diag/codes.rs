@@ -203,10 +203,6 @@ codes! {
         "`{rack}` (the NVLink domain's number) and `{tray}` (the tray's position in its rack) exist \
          only for a rack-scale node model (one with `rack_scale`). Use `{su}`/`{slot}`/`{node}` for \
          other models, or pick a rack-scale model.";
-    HARDWARE_MULTIPLANE = "RY0225", "hardware multiplane needs a NIC with a port per plane",
-        "`compute.multiplane: hardware` bonds each NIC's plane ports into one interface with one \
-         address per rail (the Spectrum-X RA's NIC LAG). It needs an Ethernet fabric with two or \
-         more planes and a node model whose compute NICs list a port per plane (ConnectX-8).";
     DUPLICATE_NAME = "RY0301", "duplicate device name",
         "Two devices got the same name. Naming patterns must contain every placeholder that tells \
          devices of that role apart (`{su}`, `{leaf}` or `{rail}`, `{plane}`, `{index}`, `{group}`).";

@@ -28,6 +28,7 @@ mod physical_catalog;
 #[path = "../prereq/mod.rs"]
 mod prereq;
 mod properties;
+mod rack_scale;
 mod readme;
 mod sink_escapes;
 mod spec_generator;

@@ -156,6 +156,22 @@ pub fn design(summary: &Summary) -> Vec<KeyValue> {
         "bisection",
         format!("{} Gb/s", thousands(summary.bisection_gbps)),
     ));
+    if let Some(u) = &summary.scale_up {
+        design.push(kv(
+            "scale-up (NVLink)",
+            format!(
+                "{} domain(s) of {} GPUs ({}), {} GB/s per GPU",
+                thousands(u.domains),
+                u.gpus_per_domain,
+                u.system,
+                thousands(u64::from(u.nvlink_gbytes_per_gpu))
+            ),
+        ));
+        design.push(kv(
+            "scale-out (compute fabric)",
+            format!("{} Gb/s per GPU", thousands(u.scale_out_gbps_per_gpu)),
+        ));
+    }
     design
 }
 

@@ -1,0 +1,210 @@
+//! Rack-scale systems and NVIDIA-sized SUs (#41): the reference architectures' figures asserted
+//! against the three examples (`dgx-superpod-gb200`, `gb300-nvl72-spectrum-x`,
+//! `dgx-superpod-b300`). Expected numbers are quoted from NVIDIA's pages, or are arithmetic on
+//! them (said where so); none is read from railyard's output.
+
+use crate::common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::*;
+use railyard::model::{Network, Role, Tier};
+use railyard::topology::Fabric;
+
+/// NVLink domain → its trays, from the graph.
+fn domains(f: &Fabric) -> BTreeMap<u32, Vec<String>> {
+    let mut out: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for d in f.devices().filter(|d| d.role == Role::Node) {
+        let dom = d
+            .domain
+            .unwrap_or_else(|| panic!("{} has no NVLink domain", d.name));
+        out.entry(dom).or_default().push(d.name.clone());
+    }
+    out
+}
+
+/// Share of the compute leaves' ports (at the node-port speed's breakout) that carry a cable.
+fn leaf_ports_used(f: &Fabric) -> f64 {
+    let c = &f.sizing.compute;
+    let m = &f.catalog.switches[&c.leaf_model];
+    let (_, lanes) = m.group_for(c.port_speed).expect("leaf runs the node speed");
+    let leaves = count_role(f, Role::Leaf);
+    let capacity = leaves as f64 * f64::from(m.total_cages() * lanes);
+    let used = f
+        .links()
+        .filter(|l| l.network == Network::Compute)
+        .flat_map(|l| [f.device_of(&l.a), f.device_of(&l.b)])
+        .filter(|d| d.role == Role::Leaf)
+        .count();
+    used as f64 / capacity
+}
+
+/// RA-11338-001 (DGX SuperPOD GB200): "each SU contains 8 DGX GB200 systems"; "Each DGX GB200
+/// rack is built with 18 compute trays and 9 NVLink switch trays … full-mesh connectivity between
+/// all 72 GPUs within the same DGX GB200 rack"; the compute fabric is "full-fat-tree"
+/// (https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-gb200/latest/network-fabrics.html).
+#[test]
+fn gb200_superpod_is_eight_racks_of_eighteen_trays_per_su() {
+    let f = compile_inventory("dgx-superpod-gb200.yaml");
+    let doms = domains(&f);
+    let sus = f.sizing.sus as usize;
+    assert_eq!(doms.len(), 8 * sus, "8 racks (NVLink domains) per SU");
+    assert!(
+        doms.values().all(|t| t.len() == 18),
+        "18 compute trays per rack"
+    );
+    let s = railyard::artifacts::summary::summarize(&f);
+    assert_eq!(s.gpus, 576 * sus as u64, "8 × 72 GPUs per SU");
+    let up = s.scale_up.as_ref().expect("a rack-scale summary");
+    assert_eq!(up.gpus_per_domain, 72, "all 72 GPUs within the same rack");
+    assert_eq!(up.nvlink_gbytes_per_gpu, 1800, "1.8 TB/s per GPU");
+    let d = f.sizing.domains.as_ref().expect("domains");
+    assert_eq!(d.nvlink_switch_trays, 9);
+    // A domain's trays are one rack's: consecutive positions of one SU.
+    for trays in doms.values() {
+        let racks: BTreeSet<_> = f
+            .devices()
+            .filter(|d| trays.contains(&d.name))
+            .map(|d| d.rack.clone())
+            .collect();
+        assert_eq!(racks.len(), 1, "one rack per NVLink domain: {racks:?}");
+    }
+    // Non-blocking: arithmetic on "full-fat-tree", 576 NDR ports per SU on 64-port QM9700 leaves
+    // of 32 down and 32 up is 18 leaves per SU, every port used.
+    assert_eq!(count_role(&f, Role::Leaf), 18 * sus);
+    assert!(leaf_ports_used(&f) >= 0.9, "{}", leaf_ports_used(&f));
+}
+
+/// The GB300 NVL72 on two Spectrum-X planes: 16 racks × 72 = 1,152 GPUs, each tray's 4
+/// ConnectX-8 "2 x 400GbE", one port per plane. Arithmetic: 1,152 ports per plane at 400G on
+/// SN5600 leaves of 64 down + 64 up is 18 leaves a plane, 36 in all (the shrunk-SU plan had 64).
+#[test]
+fn gb300_dual_plane_needs_36_leaves_not_64() {
+    let f = compile_inventory("gb300-nvl72-spectrum-x.yaml");
+    let s = railyard::artifacts::summary::summarize(&f);
+    assert_eq!(s.gpus, 1152);
+    assert_eq!(domains(&f).len(), 16);
+    assert_eq!(count_role(&f, Role::Leaf), 36);
+    assert_eq!(count_links(&f, Network::Compute, Tier::NodeLeaf), 1152 * 2);
+    assert!(leaf_ports_used(&f) >= 0.9, "{}", leaf_ports_used(&f));
+    // Every tray reaches both planes on each of its 4 rails.
+    let mut per_tray: BTreeMap<String, BTreeSet<(u32, u32)>> = BTreeMap::new();
+    for l in f
+        .links()
+        .filter(|l| l.tier == Tier::NodeLeaf && l.network == Network::Compute)
+    {
+        per_tray
+            .entry(f.device_of(&l.a).name.clone())
+            .or_default()
+            .insert((l.plane.unwrap_or(1), l.rail.unwrap_or(0)));
+    }
+    assert!(
+        per_tray.values().all(|r| r.len() == 8),
+        "4 rails × 2 planes"
+    );
+}
+
+/// A rail longer than a leaf continues on the next leaf: the leaves of one SU and plane hold the
+/// rails' ports in rail order, so each leaf carries at most two rails and each rail of 144 trays
+/// sits on ⌈144 / 64⌉ + 1 = 3 or fewer leaves.
+#[test]
+fn a_rail_spans_consecutive_leaves() {
+    let f = compile_inventory("gb300-nvl72-spectrum-x.yaml");
+    let mut leaves_of_rail: BTreeMap<(u32, u32, u32), BTreeSet<String>> = BTreeMap::new();
+    for l in f
+        .links()
+        .filter(|l| l.tier == Tier::NodeLeaf && l.network == Network::Compute)
+    {
+        let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
+        leaves_of_rail
+            .entry((l.plane.unwrap_or(1), a.su.unwrap_or(0), l.rail.unwrap_or(0)))
+            .or_default()
+            .insert(b.name.clone());
+    }
+    assert_eq!(leaves_of_rail.len(), 2 * 2 * 4);
+    assert!(
+        leaves_of_rail.values().all(|l| (3..=4).contains(&l.len())),
+        "{leaves_of_rail:?}"
+    );
+}
+
+/// DGX SuperPOD B300 RA, Table 3 "Larger DGX SuperPOD component counts": SUs → nodes, GPUs,
+/// leaves, spines, node-leaf and leaf-spine cables
+/// (https://docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300/latest/dgx-superpod-architecture.html).
+/// The 8-SU row (128 leaves, 64 spines) needs an OOB gateway with more than the example's SN2201's
+/// 16 uplink ports; the RA's management network is not modelled here.
+const B300_TABLE: [(u32, usize, u64, usize, usize, usize, usize); 3] = [
+    (1, 64, 512, 16, 8, 512, 512),
+    (2, 128, 1024, 32, 16, 1024, 1024),
+    (4, 256, 2048, 64, 32, 2048, 2048),
+];
+
+#[test]
+fn b300_superpod_matches_table_3() {
+    for (sus, nodes, gpus, leaves, spines, node_leaf, leaf_spine) in B300_TABLE {
+        let text = inventory("dgx-superpod-b300.yaml").replace(
+            "count: 4\n  nodes_per_su",
+            &format!("count: {sus}\n  nodes_per_su"),
+        );
+        let f = compile_text("b300", &text);
+        let s = railyard::artifacts::summary::summarize(&f);
+        assert_eq!(count_role(&f, Role::Node), nodes, "{sus} SU nodes");
+        assert_eq!(s.gpus, gpus, "{sus} SU GPUs");
+        assert_eq!(count_role(&f, Role::Leaf), leaves, "{sus} SU leaves");
+        assert_eq!(count_role(&f, Role::Spine), spines, "{sus} SU spines");
+        // "Each GPU has 2x 400GbE connectivity through two different planes": the table counts
+        // one node-leaf cable per GPU; railyard plans a link per plane port, two per GPU.
+        assert_eq!(
+            count_links(&f, Network::Compute, Tier::NodeLeaf),
+            2 * node_leaf,
+            "{sus} SU node-leaf"
+        );
+        assert_eq!(
+            count_links(&f, Network::Compute, Tier::LeafSpine),
+            leaf_spine,
+            "{sus} SU leaf-spine"
+        );
+    }
+}
+
+fn gb300(sus: u32) -> String {
+    inventory("gb300-nvl72-spectrum-x.yaml").replace("count: 2", &format!("count: {sus}"))
+}
+
+fn cabling_rows(text: &str) -> BTreeSet<String> {
+    file(&outputs(text), "cabling.csv")
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Growing a GB300 cluster by one SU moves no existing cable, and `diff` says so: exit 1 (safe
+/// changes only), nothing renumbered.
+#[test]
+fn growing_gb300_by_one_su_renumbers_nothing() {
+    let (two, three) = (gb300(2), gb300(3));
+    let (a, b) = (cabling_rows(&two), cabling_rows(&three));
+    let missing: Vec<&String> = a.difference(&b).take(5).collect();
+    assert!(
+        missing.is_empty(),
+        "rows of the 2-SU plan changed: {missing:#?}"
+    );
+    assert!(b.len() > a.len());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.yaml"), &two).unwrap();
+    std::fs::write(dir.path().join("b.yaml"), &three).unwrap();
+    let out = railyard_in(
+        dir.path(),
+        &["diff", "a.yaml", "b.yaml", "--format", "json"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let renumbered = v["numbering"]["renumbered"].as_array().map_or(0, Vec::len);
+    assert_eq!(renumbered, 0, "{}", v["numbering"]);
+}
