@@ -63,6 +63,28 @@ fn spares(q: u64, percent: f64) -> u64 {
     ((q as f64) * percent / 100.0 - 1e-9).ceil().max(0.0) as u64
 }
 
+const RACK_NOTE: &str = "a rack-scale system is ordered as racks: the `node` line counts the compute trays inside them and the OOB `switch` line includes the racks' own management switches; do not order those twice";
+
+/// A rack-scale system's order line: (system, what one rack holds, racks with a tray installed).
+/// What a source did not give (a GB200 rack's power-shelf count) is said, not guessed.
+fn rack_line(f: &Fabric) -> Option<(String, String, u64)> {
+    let d = f.sizing.domains.as_ref()?;
+    let racks: std::collections::BTreeSet<u32> = f.devices().filter_map(|x| x.domain).collect();
+    let shelves = d.power_shelves.map_or(
+        "power shelves (count not in the sources)".to_string(),
+        |n| format!("{n} power shelves"),
+    );
+    let switches = d.in_rack_switches.as_ref().map_or(
+        "in-rack management switches (not in the sources)".to_string(),
+        |(n, m)| format!("{n} x {m} in-rack management switches"),
+    );
+    let contents = format!(
+        "{}: {} compute trays ({}), {} NVLink switch trays, {switches}, {shelves}; one NVLink domain of {} GPUs",
+        d.system, d.trays, f.sizing.node_model, d.nvlink_switch_trays, d.gpus
+    );
+    Some((d.system.clone(), contents, racks.len() as u64))
+}
+
 pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
     // (category, part, description) → quantity, and each part line's source kind.
     let mut items: BTreeMap<(&'static str, String, String), u64> = BTreeMap::new();
@@ -76,6 +98,9 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
             .unwrap_or_else(|| "fabric-manager appliance".into());
         let cat = if d.role.is_switch() { "switch" } else { "node" };
         *items.entry((cat, d.model.clone(), desc)).or_default() += 1;
+    }
+    if let Some((system, contents, racks)) = rack_line(f) {
+        items.insert(("rack", system, contents), racks);
     }
     // Counted by part index first: a 131k fabric has a million modules of a dozen parts.
     let mut modules = vec![0u64; p.module_parts.len()];
@@ -123,14 +148,16 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
     }
     let mut w = Writer::new(&COLUMNS);
     for ((cat, part, desc), q) in items {
-        let model = matches!(cat, "switch" | "node");
+        let model = matches!(cat, "switch" | "node" | "rack");
         let s = if model {
             0
         } else {
             spares(q, p.spares_percent)
         };
         // Switch and node lines are models (their sources are the catalog's `source`), not parts.
-        let (kind, note) = if model {
+        let (kind, note) = if cat == "rack" {
+            ("", RACK_NOTE.to_string())
+        } else if model {
             ("", String::new())
         } else {
             let own = extra.get(&part).map_or(&[][..], Vec::as_slice);

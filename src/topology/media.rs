@@ -39,6 +39,11 @@ pub fn rack_of(
     let central = |n: u32| format!("N0-{n:02}");
     Some(match role {
         Role::Node => format!("{}{:02}", row_name(su?), (index - 1) / npr + 1),
+        // A rack-scale system's OOB switches stand in the racks they serve.
+        Role::OobLeaf if sizing.oob.in_rack.is_some() => {
+            let per_rack = sizing.oob.in_rack.map_or(1, |r| r.per_rack.max(1));
+            format!("{}{:02}", row_name(su?), (index - 1) / per_rack + 1)
+        }
         Role::Leaf | Role::OobLeaf => format!("{}{:02}", row_name(su?), per_su + 1),
         Role::Appliance => format!("{}{:02}", row_name(su.unwrap_or(1)), per_su + 1),
         Role::Spine | Role::Core => central(1),

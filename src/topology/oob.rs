@@ -28,7 +28,7 @@ pub fn expand(b: &mut Builder<'_>) {
         .collect();
     // Stable sort: within a rank, graph (identity) order.
     central.sort_by_key(|i| central_rank(b.graph[*i].role));
-    let spare_in_su1 = o.per_su * cap - o.su_block;
+    let spare_in_su1 = o.spare_in_su1(nps);
     let core_count = (central.len() as u32)
         .saturating_sub(spare_in_su1)
         .div_ceil(cap);
@@ -111,14 +111,14 @@ pub fn expand(b: &mut Builder<'_>) {
             }
             _ => continue,
         };
-        let sw = per_su[(su - 1) as usize][(slot / cap) as usize];
-        connect(b, dev, sw, slot % cap);
+        let (sw, lane) = o.place(slot, nps);
+        connect(b, dev, per_su[(su - 1) as usize][sw as usize], lane);
     }
     for (i, dev) in central.into_iter().enumerate() {
         let i = i as u32;
         if i < spare_in_su1 {
-            let slot = o.su_block + i;
-            connect(b, dev, per_su[0][(slot / cap) as usize], slot % cap);
+            let (sw, lane) = o.place(o.su_block + i, nps);
+            connect(b, dev, per_su[0][sw as usize], lane);
         } else {
             let j = i - spare_in_su1;
             connect(b, dev, cores[(j / cap) as usize], j % cap);

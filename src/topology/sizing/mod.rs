@@ -312,6 +312,7 @@ pub fn plan(spec: &ClusterSpec, cat: &Catalog, diags: &mut Diagnostics) -> Optio
         &compute,
         [storage.as_ref(), inband.as_ref()],
         nps,
+        domains.as_ref(),
         diags,
     )?;
     if diags.has_errors() {

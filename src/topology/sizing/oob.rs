@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{AccessPlan, CageRun, ComputePlan, lanes, nonzero, switch_model};
+use super::{AccessPlan, CageRun, ComputePlan, DomainPlan, lanes, nonzero, switch_model};
 use crate::catalog::{Catalog, SwitchModel};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::model::{Speed, Transport};
@@ -28,6 +28,53 @@ pub struct OobPlan {
     /// The gateway's ports for the OOB switches' uplinks: SU switches from the first, the
     /// central OOB switches from the last, so neither moves when the other grows.
     pub gateway_down: CageRun,
+    /// Rack-scale systems: the rack's own management switches are the SU's OOB switches,
+    /// `in_rack` per rack, and a rack's trays take the first lanes of its own switches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_rack: Option<InRack>,
+}
+
+/// The in-rack OOB switches of a rack-scale system.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct InRack {
+    /// Trays per rack (NVLink domain) and OOB switches per rack.
+    pub trays: u32,
+    pub per_rack: u32,
+}
+
+impl OobPlan {
+    /// Lanes of each switch the rack's tray BMCs take (the rest serve the SU block's other ports).
+    fn bmc_lanes(&self) -> u32 {
+        self.in_rack.map_or(0, |r| r.trays.div_ceil(r.per_rack))
+    }
+
+    /// The SU switch (0-based) and lane of slot `slot` of an SU block. Without in-rack switches
+    /// the block fills the switches in order. With them, tray `t` of rack `r` goes to the rack's
+    /// switch `t mod per_rack` (trays alternate over the rack's switches), and every other port
+    /// of the block fills the lanes the trays leave, switch by switch.
+    pub fn place(&self, slot: u32, nps: u32) -> (u32, u32) {
+        let cap = self.access.capacity();
+        let Some(r) = self.in_rack else {
+            return (slot / cap, slot % cap);
+        };
+        let t = self.bmc_lanes();
+        if slot < nps {
+            let (rack, tray) = (slot / r.trays, slot % r.trays);
+            return (rack * r.per_rack + tray % r.per_rack, tray / r.per_rack);
+        }
+        let room = (cap - t).max(1);
+        let q = slot - nps;
+        (q / room, t + q % room)
+    }
+
+    /// Ports of SU 1's switches left after its block (central devices take them first).
+    pub fn spare_in_su1(&self, nps: u32) -> u32 {
+        let cap = self.access.capacity();
+        if self.in_rack.is_none() {
+            return self.per_su * cap - self.su_block;
+        }
+        (self.per_su * (cap - self.bmc_lanes())).saturating_sub(self.su_block - nps)
+    }
 }
 
 /// The run of `m` for a port at `speed`, on the port group `lanes` picks; when that group is
@@ -70,6 +117,7 @@ pub(super) fn oob_plan(
     c: &ComputePlan,
     fabrics: [Option<&AccessPlan>; 2],
     nps: u32,
+    domains: Option<&DomainPlan>,
     diags: &mut Diagnostics,
 ) -> Option<OobPlan> {
     let o = &spec.oob;
@@ -102,7 +150,34 @@ pub(super) fn oob_plan(
     let storage_leaves_at = nps + c.planes * c.leaves_per_su;
     let inband_leaves_at = storage_leaves_at + leaf_reserve(fabrics[0], nps);
     let su_block = inband_leaves_at + leaf_reserve(fabrics[1], nps);
-    let need = su_block.div_ceil(access.capacity());
+    let in_rack = domains.and_then(|d| {
+        d.in_rack_switches.as_ref().map(|(k, _)| InRack {
+            trays: d.trays,
+            per_rack: (*k).max(1),
+        })
+    });
+    let need = match in_rack {
+        // The racks' own switches; the SU's other management ports must fit in what the trays
+        // leave on them.
+        Some(r) => {
+            let per_su = nps / r.trays * r.per_rack;
+            let room = per_su
+                * access
+                    .capacity()
+                    .saturating_sub(r.trays.div_ceil(r.per_rack));
+            if su_block - nps > room {
+                diags.push(
+                    Diagnostic::error(codes::OOB_SHORTAGE, format!(
+                        "the {per_su} in-rack OOB switches of an SU have {room} ports beside the trays, but the SU has {} other management ports", su_block - nps))
+                        .at(o.model.span, "too small for the racks' switches")
+                        .help("use an OOB model with more 1G ports"),
+                );
+                return None;
+            }
+            per_su
+        }
+        None => su_block.div_ceil(access.capacity()),
+    };
     let per_su = match &o.switches_per_su {
         Some(n) => {
             let n = nonzero(n, "`oob.switches_per_su`", diags)?;
@@ -130,5 +205,6 @@ pub(super) fn oob_plan(
         uplink,
         gateway_model: gw_name.value.clone(),
         gateway_down,
+        in_rack,
     })
 }
