@@ -245,7 +245,9 @@ pub struct RackScale {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InRackSwitches {
+    /// Switches per rack (an NVL72 has two).
     pub count: u32,
+    /// Their switch model (`sn2201`); the rack's trays are cabled to them as OOB switches.
     pub model: String,
 }
 

@@ -208,3 +208,29 @@ fn growing_gb300_by_one_su_renumbers_nothing() {
     let renumbered = v["numbering"]["renumbered"].as_array().map_or(0, Vec::len);
     assert_eq!(renumbered, 0, "{}", v["numbering"]);
 }
+
+/// NVL72 AI Factory RA: "2 SN2201 OOB switches for integrated management access of rack
+/// components". Every tray's BMC is cabled to an OOB switch standing in its own rack, and each
+/// rack has exactly two of them.
+#[test]
+fn each_rack_manages_its_trays_on_its_own_two_switches() {
+    let f = compile_inventory("gb300-nvl72-spectrum-x.yaml");
+    let mut switches_of_rack: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for l in f.links().filter(|l| l.tier == Tier::Mgmt) {
+        let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
+        if a.role != Role::Node {
+            continue;
+        }
+        assert_eq!(b.role, Role::OobLeaf);
+        assert_eq!(a.rack, b.rack, "{} is managed from another rack", a.name);
+        switches_of_rack
+            .entry(a.rack.clone().unwrap_or_default())
+            .or_default()
+            .insert(b.name.clone());
+    }
+    assert_eq!(switches_of_rack.len(), 16);
+    assert!(
+        switches_of_rack.values().all(|s| s.len() == 2),
+        "{switches_of_rack:?}"
+    );
+}
