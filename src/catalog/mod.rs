@@ -228,6 +228,10 @@ pub struct RackScale {
     pub nvlink_switch_trays: u32,
     /// NVLink bandwidth of one GPU in GB/s (both directions): 1800 for fifth-generation NVLink.
     pub nvlink_gbytes_per_gpu: u32,
+    /// NVLink switch chips in one switch tray (2 in a GB200 NVL72), where a source gives it; each
+    /// GPU has one NVLink to every chip of its rack.
+    #[serde(default)]
+    pub nvlink_switch_chips_per_tray: Option<u32>,
     /// Power shelves in the rack, where a source gives the count.
     #[serde(default)]
     pub power_shelves: Option<u32>,

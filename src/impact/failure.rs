@@ -5,22 +5,35 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::index::{Edge, Index};
-use super::{ApplianceLoss, BlockHit, EcmpChange, Failure, Group, Impact, Loss, NodeLoss};
+use super::{
+    ApplianceLoss, BlockHit, EcmpChange, Failure, Group, Impact, Loss, NodeLoss, NvlinkLoss,
+};
 use crate::model::{Network, Role, Tier};
 use crate::topology::Device;
 
 pub(super) fn impact(ix: &Index<'_>, x: &Failure) -> Option<Impact> {
     let (mut down, failed): (BTreeSet<usize>, Option<&Device>) = match x {
-        Failure::Switch(n) => {
+        Failure::Switch(n) | Failure::Node(n) => {
             let d = *ix.devices.get(n.as_str())?;
             (ix.edges_of(n).iter().copied().collect(), Some(d))
         }
         Failure::Link(id) => (BTreeSet::from([*ix.by_cable.get(id.as_str())?]), None),
+        Failure::Rack(r) => (
+            ix.racks
+                .get(r)?
+                .iter()
+                .flat_map(|t| ix.edges_of(t).iter().copied())
+                .collect(),
+            None,
+        ),
+        Failure::NvlinkSwitchTray(_) => (BTreeSet::new(), None),
     };
     let links_down = down.len();
+    let nvlink = nvlink_loss(ix, x);
     let network = match (failed, down.first()) {
         (Some(d), _) => d.network,
         (None, Some(&e)) => ix.edges[e].link.network,
+        (None, None) if nvlink.is_some() => Network::Compute,
         (None, None) => return None,
     };
     let failed_name = failed.map(|d| d.name.as_str());
@@ -65,6 +78,45 @@ pub(super) fn impact(ix: &Index<'_>, x: &Failure) -> Option<Impact> {
         cut_off,
         appliances,
         blocks,
+        nvlink,
+    })
+}
+
+/// The NVLink domain's loss for a tray, a rack or an NVLink switch tray of a rack-scale system.
+fn nvlink_loss(ix: &Index<'_>, x: &Failure) -> Option<NvlinkLoss> {
+    let d = ix.domains?;
+    let gpus_per_tray = d.gpus / d.trays.max(1);
+    let (rack, gpus_lost) = match x {
+        Failure::Node(n) => {
+            let dev = ix.devices.get(n.as_str())?;
+            let rack = ix
+                .racks
+                .iter()
+                .find(|(_, t)| t.contains(&dev.name.as_str()))?
+                .0;
+            (rack.clone(), gpus_per_tray)
+        }
+        Failure::Rack(r) => (r.clone(), d.gpus),
+        Failure::NvlinkSwitchTray(n) => (n.split_once("-nvsw")?.0.to_string(), 0),
+        _ => return None,
+    };
+    let installed = ix.racks.get(&rack)?.len() as u32 * gpus_per_tray;
+    let before = d.nvlink_gbytes_per_gpu;
+    let after = match (x, d.nvlink_switch_chips_per_tray) {
+        (Failure::NvlinkSwitchTray(_), Some(c)) => {
+            let chips = c * d.nvlink_switch_trays;
+            Some(before * (chips - c.min(chips)) / chips.max(1))
+        }
+        (Failure::NvlinkSwitchTray(_), None) => None,
+        _ if gpus_lost >= installed => Some(0),
+        _ => Some(before),
+    };
+    Some(NvlinkLoss {
+        domain: rack,
+        gpus: installed,
+        gpus_lost: gpus_lost.min(installed),
+        per_gpu_gbytes: before,
+        per_gpu_gbytes_after: after,
     })
 }
 

@@ -30,6 +30,9 @@ pub(super) struct Index<'a> {
     pub block_of: BTreeMap<&'a str, &'a str>,
     /// Block → its node count.
     pub block_size: BTreeMap<&'a str, usize>,
+    /// Rack-scale systems: rack (NVLink domain) name → its trays in scope, and the domains' plan.
+    pub racks: BTreeMap<String, Vec<&'a str>>,
+    pub domains: Option<&'a crate::topology::DomainPlan>,
     su_width: usize,
 }
 
@@ -76,7 +79,18 @@ impl<'a> Index<'a> {
                 block_of.insert(n.as_str(), b.name.as_str());
             }
         }
+        let mut racks: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        for d in devices.values() {
+            if let Some(n) = d.domain {
+                racks
+                    .entry(f.domain_name(n))
+                    .or_default()
+                    .push(d.name.as_str());
+            }
+        }
         let mut ix = Index {
+            racks,
+            domains: f.sizing.domains.as_ref(),
             edges,
             by_device,
             by_cable,

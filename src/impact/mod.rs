@@ -47,14 +47,54 @@ pub enum Failure {
     Switch(String),
     /// A cable, by cable id.
     Link(String),
+    /// A compute node (a rack-scale system's tray), by name: every cable of it down.
+    Node(String),
+    /// A rack-scale system's rack (`rack01`): its NVLink domain and every tray in it.
+    Rack(String),
+    /// One NVLink switch tray of a rack (`rack01-nvsw3`): NVLink bandwidth only, no cable.
+    #[serde(rename = "nvlink-switch-tray")]
+    NvlinkSwitchTray(String),
 }
 
 impl Failure {
-    pub fn name(&self) -> &str {
+    /// What failed, where no device role says it (a cable, a rack, an NVLink switch tray).
+    pub fn kind(&self) -> &'static str {
         match self {
-            Failure::Switch(n) | Failure::Link(n) => n,
+            Failure::Switch(_) => "switch",
+            Failure::Link(_) => "cable",
+            Failure::Node(_) => "node",
+            Failure::Rack(_) => "rack",
+            Failure::NvlinkSwitchTray(_) => "nvlink-switch-tray",
         }
     }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Failure::Switch(n)
+            | Failure::Link(n)
+            | Failure::Node(n)
+            | Failure::Rack(n)
+            | Failure::NvlinkSwitchTray(n) => n,
+        }
+    }
+}
+
+/// What a failure does to an NVLink domain (rack-scale systems). Each GPU has one NVLink to each
+/// NVLink switch chip of its rack (GB200 RA: "18 NVL5 links … one dedicated NVL5 link … to each
+/// one of the 18 switch chips"; "Each NVLink switch tray is equipped with 2 NVLink switch
+/// chips"), so a switch tray lost takes its chips' links from every GPU of the rack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NvlinkLoss {
+    pub domain: String,
+    /// GPUs of the domain before the failure.
+    pub gpus: u32,
+    /// GPUs that left the domain (a tray or the rack down).
+    pub gpus_lost: u32,
+    /// NVLink bandwidth of each remaining GPU, GB/s, before and after; `None` where the sources
+    /// do not give the switch chips per tray.
+    pub per_gpu_gbytes: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_gpu_gbytes_after: Option<u32>,
 }
 
 /// The kind of group a loss is counted in.
@@ -163,6 +203,9 @@ pub struct Impact {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub appliances: Vec<ApplianceLoss>,
     pub blocks: Vec<BlockHit>,
+    /// The NVLink domain's loss, for a rack-scale system's tray, rack or NVLink switch tray.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvlink: Option<NvlinkLoss>,
 }
 
 impl Impact {
@@ -213,7 +256,7 @@ impl std::fmt::Display for UnknownName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "`{}` is neither a switch, a cable id nor a `device:port` of the fabric",
+            "`{}` is neither a switch, a node, a rack (`rack01`), an NVLink switch tray (`rack01-nvsw1`), a cable id nor a `device:port` of the fabric",
             self.0
         )
     }
@@ -236,6 +279,9 @@ pub fn failures(
                 .filter(|d| d.role.is_switch() && d.network != Network::Oob)
                 .map(|d| Failure::Switch(d.name.clone())),
         );
+        // A rack-scale system's racks fail as a whole too (power, cooling, the NVLink spine).
+        let racks: BTreeSet<u32> = f.devices().filter_map(|d| d.domain).collect();
+        out.extend(racks.into_iter().map(|n| Failure::Rack(f.domain_name(n))));
     }
     for n in names {
         match resolve(f, n) {
@@ -259,10 +305,19 @@ pub fn failures(
     }
 }
 
-/// A name as a switch, a cable id, or a `device:port` end of a cable.
+/// A name as a switch, a node, a rack or NVLink switch tray, a cable id, or a `device:port` end
+/// of a cable.
 fn resolve(f: &Fabric, name: &str) -> Option<Failure> {
-    if f.devices().any(|d| d.name == name && d.role.is_switch()) {
-        return Some(Failure::Switch(name.to_string()));
+    if let Some(d) = f.devices().find(|d| d.name == name) {
+        if d.role.is_switch() {
+            return Some(Failure::Switch(name.to_string()));
+        }
+        if d.role == Role::Node {
+            return Some(Failure::Node(name.to_string()));
+        }
+    }
+    if let Some(x) = rack_part(f, name) {
+        return Some(x);
     }
     if f.links().any(|l| l.cable_id == name) {
         return Some(Failure::Link(name.to_string()));
@@ -276,6 +331,24 @@ fn resolve(f: &Fabric, name: &str) -> Option<Failure> {
             })
         })
         .map(|l| Failure::Link(l.cable_id.clone()))
+}
+
+/// `rack07` (a rack with trays installed) or `rack07-nvsw3` (one of its NVLink switch trays).
+fn rack_part(f: &Fabric, name: &str) -> Option<Failure> {
+    let d = f.sizing.domains.as_ref()?;
+    let racks: BTreeSet<u32> = f.devices().filter_map(|x| x.domain).collect();
+    let (rack, tray) = match name.split_once("-nvsw") {
+        Some((r, k)) => (r, Some(k.parse::<u32>().ok()?)),
+        None => (name, None),
+    };
+    let n = racks.into_iter().find(|n| f.domain_name(*n) == rack)?;
+    match tray {
+        None => Some(Failure::Rack(f.domain_name(n))),
+        Some(k) if (1..=d.nvlink_switch_trays).contains(&k) => {
+            Some(Failure::NvlinkSwitchTray(name.to_string()))
+        }
+        Some(_) => None,
+    }
 }
 
 /// Analyse each failure and rank them: nodes cut off, then bandwidth lost, then name.

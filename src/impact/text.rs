@@ -29,7 +29,7 @@ pub fn to_text(a: &Analysis) -> String {
             "{:>4}  {:<32} {:<14} {:>8} {:>11} {:>10}  {}",
             n + 1,
             i.failure.name(),
-            i.role.map_or("cable", |r| r.as_str()),
+            i.role.map_or(i.failure.kind(), |r| r.as_str()),
             i.data_cut_off(),
             i.rails_lost.len(),
             i.gbps_down,
@@ -55,13 +55,24 @@ fn detail(out: &mut String, i: &Impact) {
         out,
         "{} ({}, {}): {} links down, {} Gb/s",
         i.failure.name(),
-        i.role.map_or("cable", |r| r.as_str()),
+        i.role.map_or(i.failure.kind(), |r| r.as_str()),
         i.network.as_str(),
         i.links_down,
         i.gbps_down
     );
     if !i.isolated.is_empty() {
         let _ = writeln!(out, "  isolated leaves: {}", i.isolated.join(", "));
+    }
+    if let Some(n) = &i.nvlink {
+        let after = n.per_gpu_gbytes_after.map_or(
+            "unknown (switch chips per tray not in the sources)".to_string(),
+            |a| format!("{a} GB/s"),
+        );
+        let _ = writeln!(
+            out,
+            "  NVLink domain {}: {} of {} GPUs lost; each remaining GPU {} GB/s -> {after}",
+            n.domain, n.gpus_lost, n.gpus, n.per_gpu_gbytes
+        );
     }
     for l in &i.losses {
         let g = &l.group;

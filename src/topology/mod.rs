@@ -30,7 +30,7 @@ use crate::spec::ClusterSpec;
 pub use ids::{DeviceId, LinkId, PerDevice, PerLink};
 pub use naming::is_safe_name;
 pub use scheduler::{Block, BlockGroup, LeafLevel, SchedulerTree};
-pub use sizing::{AccessPlan, CageRun, ComputePlan, Sizing, fmt_ratio};
+pub use sizing::{AccessPlan, CageRun, ComputePlan, DomainPlan, Sizing, fmt_ratio};
 
 /// A port on a device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -130,6 +130,18 @@ pub struct NamedEnd<'a> {
 }
 
 impl Fabric {
+    /// The name of NVLink domain `n` (1-based): `rack01`, zero-padded to the cluster's count so
+    /// names sort as numbers. A rack-scale system's rack is one NVLink domain.
+    pub fn domain_name(&self, n: u32) -> String {
+        let total = self
+            .sizing
+            .domains
+            .as_ref()
+            .map_or(1, |d| d.per_su * self.sizing.sus);
+        let width = total.max(1).to_string().len().max(2);
+        format!("rack{n:0width$}")
+    }
+
     pub fn devices(&self) -> impl Iterator<Item = &Device> {
         self.graph.node_weights()
     }

@@ -234,3 +234,83 @@ fn each_rack_manages_its_trays_on_its_own_two_switches() {
         "{switches_of_rack:?}"
     );
 }
+
+fn impact_json(example: &str, fail: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.yaml"), inventory(example)).unwrap();
+    let mut args = vec!["impact", "c.yaml", "--format", "json"];
+    for f in fail {
+        args.extend(["--fail", f]);
+    }
+    let out = railyard_in(dir.path(), &args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn impact_of<'v>(v: &'v serde_json::Value, name: &str) -> &'v serde_json::Value {
+    v["impacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["failure"]["name"] == name)
+        .unwrap_or_else(|| panic!("no impact for {name}"))
+}
+
+/// A rack, a tray and an NVLink switch tray of a GB200 NVL72 fail. The expectations are the RA's
+/// sentences: a rack is 18 trays and 72 GPUs (all cut off with it); a tray is 4 GPUs; "Each
+/// NVLink switch tray is equipped with 2 NVLink switch chips" and each GPU has "one dedicated NVL5
+/// link … to each one of the 18 switch chips" at "1.8 TB/s": one switch tray takes 2/18 of it.
+#[test]
+fn impact_knows_the_rack_the_tray_and_the_nvlink_switch_tray() {
+    let v = impact_json(
+        "dgx-superpod-gb200.yaml",
+        &["rack03", "rack03-nvsw2", "gb03t05"],
+    );
+    let rack = impact_of(&v, "rack03");
+    assert_eq!(rack["failure"]["kind"], "rack");
+    assert_eq!(rack["nvlink"]["gpus_lost"], 72);
+    let cut: BTreeSet<&str> = rack["cut_off"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["network"] == "compute")
+        .map(|n| n["node"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        cut.len(),
+        18,
+        "the rack's 18 trays leave the compute fabric"
+    );
+    assert!(cut.iter().all(|n| n.starts_with("gb03t")), "{cut:?}");
+    let tray = impact_of(&v, "gb03t05");
+    assert_eq!(tray["nvlink"]["gpus_lost"], 4);
+    assert_eq!(tray["nvlink"]["per_gpu_gbytes_after"], 1800);
+    let sw = impact_of(&v, "rack03-nvsw2");
+    assert_eq!(
+        sw["links_down"], 0,
+        "NVLink switch trays carry no fabric cable"
+    );
+    assert_eq!(sw["nvlink"]["per_gpu_gbytes"], 1800);
+    assert_eq!(sw["nvlink"]["per_gpu_gbytes_after"], 1800 * 16 / 18);
+    // GB300: the sources do not give the chips per switch tray, so no figure is claimed.
+    let v = impact_json("gb300-nvl72-spectrum-x.yaml", &["rack01-nvsw1"]);
+    let sw = impact_of(&v, "rack01-nvsw1");
+    assert!(sw["nvlink"]["per_gpu_gbytes_after"].is_null(), "{sw}");
+}
+
+/// Without `--fail`, every rack of a rack-scale cluster is analysed beside every switch.
+#[test]
+fn default_impact_ranks_every_rack() {
+    let v = impact_json("gb300-nvl72-spectrum-x.yaml", &[]);
+    let racks = v["impacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["failure"]["kind"] == "rack")
+        .count();
+    assert_eq!(racks, 16);
+}

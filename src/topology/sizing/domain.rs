@@ -22,6 +22,7 @@ pub struct DomainPlan {
     /// NVLink bandwidth of one GPU, GB/s.
     pub nvlink_gbytes_per_gpu: u32,
     pub nvlink_switch_trays: u32,
+    pub nvlink_switch_chips_per_tray: Option<u32>,
     pub power_shelves: Option<u32>,
     /// In-rack management switches: (count, model).
     pub in_rack_switches: Option<(u32, String)>,
@@ -97,6 +98,7 @@ pub(super) fn domain_plan(
         gpus: trays * node.gpus,
         nvlink_gbytes_per_gpu: rs.nvlink_gbytes_per_gpu,
         nvlink_switch_trays: rs.nvlink_switch_trays,
+        nvlink_switch_chips_per_tray: rs.nvlink_switch_chips_per_tray,
         power_shelves: rs.power_shelves,
         in_rack_switches: rs
             .in_rack_switches
