@@ -43,6 +43,16 @@ pub struct NcclOutcome {
     pub status: Status,
 }
 
+/// An NVLink domain's IMEX status: the command's exit status and the trays its output does not
+/// name.
+#[derive(Clone, Debug, Serialize)]
+pub struct ImexOutcome {
+    pub domain: String,
+    pub exit: Option<i32>,
+    pub missing: Vec<String>,
+    pub status: Status,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Suspect {
     pub link: String,
@@ -102,6 +112,8 @@ pub struct Report {
     pub ignored: Vec<String>,
     pub links: Vec<LinkOutcome>,
     pub nccl: Vec<NcclOutcome>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub imex: Vec<ImexOutcome>,
     /// Result files that could not be read, and why.
     pub unreadable: Vec<(String, String)>,
     pub suspects: Vec<Suspect>,
@@ -117,12 +129,17 @@ pub fn nccl_result(id: &str) -> String {
     format!("nccl/{id}.txt")
 }
 
+pub fn imex_result(domain: &str) -> String {
+    format!("imex/{domain}.txt")
+}
+
 /// Compare `results` (result path → text; absent: not run) with `plan`.
 pub fn check(plan: &Plan, results: &BTreeMap<String, String>) -> Report {
     let mut unreadable = Vec::new();
     let tests: Vec<&LinkTest> = plan.rounds.iter().flat_map(|r| &r.tests).collect();
     let links = link_outcomes(&tests, results, &mut unreadable);
     let nccl = nccl_outcomes(plan, results, &mut unreadable);
+    let imex = imex_outcomes(plan, results, &mut unreadable);
     let suspects = suspects(plan, &tests, &links);
     let next_test = match suspects.as_slice() {
         [a, b, ..] => next_test(plan, &suspects, &a.link, &b.link)
@@ -144,6 +161,7 @@ pub fn check(plan: &Plan, results: &BTreeMap<String, String>) -> Report {
         .iter()
         .map(|l| l.status)
         .chain(nccl.iter().map(|n| n.status))
+        .chain(imex.iter().map(|n| n.status))
         .collect();
     let verdict = if !unreadable.is_empty() {
         Verdict::BadInput
@@ -173,10 +191,58 @@ pub fn check(plan: &Plan, results: &BTreeMap<String, String>) -> Report {
         ignored: Vec::new(),
         links,
         nccl,
+        imex,
         unreadable,
         suspects,
         next_test,
     }
+}
+
+/// Each NVLink domain's IMEX status: passed when `nvidia-imex-ctl -N -H` exited 0 and its output
+/// names every tray of the domain (by the hostname `-H` prints); short otherwise.
+fn imex_outcomes(
+    plan: &Plan,
+    results: &BTreeMap<String, String>,
+    unreadable: &mut Vec<(String, String)>,
+) -> Vec<ImexOutcome> {
+    let mut out = Vec::new();
+    for c in &plan.imex {
+        let path = imex_result(&c.domain);
+        let Some(text) = results.get(&path) else {
+            out.push(ImexOutcome {
+                domain: c.domain.clone(),
+                exit: None,
+                missing: Vec::new(),
+                status: Status::Missing,
+            });
+            continue;
+        };
+        let exit = text
+            .lines()
+            .rev()
+            .find_map(|l| l.trim().strip_prefix("exit="))
+            .and_then(|v| v.trim().parse::<i32>().ok());
+        if exit.is_none() {
+            unreadable.push((path, "no `exit=` line: not written by the runner".into()));
+        }
+        let named = |n: &str| {
+            text.split(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.')))
+                .any(|w| w == n)
+        };
+        let missing: Vec<String> = c.nodes.iter().filter(|n| !named(n)).cloned().collect();
+        let status = match exit {
+            None => Status::Unreadable,
+            Some(0) if missing.is_empty() => Status::Passed,
+            Some(_) => Status::Short,
+        };
+        out.push(ImexOutcome {
+            domain: c.domain.clone(),
+            exit,
+            missing,
+            status,
+        });
+    }
+    out
 }
 
 /// Each link test's result against its figure; an unreadable one is added to `unreadable`.
@@ -244,7 +310,7 @@ fn nccl_outcomes(
 impl Report {
     /// A plan without a single test: nothing was checked.
     pub fn is_empty(&self) -> bool {
-        self.links.is_empty() && self.nccl.is_empty()
+        self.links.is_empty() && self.nccl.is_empty() && self.imex.is_empty()
     }
 }
 
@@ -258,6 +324,7 @@ pub fn ignored(plan: &Plan, present: &[String]) -> Vec<String> {
         read.insert(format!("links/{}.server.txt", t.id));
     }
     read.extend(plan.nccl.tests.iter().map(|t| nccl_result(&t.id)));
+    read.extend(plan.imex.iter().map(|c| imex_result(&c.domain)));
     present
         .iter()
         .filter(|p| !read.contains(p.as_str()))

@@ -19,6 +19,7 @@ mod links;
 pub mod model;
 mod nccl;
 pub mod parse;
+mod rack_scale;
 mod rounds;
 mod scripts;
 pub mod text;
@@ -95,10 +96,33 @@ pub fn plan(design: &Design, nccl_env: BTreeMap<String, String>) -> Option<Plan>
         links,
         leaves,
         rounds,
+        imex: imex_checks(&design.fabric, hosts),
         notes: Vec::new(),
     };
     plan.notes = notes(&plan, ethernet);
     Some(plan)
+}
+
+/// One IMEX status query per NVLink domain of a rack-scale system, naming its trays.
+fn imex_checks(
+    f: &crate::topology::Fabric,
+    hosts: &crate::intent::host::HostIntents,
+) -> Vec<model::ImexCheck> {
+    let mut by: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for d in f.devices() {
+        if let (Some(n), true) = (d.domain, hosts.nodes.contains_key(&d.name)) {
+            by.entry(n).or_default().push(d.name.clone());
+        }
+    }
+    by.into_iter()
+        .map(|(n, mut nodes)| {
+            nodes.sort_by(|a, b| crate::output::natural::cmp(a, b));
+            model::ImexCheck {
+                domain: f.domain_name(n),
+                nodes,
+            }
+        })
+        .collect()
 }
 
 fn notes(plan: &Plan, ethernet: bool) -> Vec<String> {

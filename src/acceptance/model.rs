@@ -23,8 +23,22 @@ pub struct Plan {
     pub schedule: Schedule,
     pub rounds: Vec<Round>,
     pub nccl: NcclPlan,
+    /// Rack-scale systems: one IMEX status query per NVLink domain.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imex: Vec<ImexCheck>,
     /// Assumptions and what the plan does not cover.
     pub notes: Vec<String>,
+}
+
+/// `nvidia-imex-ctl -N -H` on one tray of an NVLink domain: "-N: Gets the full status of the
+/// entire IMEX domain", "-H: Show hostname alongside node IP" (NVIDIA IMEX Service guide,
+/// https://docs.nvidia.com/multi-node-nvlink-systems/imex-guide/cmdservice.html). It passes when
+/// the command succeeded and names every tray of the domain.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ImexCheck {
+    /// The domain (`rack01`); the result is `imex/<domain>.txt`.
+    pub domain: String,
+    pub nodes: Vec<String>,
 }
 
 /// How every link test runs (perftest `ib_write_bw`, github.com/linux-rdma/perftest README).

@@ -18,14 +18,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::model::{LinkKind, NcclTest, PlanLink};
+use super::rack_scale;
 use crate::intent::host::HostIntents;
 use crate::topology::Fabric;
 
 /// Fraction of the derived bus bandwidth a test must reach.
 pub const EFFICIENCY: f64 = 0.8;
 /// Message sizes: from 1 GiB to 8 GiB (the large sizes where busbw is flat).
-const MIN_BYTES: u64 = 1 << 30;
-const MAX_BYTES: u64 = 8 << 30;
+pub(super) const MIN_BYTES: u64 = 1 << 30;
+pub(super) const MAX_BYTES: u64 = 8 << 30;
 
 /// The NCCL tests of the cluster: per SU with more than one node, and across SUs when there are
 /// several.
@@ -69,6 +70,9 @@ pub fn tests(fabric: &Fabric, hosts: &HostIntents, links: &[PlanLink]) -> Vec<Nc
         let all: BTreeSet<&str> = by_su.values().flatten().copied().collect();
         scopes.push(("cluster".into(), sorted(&all), uplink_ratio(links).min(1.0)));
     }
+    if let Some(d) = fabric.sizing.domains.as_ref() {
+        return rack_scale::tests(fabric, hosts, d, node_gbs, &scopes);
+    }
     let mut out = Vec::new();
     for (scope, nodes, ratio) in scopes {
         let n = nodes.len() as u32 * gpus;
@@ -106,7 +110,7 @@ pub fn tests(fabric: &Fabric, hosts: &HostIntents, links: &[PlanLink]) -> Vec<Nc
     out
 }
 
-fn sorted(names: &BTreeSet<&str>) -> Vec<String> {
+pub(super) fn sorted(names: &BTreeSet<&str>) -> Vec<String> {
     let mut v: Vec<String> = names.iter().map(|s| s.to_string()).collect();
     v.sort_by(|a, b| crate::output::natural::cmp(a, b));
     v

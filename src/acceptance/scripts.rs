@@ -56,6 +56,8 @@ struct Ctx<'a> {
     /// `-x KEY` for each.
     mpi_env: String,
     nccl: Vec<NcclLine>,
+    /// One IMEX status query per NVLink domain: (domain, the tray it runs on), quoted.
+    imex: Vec<(String, String)>,
     /// `#SBATCH --nodelist` value when every node name is a plain word, else `None`.
     nodelist: Option<String>,
     nodes: usize,
@@ -124,6 +126,11 @@ fn context(plan: &Plan) -> Result<Ctx<'_>, FileError> {
         env,
         mpi_env,
         nccl: plan.nccl.tests.iter().map(nccl_line).collect(),
+        imex: plan
+            .imex
+            .iter()
+            .filter_map(|c| Some((quote(&c.domain), quote(c.nodes.first()?))))
+            .collect(),
         nodelist,
         nodes: all.len(),
         notes: &plan.notes,

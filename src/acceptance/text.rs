@@ -34,7 +34,12 @@ pub fn text(r: &Report) -> String {
         }
     );
     coverage(&mut o, r);
-    for (what, c) in [("link tests", l), ("NCCL tests", n)] {
+    let x = count(r.imex.iter().map(|x| x.status));
+    let kinds = [("link tests", l), ("NCCL tests", n), ("IMEX domains", x)];
+    for (what, c) in kinds
+        .into_iter()
+        .filter(|(w, c)| *w != "IMEX domains" || c.iter().sum::<usize>() > 0)
+    {
         let _ = writeln!(
             o,
             "  {what}: {} passed, {} short, {} missing, {} unreadable",
@@ -63,6 +68,19 @@ pub fn text(r: &Report) -> String {
             t.measured_busbw.unwrap_or(0.0),
             t.expected_busbw,
             t.wrong
+        );
+    }
+    for d in r.imex.iter().filter(|d| d.status == Status::Short) {
+        let _ = writeln!(
+            o,
+            "short: IMEX {}: nvidia-imex-ctl exit {}{}",
+            d.domain,
+            d.exit.map_or("?".to_string(), |e| e.to_string()),
+            if d.missing.is_empty() {
+                String::new()
+            } else {
+                format!("; trays not in its status: {}", d.missing.join(", "))
+            }
         );
     }
     if !r.suspects.is_empty() {

@@ -173,7 +173,8 @@ fn read_and_check(results: &Path, plan: Option<&Path>) -> anyhow::Result<check::
         .rounds
         .iter()
         .flat_map(|r| r.tests.iter().map(|t| check::link_result(&t.id)))
-        .chain(plan.nccl.tests.iter().map(|t| check::nccl_result(&t.id)));
+        .chain(plan.nccl.tests.iter().map(|t| check::nccl_result(&t.id)))
+        .chain(plan.imex.iter().map(|c| check::imex_result(&c.domain)));
     let mut texts = BTreeMap::new();
     for rel in wanted {
         // Test ids are railyard's own tokens, but the plan is a file a user hands over: a path

@@ -7,6 +7,7 @@ mod common;
 mod prereq;
 
 mod acceptance;
+mod acceptance_rack;
 mod acceptance_runners;
 mod acceptance_trust;
 mod cabling_verify;
