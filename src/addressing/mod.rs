@@ -183,7 +183,9 @@ fn mgmt_zone(d: &Device, sh: &Shape) -> u128 {
         Role::StorageCore => 9,
         Role::InbandCore => 10,
         Role::OobGateway => 11,
-        Role::Leaf | Role::OobLeaf | Role::Node => 15 + u128::from(d.su.unwrap_or(1)),
+        Role::Leaf | Role::OobLeaf | Role::Node | Role::NvlinkSwitchTray | Role::PowerShelf => {
+            15 + u128::from(d.su.unwrap_or(1))
+        }
     }
 }
 
@@ -380,10 +382,18 @@ impl<'a> Ctx<'a> {
             Role::OobLeaf => 2 + u128::from(d.index - 1),
             Role::Leaf => 2 + u128::from(sh.oob_per_su) + u128::from(sh.ordinal_in_su(d)),
             Role::Node => 2 + u128::from(sh.oob_per_su) + per_su_leaves + u128::from(d.index - 1),
+            // A rack-scale system's rack parts follow the SU's nodes.
+            Role::NvlinkSwitchTray | Role::PowerShelf => {
+                2 + u128::from(sh.oob_per_su)
+                    + per_su_leaves
+                    + u128::from(sh.nodes_per_su)
+                    + u128::from(sh.rack_part_in_su(d))
+            }
             Role::Spine if sh.three_tier => {
                 2 + u128::from(sh.oob_per_su)
                     + per_su_leaves
                     + u128::from(sh.nodes_per_su)
+                    + u128::from(sh.racks_per_su * sh.rack_parts)
                     + u128::from(sh.ordinal_in_su(d))
             }
             _ => 2 + u128::from(sh.ordinal(d)),

@@ -18,6 +18,11 @@ pub struct Shape {
     /// Spines per spine group of the storage and in-band fabrics.
     pub storage_spines: u32,
     pub inband_spines: u32,
+    /// Rack-scale racks per SU and each rack's managed parts besides its trays (NVLink switch
+    /// trays, then power shelves); 0 without in-rack management switches.
+    pub racks_per_su: u32,
+    pub nvlink_switch_trays: u32,
+    pub rack_parts: u32,
 }
 
 impl Shape {
@@ -32,7 +37,27 @@ impl Shape {
             three_tier: s.compute.tiers == 3,
             storage_spines: s.storage.as_ref().map_or(0, |a| a.spines),
             inband_spines: s.inband.as_ref().map_or(0, |a| a.spines),
+            racks_per_su: s.oob.in_rack.map_or(0, |r| s.nodes_per_su / r.trays.max(1)),
+            nvlink_switch_trays: s.oob.in_rack.map_or(0, |r| r.nvlink_switch_trays),
+            rack_parts: s
+                .oob
+                .in_rack
+                .map_or(0, |r| r.nvlink_switch_trays + r.power_shelves),
         }
+    }
+
+    /// A rack part's position among its SU's rack parts (0-based): rack by rack, NVLink switch
+    /// trays before power shelves.
+    pub fn rack_part_in_su(&self, d: &Device) -> u32 {
+        let per = self.racks_per_su.max(1);
+        let rack = (d.domain.unwrap_or(1) - 1) % per;
+        let k = d.index - 1
+            + if d.role == Role::PowerShelf {
+                self.nvlink_switch_trays
+            } else {
+                0
+            };
+        rack * self.rack_parts + k
     }
 
     fn plane(&self, d: &Device) -> u32 {

@@ -78,8 +78,13 @@ fn rack_line(f: &Fabric) -> Option<(String, String, u64)> {
         "in-rack management switches (not in the sources)".to_string(),
         |(n, m)| format!("{n} x {m} in-rack management switches"),
     );
+    let power = d
+        .rack_kw
+        .map_or("power per rack not in the sources".to_string(), |kw| {
+            format!("up to {kw} kW per rack")
+        });
     let contents = format!(
-        "{}: {} compute trays ({}), {} NVLink switch trays, {switches}, {shelves}; one NVLink domain of {} GPUs",
+        "{}: {} compute trays ({}), {} NVLink switch trays, {switches}, {shelves}; one NVLink domain of {} GPUs; {power}",
         d.system, d.trays, f.sizing.node_model, d.nvlink_switch_trays, d.gpus
     );
     Some((d.system.clone(), contents, racks.len() as u64))
@@ -90,7 +95,8 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
     let mut items: BTreeMap<(&'static str, String, String), u64> = BTreeMap::new();
     let mut kinds: BTreeMap<String, Option<SourceKind>> = BTreeMap::new();
     let mut extra: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
-    for d in f.devices() {
+    // A rack's NVLink switch trays and power shelves come with the rack (its own line).
+    for d in f.devices().filter(|d| !d.role.is_rack_component()) {
         let desc = f
             .switch_model(d)
             .map(|m| m.description.to_string())

@@ -46,6 +46,11 @@ pub struct ScaleUp {
     pub nvlink_gbytes_per_gpu: u32,
     /// Compute-fabric (scale-out) bandwidth of one GPU, Gb/s, over every plane.
     pub scale_out_gbps_per_gpu: u64,
+    /// Power of one rack at most, kW, and of every rack together (a source's figure).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rack_kw: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub racks_kw: Option<f64>,
 }
 
 /// One tenant, in a line: who, where, and its identifiers.
@@ -110,7 +115,7 @@ pub fn summarize(f: &Fabric) -> Summary {
                 nodes += 1;
                 continue;
             }
-            Role::Appliance => continue,
+            Role::Appliance | Role::NvlinkSwitchTray | Role::PowerShelf => continue,
             Role::Leaf => "leaf",
             Role::Spine => "spine",
             Role::Core => "core",
@@ -200,6 +205,8 @@ fn scale_up(f: &Fabric) -> Option<ScaleUp> {
         gpus_per_domain: d.gpus,
         nvlink_gbytes_per_gpu: d.nvlink_gbytes_per_gpu,
         scale_out_gbps_per_gpu: per_node / u64::from(s.gpus_per_node.max(1)),
+        rack_kw: d.rack_kw,
+        racks_kw: d.rack_kw.map(|kw| kw * domains.len() as f64),
     })
 }
 
@@ -236,6 +243,12 @@ pub fn to_table(s: &Summary) -> String {
             "scale-out         {} Gb/s per GPU on the compute fabric",
             u.scale_out_gbps_per_gpu
         );
+        if let (Some(one), Some(all)) = (u.rack_kw, u.racks_kw) {
+            let _ = writeln!(
+                t,
+                "rack power        up to {one} kW a rack, {all} kW for all racks"
+            );
+        }
     }
     for (k, v) in &s.oversubscription {
         let _ = writeln!(t, "oversubscription  {k} {v}");

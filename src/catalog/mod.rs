@@ -235,6 +235,9 @@ pub struct RackScale {
     /// Power shelves in the rack, where a source gives the count.
     #[serde(default)]
     pub power_shelves: Option<u32>,
+    /// The rack's power draw at most, kW, where a source gives it.
+    #[serde(default)]
+    pub rack_kw: Option<f64>,
     /// Management switches inside the rack (the NVL72's two SN2201), where a source gives them.
     #[serde(default)]
     pub in_rack_switches: Option<InRackSwitches>,

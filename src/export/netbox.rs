@@ -80,6 +80,7 @@ fn color(role: Role) -> &'static str {
         Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => "ff9800",
         Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => "9c27b0",
         Role::OobLeaf | Role::OobCore | Role::OobGateway => "9e9e9e",
+        Role::NvlinkSwitchTray | Role::PowerShelf => "607d8b",
     }
 }
 

@@ -17,16 +17,17 @@ pub(super) fn impact(ix: &Index<'_>, x: &Failure) -> Option<Impact> {
             let d = *ix.devices.get(n.as_str())?;
             (ix.edges_of(n).iter().copied().collect(), Some(d))
         }
+        // Its management cable, where the plan has the tray as a device.
+        Failure::NvlinkSwitchTray(n) => (ix.edges_of(n).iter().copied().collect(), None),
         Failure::Link(id) => (BTreeSet::from([*ix.by_cable.get(id.as_str())?]), None),
         Failure::Rack(r) => (
             ix.racks
                 .get(r)?
                 .iter()
-                .flat_map(|t| ix.edges_of(t).iter().copied())
+                .flat_map(|t| ix.edges_of(&t.name).iter().copied())
                 .collect(),
             None,
         ),
-        Failure::NvlinkSwitchTray(_) => (BTreeSet::new(), None),
     };
     let links_down = down.len();
     let nvlink = nvlink_loss(ix, x);
@@ -82,25 +83,27 @@ pub(super) fn impact(ix: &Index<'_>, x: &Failure) -> Option<Impact> {
     })
 }
 
+/// The rack (NVLink domain) name of a device of the plan.
+fn domain_of(ix: &Index<'_>, name: &str) -> Option<String> {
+    let n = ix.devices.get(name)?.domain?;
+    ix.domain_names.get(&n).cloned()
+}
+
 /// The NVLink domain's loss for a tray, a rack or an NVLink switch tray of a rack-scale system.
 fn nvlink_loss(ix: &Index<'_>, x: &Failure) -> Option<NvlinkLoss> {
     let d = ix.domains?;
     let gpus_per_tray = d.gpus / d.trays.max(1);
     let (rack, gpus_lost) = match x {
-        Failure::Node(n) => {
-            let dev = ix.devices.get(n.as_str())?;
-            let rack = ix
-                .racks
-                .iter()
-                .find(|(_, t)| t.contains(&dev.name.as_str()))?
-                .0;
-            (rack.clone(), gpus_per_tray)
-        }
+        Failure::Node(n) => (domain_of(ix, n)?, gpus_per_tray),
         Failure::Rack(r) => (r.clone(), d.gpus),
-        Failure::NvlinkSwitchTray(n) => (n.split_once("-nvsw")?.0.to_string(), 0),
+        Failure::NvlinkSwitchTray(n) => (
+            domain_of(ix, n).or_else(|| Some(n.split_once("-nvsw")?.0.to_string()))?,
+            0,
+        ),
         _ => return None,
     };
-    let installed = ix.racks.get(&rack)?.len() as u32 * gpus_per_tray;
+    let trays = ix.racks.get(&rack)?.iter().filter(|t| t.role == Role::Node);
+    let installed = trays.count() as u32 * gpus_per_tray;
     let before = d.nvlink_gbytes_per_gpu;
     let after = match (x, d.nvlink_switch_chips_per_tray) {
         (Failure::NvlinkSwitchTray(_), Some(c)) => {

@@ -30,8 +30,10 @@ pub(super) struct Index<'a> {
     pub block_of: BTreeMap<&'a str, &'a str>,
     /// Block → its node count.
     pub block_size: BTreeMap<&'a str, usize>,
-    /// Rack-scale systems: rack (NVLink domain) name → its trays in scope, and the domains' plan.
-    pub racks: BTreeMap<String, Vec<&'a str>>,
+    /// Rack-scale systems: rack (NVLink domain) name → its trays and rack parts in scope, each
+    /// domain's name, and the domains' plan.
+    pub racks: BTreeMap<String, Vec<&'a Device>>,
+    pub domain_names: BTreeMap<u32, String>,
     pub domains: Option<&'a crate::topology::DomainPlan>,
     su_width: usize,
 }
@@ -79,17 +81,17 @@ impl<'a> Index<'a> {
                 block_of.insert(n.as_str(), b.name.as_str());
             }
         }
-        let mut racks: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        let mut racks: BTreeMap<String, Vec<&Device>> = BTreeMap::new();
+        let mut domain_names = BTreeMap::new();
         for d in devices.values() {
             if let Some(n) = d.domain {
-                racks
-                    .entry(f.domain_name(n))
-                    .or_default()
-                    .push(d.name.as_str());
+                let name = domain_names.entry(n).or_insert_with(|| f.domain_name(n));
+                racks.entry(name.clone()).or_default().push(*d);
             }
         }
         let mut ix = Index {
             racks,
+            domain_names,
             domains: f.sizing.domains.as_ref(),
             edges,
             by_device,

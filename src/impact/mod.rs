@@ -315,6 +315,9 @@ fn resolve(f: &Fabric, name: &str) -> Option<Failure> {
         if d.role == Role::Node {
             return Some(Failure::Node(name.to_string()));
         }
+        if d.role == Role::NvlinkSwitchTray {
+            return Some(Failure::NvlinkSwitchTray(name.to_string()));
+        }
     }
     if let Some(x) = rack_part(f, name) {
         return Some(x);

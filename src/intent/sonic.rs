@@ -266,9 +266,13 @@ fn runs(s: &Sizing, d: &Device) -> Vec<CageRun> {
         Role::InbandLeaf => access(s.inband.as_ref(), 0),
         Role::InbandSpine => access(s.inband.as_ref(), 1),
         Role::InbandCore => access(s.inband.as_ref(), 2),
-        Role::OobLeaf | Role::OobCore | Role::OobGateway | Role::Node | Role::Appliance => {
-            Vec::new()
-        }
+        Role::OobLeaf
+        | Role::OobCore
+        | Role::OobGateway
+        | Role::Node
+        | Role::Appliance
+        | Role::NvlinkSwitchTray
+        | Role::PowerShelf => Vec::new(),
     }
 }
 

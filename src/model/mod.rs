@@ -61,6 +61,11 @@ pub enum Role {
     OobCore,
     /// The router holding every management subnet's gateway address; the OOB switches uplink to it.
     OobGateway,
+    /// An NVLink switch tray of a rack-scale system: in the plan for its management port (the
+    /// NVLink cabling inside the rack is the rack's own).
+    NvlinkSwitchTray,
+    /// A power shelf of a rack-scale system: in the plan for its management port.
+    PowerShelf,
 }
 
 impl Role {
@@ -80,11 +85,23 @@ impl Role {
             Role::OobLeaf => "oob-leaf",
             Role::OobCore => "oob-core",
             Role::OobGateway => "oob-gateway",
+            Role::NvlinkSwitchTray => "nvlink-switch-tray",
+            Role::PowerShelf => "power-shelf",
         }
     }
 
+    /// A switch of one of railyard's networks (configs, ports, uplinks). An NVLink switch tray is
+    /// none: its NVLink side is the rack's, its management port a host's.
     pub fn is_switch(self) -> bool {
-        !matches!(self, Role::Node | Role::Appliance)
+        !matches!(
+            self,
+            Role::Node | Role::Appliance | Role::NvlinkSwitchTray | Role::PowerShelf
+        )
+    }
+
+    /// A component of a rack-scale system's rack other than its compute trays.
+    pub fn is_rack_component(self) -> bool {
+        matches!(self, Role::NvlinkSwitchTray | Role::PowerShelf)
     }
 
     /// A switch of the out-of-band management network.

@@ -487,6 +487,13 @@ pub struct NamingSpec {
     /// In-band cores of a 3-tier in-band fabric; default `inb-core{index:02}`.
     #[serde(default)]
     pub inband_core: Option<Sp<String>>,
+    /// NVLink switch trays of a rack-scale system's racks; default `rack{rack:02}-nvsw{index}`
+    /// (the rack number padded to the cluster's rack count).
+    #[serde(default)]
+    pub nvlink_switch_tray: Option<Sp<String>>,
+    /// Power shelves of a rack-scale system's racks; default `rack{rack:02}-psu{index}`.
+    #[serde(default)]
+    pub power_shelf: Option<Sp<String>>,
 }
 
 /// Rack layout: node racks per SU in a row, the SU's network rack at the row's end, spine and
@@ -702,7 +709,7 @@ impl ClusterSpec {
                 .as_ref()
                 .and_then(|m| m.span)
                 .or(self.oob.model.span),
-            Role::Node | Role::Appliance => None,
+            Role::Node | Role::Appliance | Role::NvlinkSwitchTray | Role::PowerShelf => None,
         }
     }
 }
@@ -718,7 +725,7 @@ impl PlatformSpec {
             Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => self.storage.as_ref(),
             Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => self.inband.as_ref(),
             Role::OobLeaf | Role::OobCore | Role::OobGateway => self.oob.as_ref(),
-            Role::Node | Role::Appliance => None,
+            Role::Node | Role::Appliance | Role::NvlinkSwitchTray | Role::PowerShelf => None,
         };
         own.or(self.default.as_ref())
     }

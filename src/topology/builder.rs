@@ -90,7 +90,7 @@ impl<'a> Builder<'a> {
             .switches
             .get(model)
             .map_or_else(Vec::new, |m| vec![0u8; m.total_cages() as usize]);
-        let rack = media::rack_of(self.spec, self.sizing, role, id.su, id.index);
+        let rack = media::rack_of(self.spec, self.sizing, role, (id.su, id.domain), id.index);
         let platform = super::platforms::choose(self.spec, self.catalog, role, model);
         self.graph.add_node(Device {
             name,

@@ -30,7 +30,7 @@ pub fn rack_of(
     spec: &ClusterSpec,
     sizing: &Sizing,
     role: Role,
-    su: Option<u32>,
+    (su, domain): (Option<u32>, Option<u32>),
     index: u32,
 ) -> Option<String> {
     let racks = spec.racks.as_ref()?;
@@ -39,6 +39,11 @@ pub fn rack_of(
     let central = |n: u32| format!("N0-{n:02}");
     Some(match role {
         Role::Node => format!("{}{:02}", row_name(su?), (index - 1) / npr + 1),
+        // A rack-scale rack's own parts stand in it: rack `domain` is column `domain` of its SU.
+        Role::NvlinkSwitchTray | Role::PowerShelf => {
+            let per = sizing.domains.as_ref().map_or(1, |d| d.per_su.max(1));
+            format!("{}{:02}", row_name(su?), (domain? - 1) % per + 1)
+        }
         // A rack-scale system's OOB switches stand in the racks they serve.
         Role::OobLeaf if sizing.oob.in_rack.is_some() => {
             let per_rack = sizing.oob.in_rack.map_or(1, |r| r.per_rack.max(1));

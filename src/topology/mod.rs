@@ -16,6 +16,7 @@ mod media;
 mod naming;
 mod oob;
 mod platforms;
+mod rack;
 mod scheduler;
 mod sizing;
 
@@ -309,7 +310,7 @@ impl Fabric {
                 s.inband.as_ref().map(|a| a.transport)
             }
             Role::OobLeaf | Role::OobCore | Role::OobGateway => Some(Transport::Ethernet),
-            Role::Node | Role::Appliance => None,
+            Role::Node | Role::Appliance | Role::NvlinkSwitchTray | Role::PowerShelf => None,
         }
     }
 
@@ -387,6 +388,7 @@ pub fn build(spec: &ClusterSpec, builtin: &Catalog, diags: &mut Diagnostics) -> 
     let mut b = builder::Builder::new(spec, &catalog, &sizing, &names);
     compute::expand(&mut b);
     access::expand(&mut b);
+    rack::expand(&mut b);
     oob::expand(&mut b);
     let (graph, problems) = b.finish();
     let node_ports = catalog

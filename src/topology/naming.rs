@@ -169,7 +169,14 @@ pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) ->
     let three = sizing.compute.tiers == 3;
     let access_three = |a: &Option<AccessPlan>| a.as_ref().is_some_and(|a| a.tiers == 3);
     let common = ["cluster", "index"];
-    let table: [RoleNaming<'_>; 14] = [
+    // Rack parts are named by their rack, padded like the rack names (`rack01`, `rack128`).
+    let racks = sizing.domains.as_ref().map_or(1, |d| d.per_su * sizing.sus);
+    let w = racks.max(1).to_string().len().max(2);
+    let (nvsw, psu) = (
+        format!("rack{{rack:0{w}}}-nvsw{{index}}"),
+        format!("rack{{rack:0{w}}}-psu{{index}}"),
+    );
+    let table: [RoleNaming<'_>; 16] = [
         (Role::Node, &n.node, Patterns::NODE, &["su", "slot", "node"]),
         (
             Role::Appliance,
@@ -234,6 +241,13 @@ pub fn patterns(spec: &ClusterSpec, sizing: &Sizing, diags: &mut Diagnostics) ->
         (Role::OobLeaf, &n.oob, Patterns::OOB, &["su"]),
         (Role::OobCore, &n.oob_core, Patterns::OOB_CORE, &[]),
         (Role::OobGateway, &n.oob_gateway, Patterns::OOB_GATEWAY, &[]),
+        (
+            Role::NvlinkSwitchTray,
+            &n.nvlink_switch_tray,
+            &nvsw,
+            &["su", "rack"],
+        ),
+        (Role::PowerShelf, &n.power_shelf, &psu, &["su", "rack"]),
     ];
     let mut by_role = BTreeMap::new();
     let rack_ok = rack_placeholders(spec, sizing, diags);

@@ -94,6 +94,22 @@ pub fn expand(b: &mut Builder<'_>) {
     };
     for dev in all {
         let d = &b.graph[dev];
+        if let (Some(r), true) = (o.in_rack, d.role.is_rack_component()) {
+            let domain = d.domain.unwrap_or(1);
+            let per = nps / r.trays.max(1);
+            let (rack, k) = ((domain - 1) % per.max(1), d.index - 1);
+            let i = r.trays
+                + k
+                + if d.role == Role::PowerShelf {
+                    r.nvlink_switch_trays
+                } else {
+                    0
+                };
+            let (sw, lane) = r.place(rack, i);
+            let su = d.su.unwrap_or(1);
+            connect(b, dev, per_su[(su - 1) as usize][sw as usize], lane);
+            continue;
+        }
         let (su, slot) = match d.role {
             Role::Node => (d.su.unwrap_or(1), d.index - 1),
             Role::Leaf => (

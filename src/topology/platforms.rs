@@ -36,7 +36,7 @@ pub(super) fn role_model_span(spec: &ClusterSpec, role: Role) -> Option<Span> {
         Role::InbandCore => inband.and_then(|s| s.core.as_ref()).map(|s| &s.model),
         Role::OobLeaf | Role::OobCore => Some(&spec.oob.model),
         Role::OobGateway => spec.oob.gateway.model.as_ref().or(Some(&spec.oob.model)),
-        Role::Node | Role::Appliance => None,
+        Role::Node | Role::Appliance | Role::NvlinkSwitchTray | Role::PowerShelf => None,
     }
     .and_then(|m| m.span)
 }

@@ -51,7 +51,12 @@ fn device_type(role: Role) -> Option<&'static str> {
         Role::Core | Role::StorageCore | Role::InbandCore => Some("SpineRouter"),
         Role::OobLeaf => Some("MgmtToRRouter"),
         // sonic-device_metadata.yang has no type for an OOB aggregation switch.
-        Role::OobCore | Role::OobGateway | Role::Node | Role::Appliance => None,
+        Role::OobCore
+        | Role::OobGateway
+        | Role::Node
+        | Role::Appliance
+        | Role::NvlinkSwitchTray
+        | Role::PowerShelf => None,
     }
 }
 

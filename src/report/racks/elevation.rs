@@ -19,6 +19,8 @@ fn fill(role: Role) -> &'static str {
         Role::StorageLeaf | Role::StorageSpine | Role::StorageCore => "#fef3c7",
         Role::InbandLeaf | Role::InbandSpine | Role::InbandCore => "#d1fae5",
         Role::OobLeaf | Role::OobCore | Role::OobGateway => "#e5e7eb",
+        Role::NvlinkSwitchTray => "#c7d2fe",
+        Role::PowerShelf => "#fee2e2",
     }
 }
 

@@ -24,6 +24,8 @@ pub struct DomainPlan {
     pub nvlink_switch_trays: u32,
     pub nvlink_switch_chips_per_tray: Option<u32>,
     pub power_shelves: Option<u32>,
+    /// The rack's power draw at most, kW (a source's figure).
+    pub rack_kw: Option<f64>,
     /// In-rack management switches: (count, model).
     pub in_rack_switches: Option<(u32, String)>,
     /// GPU–CPU over NVLink-C2C.
@@ -100,6 +102,7 @@ pub(super) fn domain_plan(
         nvlink_switch_trays: rs.nvlink_switch_trays,
         nvlink_switch_chips_per_tray: rs.nvlink_switch_chips_per_tray,
         power_shelves: rs.power_shelves,
+        rack_kw: rs.rack_kw,
         in_rack_switches: rs
             .in_rack_switches
             .as_ref()

@@ -40,12 +40,32 @@ pub struct InRack {
     /// Trays per rack (NVLink domain) and OOB switches per rack.
     pub trays: u32,
     pub per_rack: u32,
+    /// The rack's other managed parts: NVLink switch trays, then power shelves.
+    pub nvlink_switch_trays: u32,
+    pub power_shelves: u32,
+}
+
+impl InRack {
+    /// Management ports a rack brings to its own switches: trays, then its other parts.
+    pub fn ports(&self) -> u32 {
+        self.trays + self.nvlink_switch_trays + self.power_shelves
+    }
+
+    /// The rack's own switch (0-based within the SU) and lane of the rack's `i`-th management port
+    /// (trays first, then NVLink switch trays, then power shelves): ports alternate over the
+    /// rack's switches.
+    pub fn place(&self, rack_in_su: u32, i: u32) -> (u32, u32) {
+        (
+            rack_in_su * self.per_rack + i % self.per_rack,
+            i / self.per_rack,
+        )
+    }
 }
 
 impl OobPlan {
-    /// Lanes of each switch the rack's tray BMCs take (the rest serve the SU block's other ports).
+    /// Lanes of each switch the rack's own ports take (the rest serve the SU block's other ports).
     fn bmc_lanes(&self) -> u32 {
-        self.in_rack.map_or(0, |r| r.trays.div_ceil(r.per_rack))
+        self.in_rack.map_or(0, |r| r.ports().div_ceil(r.per_rack))
     }
 
     /// The SU switch (0-based) and lane of slot `slot` of an SU block. Without in-rack switches
@@ -59,8 +79,7 @@ impl OobPlan {
         };
         let t = self.bmc_lanes();
         if slot < nps {
-            let (rack, tray) = (slot / r.trays, slot % r.trays);
-            return (rack * r.per_rack + tray % r.per_rack, tray / r.per_rack);
+            return r.place(slot / r.trays, slot % r.trays);
         }
         let room = (cap - t).max(1);
         let q = slot - nps;
@@ -154,21 +173,23 @@ pub(super) fn oob_plan(
         d.in_rack_switches.as_ref().map(|(k, _)| InRack {
             trays: d.trays,
             per_rack: (*k).max(1),
+            nvlink_switch_trays: d.nvlink_switch_trays,
+            power_shelves: d.power_shelves.unwrap_or(0),
         })
     });
     let need = match in_rack {
-        // The racks' own switches; the SU's other management ports must fit in what the trays
-        // leave on them.
+        // The racks' own switches; the SU's other management ports must fit in what the racks'
+        // own ports leave on them.
         Some(r) => {
             let per_su = nps / r.trays * r.per_rack;
             let room = per_su
                 * access
                     .capacity()
-                    .saturating_sub(r.trays.div_ceil(r.per_rack));
+                    .saturating_sub(r.ports().div_ceil(r.per_rack));
             if su_block - nps > room {
                 diags.push(
                     Diagnostic::error(codes::OOB_SHORTAGE, format!(
-                        "the {per_su} in-rack OOB switches of an SU have {room} ports beside the trays, but the SU has {} other management ports", su_block - nps))
+                        "the {per_su} in-rack OOB switches of an SU have {room} ports beside the racks' own, but the SU has {} other management ports", su_block - nps))
                         .at(o.model.span, "too small for the racks' switches")
                         .help("use an OOB model with more 1G ports"),
                 );
