@@ -86,7 +86,10 @@ pub fn plan(design: &Design, nccl_env: BTreeMap<String, String>) -> Option<Plan>
         nccl: NcclPlan {
             env: nccl_env,
             efficiency: nccl::EFFICIENCY,
-            tests: nccl::tests(&design.fabric, hosts, &links),
+            tests: match design.fabric.sizing.domains.as_ref() {
+                Some(d) => rack_scale::tests(&design.fabric, hosts, d, &links),
+                None => nccl::tests(&design.fabric, hosts, &links),
+            },
         },
         schedule: Schedule {
             rounds: count,

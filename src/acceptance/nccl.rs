@@ -18,7 +18,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::model::{LinkKind, NcclTest, PlanLink};
-use super::rack_scale;
 use crate::intent::host::HostIntents;
 use crate::topology::Fabric;
 
@@ -27,6 +26,9 @@ pub const EFFICIENCY: f64 = 0.8;
 /// Message sizes: from 1 GiB to 8 GiB (the large sizes where busbw is flat).
 pub(super) const MIN_BYTES: u64 = 1 << 30;
 pub(super) const MAX_BYTES: u64 = 8 << 30;
+
+/// A test scope: its name (`su1`, `cluster`), its nodes, and the uplink ratio its traffic meets.
+pub(super) type Scope = (String, Vec<String>, f64);
 
 /// The NCCL tests of the cluster: per SU with more than one node, and across SUs when there are
 /// several.
@@ -39,40 +41,8 @@ pub fn tests(fabric: &Fabric, hosts: &HostIntents, links: &[PlanLink]) -> Vec<Nc
     if gpus == 0 {
         return Vec::new();
     }
-    let mut by_su: BTreeMap<u32, BTreeSet<&str>> = BTreeMap::new();
-    for d in fabric.devices() {
-        if hosts.nodes.contains_key(&d.name) {
-            by_su
-                .entry(d.su.unwrap_or(0))
-                .or_default()
-                .insert(d.name.as_str());
-        }
-    }
-    // The node's network bandwidth: the most common node (all nodes of a model normally agree).
-    let node_gbps = hosts
-        .nodes
-        .values()
-        .map(|n| {
-            n.ports
-                .iter()
-                .map(|p| u64::from(p.speed.as_gbps()))
-                .sum::<u64>()
-        })
-        .max()
-        .unwrap_or(0);
+    let (node_gbps, scopes) = scopes(fabric, hosts, links);
     let node_gbs = node_gbps as f64 / 8.0;
-    let mut scopes: Vec<(String, Vec<String>, f64)> = by_su
-        .iter()
-        .filter(|(_, n)| n.len() > 1)
-        .map(|(su, n)| (format!("su{su}"), sorted(n), 1.0))
-        .collect();
-    if by_su.len() > 1 {
-        let all: BTreeSet<&str> = by_su.values().flatten().copied().collect();
-        scopes.push(("cluster".into(), sorted(&all), uplink_ratio(links).min(1.0)));
-    }
-    if let Some(d) = fabric.sizing.domains.as_ref() {
-        return rack_scale::tests(fabric, hosts, d, node_gbs, &scopes);
-    }
     let mut out = Vec::new();
     for (scope, nodes, ratio) in scopes {
         let n = nodes.len() as u32 * gpus;
@@ -108,6 +78,46 @@ pub fn tests(fabric: &Fabric, hosts: &HostIntents, links: &[PlanLink]) -> Vec<Nc
         }
     }
     out
+}
+
+/// A node's compute bandwidth in Gb/s, and the scopes: each SU with more than one node, then the
+/// whole cluster when it has several SUs.
+pub(super) fn scopes(
+    fabric: &Fabric,
+    hosts: &HostIntents,
+    links: &[PlanLink],
+) -> (u64, Vec<Scope>) {
+    let mut by_su: BTreeMap<u32, BTreeSet<&str>> = BTreeMap::new();
+    for d in fabric.devices() {
+        if hosts.nodes.contains_key(&d.name) {
+            by_su
+                .entry(d.su.unwrap_or(0))
+                .or_default()
+                .insert(d.name.as_str());
+        }
+    }
+    // The node's network bandwidth: the most common node (all nodes of a model normally agree).
+    let node_gbps = hosts
+        .nodes
+        .values()
+        .map(|n| {
+            n.ports
+                .iter()
+                .map(|p| u64::from(p.speed.as_gbps()))
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0);
+    let mut scopes: Vec<Scope> = by_su
+        .iter()
+        .filter(|(_, n)| n.len() > 1)
+        .map(|(su, n)| (format!("su{su}"), sorted(n), 1.0))
+        .collect();
+    if by_su.len() > 1 {
+        let all: BTreeSet<&str> = by_su.values().flatten().copied().collect();
+        scopes.push(("cluster".into(), sorted(&all), uplink_ratio(links).min(1.0)));
+    }
+    (node_gbps, scopes)
 }
 
 pub(super) fn sorted(names: &BTreeSet<&str>) -> Vec<String> {

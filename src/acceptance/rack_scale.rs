@@ -15,19 +15,21 @@
 use std::collections::BTreeMap;
 
 use super::model::NcclTest;
-use super::nccl::{EFFICIENCY, MAX_BYTES, MIN_BYTES, sorted};
+use super::model::PlanLink;
+use super::nccl::{self, EFFICIENCY, MAX_BYTES, MIN_BYTES, sorted};
 use crate::intent::host::HostIntents;
 use crate::topology::{DomainPlan, Fabric};
 
-/// Per rack, then per SU and the cluster (`scopes` as nccl.rs built them, with their uplink
-/// ratios), each with its rack-scale expectation.
+/// Per rack, then per SU and the cluster (the scopes nccl.rs draws, with their uplink ratios),
+/// each with its rack-scale expectation.
 pub(super) fn tests(
     fabric: &Fabric,
     hosts: &HostIntents,
     d: &DomainPlan,
-    tray_gbs: f64,
-    scopes: &[(String, Vec<String>, f64)],
+    links: &[PlanLink],
 ) -> Vec<NcclTest> {
+    let (tray_gbps, scopes) = nccl::scopes(fabric, hosts, links);
+    let tray_gbs = tray_gbps as f64 / 8.0;
     let gpus_per_tray = d.gpus / d.trays.max(1);
     let nvlink = f64::from(d.nvlink_gbytes_per_gpu) / 2.0;
     let mut racks: BTreeMap<u32, std::collections::BTreeSet<&str>> = BTreeMap::new();
@@ -57,7 +59,7 @@ pub(super) fn tests(
             ));
         }
     }
-    for (scope, nodes, ratio) in scopes {
+    for (scope, nodes, ratio) in &scopes {
         let ranks = nodes.len() as u32 * gpus_per_tray;
         let g = d.gpus.min(ranks);
         let b = tray_gbs * f64::from(g / gpus_per_tray.max(1)) * ratio;

@@ -94,19 +94,7 @@ pub fn expand(b: &mut Builder<'_>) {
     };
     for dev in all {
         let d = &b.graph[dev];
-        if let (Some(r), true) = (o.in_rack, d.role.is_rack_component()) {
-            let domain = d.domain.unwrap_or(1);
-            let per = nps / r.trays.max(1);
-            let (rack, k) = ((domain - 1) % per.max(1), d.index - 1);
-            let i = r.trays
-                + k
-                + if d.role == Role::PowerShelf {
-                    r.nvlink_switch_trays
-                } else {
-                    0
-                };
-            let (sw, lane) = r.place(rack, i);
-            let su = d.su.unwrap_or(1);
+        if let Some((su, sw, lane)) = rack_part_port(o, nps, d) {
             connect(b, dev, per_su[(su - 1) as usize][sw as usize], lane);
             continue;
         }
@@ -140,6 +128,25 @@ pub fn expand(b: &mut Builder<'_>) {
             connect(b, dev, cores[(j / cap) as usize], j % cap);
         }
     }
+}
+
+/// A rack part's (SU, switch within the SU, lane): its rack's own switches, after the rack's
+/// trays, NVLink switch trays before power shelves. `None` for any other device.
+fn rack_part_port(
+    o: &super::sizing::OobPlan,
+    nps: u32,
+    d: &super::Device,
+) -> Option<(u32, u32, u32)> {
+    let r = o.in_rack.filter(|_| d.role.is_rack_component())?;
+    let per = (nps / r.trays.max(1)).max(1);
+    let rack = (d.domain.unwrap_or(1) - 1) % per;
+    let shelf = if d.role == Role::PowerShelf {
+        r.nvlink_switch_trays
+    } else {
+        0
+    };
+    let (sw, lane) = r.place(rack, r.trays + shelf + d.index - 1);
+    Some((d.su.unwrap_or(1), sw, lane))
 }
 
 /// Central devices, in the order they take OOB ports: appliances and cores (fixed by the design),
