@@ -9,6 +9,7 @@
 pub(crate) mod hostlist;
 mod kueue;
 mod slurm;
+mod slurm_block;
 
 use crate::design::Design;
 use crate::output::OutputFile;

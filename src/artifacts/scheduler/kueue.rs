@@ -261,6 +261,8 @@ mod tests {
             planes: 1,
             sus_per_group: 1,
             groups: Vec::new(),
+            nvlink: Vec::new(),
+            trays_per_domain: 0,
         };
         let e = files(&tree, "Bad Prefix").err().unwrap();
         assert_eq!(e.path, TOPOLOGY);
