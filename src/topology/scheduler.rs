@@ -198,11 +198,10 @@ fn nvlink_domains(f: &Fabric) -> Vec<Block> {
         .filter(|d| d.role == Role::Node && d.network == Network::Compute)
     {
         if let Some(n) = d.domain {
-            by_domain.entry(n).or_default().push((
-                d.su.unwrap_or(1),
-                d.index,
-                d.name.clone(),
-            ));
+            by_domain
+                .entry(n)
+                .or_default()
+                .push((d.su.unwrap_or(1), d.index, d.name.clone()));
         }
     }
     let total = f

@@ -22,3 +22,5 @@ mod portmaps;
 mod report;
 mod report_view;
 mod scheduler;
+mod scheduler_blocks;
+mod slurm_block_parser;

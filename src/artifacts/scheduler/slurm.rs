@@ -39,7 +39,10 @@ pub fn files(tree: &SchedulerTree) -> Result<Vec<OutputFile>, FileError> {
             TOPOLOGY_CONF,
             super::slurm_block::block_conf(tree, &header(tree, super::slurm_block::BLOCK_WHAT)),
         ));
-        let mut tree_conf = header(tree, "Slurm topology-tree.conf (TopologyPlugin=topology/tree)");
+        let mut tree_conf = header(
+            tree,
+            "Slurm topology-tree.conf (TopologyPlugin=topology/tree)",
+        );
         tree_conf.push_str(super::slurm_block::TREE_NOTE);
         out.push(OutputFile::new(
             OutputGroup::Hosts,

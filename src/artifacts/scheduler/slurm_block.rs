@@ -9,7 +9,8 @@ use super::slurm::block_sizes;
 use crate::topology::SchedulerTree;
 
 /// What the block topology.conf is, for its header.
-pub(super) const BLOCK_WHAT: &str = "Slurm topology.conf (TopologyPlugin=topology/block, Slurm >= 23.11)";
+pub(super) const BLOCK_WHAT: &str =
+    "Slurm topology.conf (TopologyPlugin=topology/block, Slurm >= 23.11)";
 
 /// Why the tree has a file of its own in a rack-scale cluster.
 pub(super) const TREE_NOTE: &str = "\
@@ -31,7 +32,11 @@ pub(super) fn block_conf(tree: &SchedulerTree, header: &str) -> String {
          # values\"), as long as the cluster has that many domains.\n\n",
     );
     for d in &tree.nvlink {
-        out.push_str(&format!("BlockName={} Nodes={}\n", d.name, compress(&d.nodes)));
+        out.push_str(&format!(
+            "BlockName={} Nodes={}\n",
+            d.name,
+            compress(&d.nodes)
+        ));
     }
     let counts: Vec<usize> = tree.nvlink.iter().map(|d| d.nodes.len()).collect();
     let sizes: Vec<String> = block_sizes(&counts).iter().map(|n| n.to_string()).collect();
