@@ -149,3 +149,66 @@ fn the_transcription_rejects_what_slurm_rejects() {
     let bad_sizes = "- topology: x\n  cluster_default: true\n  block:\n    block_sizes: [18, 54]\n    blocks:\n      - block: b\n        nodes: n1\n";
     assert!(read_topology_yaml(bad_sizes).is_err(), "54 = 3 × 18");
 }
+
+#[derive(serde::Deserialize)]
+struct NodeLabels {
+    name: String,
+    labels: BTreeMap<String, String>,
+}
+
+#[test]
+fn kueue_and_topograph_labels_carry_the_nvlink_domain() {
+    let f = compile_inventory(GB200);
+    let files = example_outputs(GB200);
+    let nodes: Vec<NodeLabels> =
+        serde_saphyr::from_str(&file(files, "scheduler/kueue/node-labels.yaml")).expect("yaml");
+    let by_name: BTreeMap<&str, &NodeLabels> = nodes.iter().map(|n| (n.name.as_str(), n)).collect();
+    let tg = |k: &str| format!("network.topology.nvidia.com/{k}");
+    let mut labelled = 0;
+    for d in f.devices().filter(|d| d.role == Role::Node) {
+        let n = by_name
+            .get(d.name.as_str())
+            .unwrap_or_else(|| panic!("{} not labelled", d.name));
+        let rack = format!("rack{:02}", d.domain.expect("domain"));
+        let su = format!("su{:02}", d.su.expect("su"));
+        assert_eq!(
+            n.labels["topology.railyard.dev/nvlink-domain"], rack,
+            "{}",
+            d.name
+        );
+        // topograph: the block label is the NVLink domain, the tree labels follow topology.conf
+        // (2-tier: leaf = the SU, spine = the one spine layer, no core).
+        assert_eq!(n.labels[&tg("accelerator")], rack, "{}", d.name);
+        assert_eq!(n.labels[&tg("leaf")], su, "{}", d.name);
+        assert_eq!(n.labels[&tg("spine")], "spine", "{}", d.name);
+        assert!(!n.labels.contains_key(&tg("core")), "{}", d.name);
+        // The GPU operator's label comes from the fabric; a plan must not fake it.
+        assert!(!n.labels.contains_key("nvidia.com/gpu.clique"));
+        labelled += 1;
+    }
+    assert_eq!(labelled, 288);
+    assert_eq!(nodes.len(), 288);
+
+    // Kueue's Topology: the NVLink-domain level right below the SU level, above the hostname.
+    let topo = file(files, "scheduler/kueue/topology.yaml");
+    let docs: Vec<serde_json::Value> = serde_saphyr::from_multiple(&topo).expect("yaml");
+    let levels: Vec<&str> = docs[0]["spec"]["levels"]
+        .as_array()
+        .expect("levels")
+        .iter()
+        .map(|l| l["nodeLabel"].as_str().expect("nodeLabel"))
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            "topology.railyard.dev/su",
+            "topology.railyard.dev/nvlink-domain",
+            "kubernetes.io/hostname"
+        ]
+    );
+    let header = file(files, "scheduler/kueue/node-labels.yaml");
+    assert!(
+        header.contains("<ClusterUUID>.<CliqueID>"),
+        "says why the value is the name"
+    );
+}
