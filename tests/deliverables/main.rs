@@ -15,6 +15,7 @@ mod pyenv;
 mod deliverables;
 mod exports;
 mod hosts;
+mod hosts_rack;
 mod labels;
 mod nccl_bootstrap;
 mod partitions_opensm;
