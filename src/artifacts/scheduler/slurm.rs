@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::hostlist::compress;
+use super::slurm_block::block_sizes;
 use crate::output::FileError;
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::{LeafLevel, SchedulerTree};
@@ -19,9 +20,6 @@ pub fn block_topology(tree: &SchedulerTree) -> &'static str {
         LeafLevel::Leaf => "leaf-blocks",
     }
 }
-
-/// Slurm's topology/block plugin refuses block levels above 2^15 (`block_record.c`).
-const MAX_BLOCK_LEVEL: u32 = 15;
 
 /// The block topology of a rack-scale cluster: one block per NVLink domain.
 pub const NVLINK_TOPOLOGY: &str = "nvlink-blocks";
@@ -233,22 +231,6 @@ struct Block {
     nodes: String,
 }
 
-/// Block sizes for blocks of the given node counts (topology.conf(5), topology.yaml(5), `block_record.c`): the base
-/// is the smallest block (every block must hold at least the base), and each larger size is the
-/// base times a power of two, as long as that many blocks exist to aggregate. Empty when there
-/// are no nodes.
-pub(crate) fn block_sizes(block_nodes: &[usize]) -> Vec<usize> {
-    let Some(base) = block_nodes.iter().copied().filter(|&n| n > 0).min() else {
-        return Vec::new();
-    };
-    let blocks = block_nodes.iter().filter(|&&n| n > 0).count();
-    (0..=MAX_BLOCK_LEVEL)
-        .map(|level| 1usize << level)
-        .take_while(|&m| m <= blocks)
-        .map(|m| base * m)
-        .collect()
-}
-
 fn topology_yaml(tree: &SchedulerTree) -> Result<String, FileError> {
     let switches = switches(tree)
         .into_iter()
@@ -327,19 +309,4 @@ fn topology_yaml(tree: &SchedulerTree) -> Result<String, FileError> {
     }
     out.push_str(&crate::artifacts::printed::yaml(TOPOLOGY_YAML, &items)?);
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn block_sizes_follow_the_rules() {
-        assert_eq!(block_sizes(&[32, 32, 32]), vec![32, 64]);
-        assert_eq!(block_sizes(&[32; 16]), vec![32, 64, 128, 256, 512]);
-        // A short SU (a position given to fabric managers) sets the base.
-        assert_eq!(block_sizes(&[31, 32, 32, 32]), vec![31, 62, 124]);
-        assert_eq!(block_sizes(&[64]), vec![64]);
-        assert_eq!(block_sizes(&[]), Vec::<usize>::new());
-    }
 }

@@ -5,7 +5,6 @@
 //! slurm-23-11-0-0rc1; the tree moves to `topology-tree.conf`, which every Slurm reads.
 
 use super::hostlist::compress;
-use super::slurm::block_sizes;
 use crate::topology::SchedulerTree;
 
 /// What the block topology.conf is, for its header.
@@ -42,4 +41,38 @@ pub(super) fn block_conf(tree: &SchedulerTree, header: &str) -> String {
     let sizes: Vec<String> = block_sizes(&counts).iter().map(|n| n.to_string()).collect();
     out.push_str(&format!("BlockSizes={}\n", sizes.join(",")));
     out
+}
+
+/// Slurm's topology/block plugin refuses block levels above 2^15 (`block_record.c`).
+const MAX_BLOCK_LEVEL: u32 = 15;
+
+/// Block sizes for blocks of the given node counts (topology.conf(5), topology.yaml(5), `block_record.c`): the base
+/// is the smallest block (every block must hold at least the base), and each larger size is the
+/// base times a power of two, as long as that many blocks exist to aggregate. Empty when there
+/// are no nodes.
+pub(crate) fn block_sizes(block_nodes: &[usize]) -> Vec<usize> {
+    let Some(base) = block_nodes.iter().copied().filter(|&n| n > 0).min() else {
+        return Vec::new();
+    };
+    let blocks = block_nodes.iter().filter(|&&n| n > 0).count();
+    (0..=MAX_BLOCK_LEVEL)
+        .map(|level| 1usize << level)
+        .take_while(|&m| m <= blocks)
+        .map(|m| base * m)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_sizes_follow_the_rules() {
+        assert_eq!(block_sizes(&[32, 32, 32]), vec![32, 64]);
+        assert_eq!(block_sizes(&[32; 16]), vec![32, 64, 128, 256, 512]);
+        // A short SU (a position given to fabric managers) sets the base.
+        assert_eq!(block_sizes(&[31, 32, 32, 32]), vec![31, 62, 124]);
+        assert_eq!(block_sizes(&[64]), vec![64]);
+        assert_eq!(block_sizes(&[]), Vec::<usize>::new());
+    }
 }
