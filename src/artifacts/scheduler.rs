@@ -9,6 +9,8 @@
 pub(crate) mod hostlist;
 mod kueue;
 mod slurm;
+mod slurm_block;
+mod topograph;
 
 use crate::design::Design;
 use crate::output::OutputFile;

@@ -31,6 +31,11 @@ pub struct SchedulerTree {
     pub planes: u32,
     pub sus_per_group: u32,
     pub groups: Vec<BlockGroup>,
+    /// The NVLink domains of a rack-scale cluster (`rack01`, …, trays in position order): the
+    /// blocks Slurm's topology/block and Kueue's NVLink level are made of. Empty otherwise.
+    pub nvlink: Vec<Block>,
+    /// Trays per NVLink domain (the base block size); 0 without domains.
+    pub trays_per_domain: u32,
 }
 
 /// The nodes under one spine group (3-tier) or under the one spine layer (2-tier).
@@ -172,8 +177,49 @@ impl SchedulerTree {
             planes: c.planes,
             sus_per_group: c.sus_per_group,
             groups,
+            nvlink: nvlink_domains(f),
+            trays_per_domain: s.domains.as_ref().map_or(0, |d| d.trays),
         }
     }
+
+    /// Whether the cluster is rack-scale (its nodes are in NVLink domains).
+    pub fn rack_scale(&self) -> bool {
+        !self.nvlink.is_empty()
+    }
+}
+
+/// The NVLink domains of the compute nodes, `rackNN` (the domain number is cluster-wide and
+/// stable when SUs are added, so is the name), trays in position order. Empty when no node has
+/// a domain.
+fn nvlink_domains(f: &Fabric) -> Vec<Block> {
+    let mut by_domain: BTreeMap<u32, Vec<NodeKey>> = BTreeMap::new();
+    for d in f
+        .devices()
+        .filter(|d| d.role == Role::Node && d.network == Network::Compute)
+    {
+        if let Some(n) = d.domain {
+            by_domain
+                .entry(n)
+                .or_default()
+                .push((d.su.unwrap_or(1), d.index, d.name.clone()));
+        }
+    }
+    let total = f
+        .sizing
+        .domains
+        .as_ref()
+        .map_or(0, |p| p.per_su * f.sizing.sus);
+    let w = width(total.max(by_domain.keys().copied().max().unwrap_or(0)));
+    by_domain
+        .into_iter()
+        .map(|(n, mut trays)| {
+            trays.sort();
+            Block {
+                name: format!("rack{n:0w$}"),
+                nodes: trays.into_iter().map(|t| t.2).collect(),
+            }
+        })
+        .collect()
 }
 
 /// A leaf domain's position: (spine group or 0 in 2-tier, SU, leaf index or 0 for a whole SU).

@@ -43,7 +43,7 @@ const APT_LINE: &str = "apt-get install -y --no-install-recommends slurmctld slu
 
 /// Expand a Slurm hostlist (`gpu[001-016,018],login`); written apart from the crate's
 /// compressor so the two check each other. Panics on malformed input.
-fn expand(expr: &str) -> Vec<String> {
+pub(super) fn expand(expr: &str) -> Vec<String> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0, 0);
     let bytes: Vec<char> = expr.chars().collect();
@@ -83,13 +83,13 @@ fn expand(expr: &str) -> Vec<String> {
 
 /// One `SwitchName=` line of topology.conf.
 #[derive(Debug, Default, Clone)]
-struct ConfSwitch {
-    nodes: Option<Vec<String>>,
+pub(super) struct ConfSwitch {
+    pub(super) nodes: Option<Vec<String>>,
     switches: Option<Vec<String>>,
 }
 
 /// topology.conf as switch name → switch, in file order.
-fn parse_conf(text: &str) -> Vec<(String, ConfSwitch)> {
+pub(super) fn parse_conf(text: &str) -> Vec<(String, ConfSwitch)> {
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         if line.starts_with('#') {
@@ -185,7 +185,7 @@ impl TreeView {
 }
 
 /// Compute nodes of the fabric (not fabric-manager appliances), sorted.
-fn fabric_nodes(f: &Fabric) -> Vec<String> {
+pub(super) fn fabric_nodes(f: &Fabric) -> Vec<String> {
     let mut v: Vec<String> = f
         .devices()
         .filter(|d| d.role == Role::Node)
@@ -1114,11 +1114,20 @@ fn run_slurmctld(tools: &(PathBuf, PathBuf), nodes: &[String], topology: &str) -
 /// The inventory's topology.conf through a real slurmctld: exit 0, no warnings, and the switch
 /// table it reports is the file's.
 fn check_with_slurmctld(inv: &str) {
+    check_tree_with_slurmctld(
+        inv,
+        &fabric_nodes(&built(inv).fabric),
+        &built(inv).files[CONF],
+    );
+}
+
+/// A topology/tree file (`inv` names it in messages) through a real slurmctld with `nodes`.
+pub(super) fn check_tree_with_slurmctld(inv: &str, nodes: &[String], topology: &str) {
     let Some(tools) = slurm_tools(inv) else {
         return;
     };
-    let nodes = fabric_nodes(&built(inv).fabric);
-    let topology = built(inv).files[CONF].clone();
+    let nodes = nodes.to_vec();
+    let topology = topology.to_string();
     let expected = TreeView::new(&parse_conf(&topology));
     let run = run_slurmctld(&tools, &nodes, &topology);
     assert!(

@@ -5,6 +5,8 @@
 //! - `hosts/tenants/<tenant>/`: per InfiniBand tenant its NCCL environment (PKey index) and
 //!   scheduler placement (Slurm partition, Kueue flavor and node labels);
 //! - `hosts/nodes/<node>/netplan.yaml`: compute NIC addresses, MTU and rail routes (RoCE only);
+//! - `hosts/imex/<domain>/nodes_config.cfg` (rack-scale clusters): the IMEX node list of each
+//!   NVLink domain (the trays' in-band addresses), installed as `/etc/nvidia-imex/nodes_config.cfg`;
 //! - `hosts/<model>/roce.sh` (or per node where values differ): NIC RoCE QoS and congestion
 //!   control.
 //!
@@ -12,6 +14,8 @@
 //! identical nodes ships one file per model; only the odd nodes get a file of their own.
 
 mod bootstrap;
+mod imex;
+mod mnnvl;
 mod nccl_env;
 mod nccl_topo;
 mod netplan;
@@ -110,6 +114,7 @@ pub fn files(inputs: &Design) -> Result<Vec<OutputFile>, FileError> {
     }
     let partitions = inputs.intents.partitions.as_ref();
     let inband = inband_ports(inputs, model);
+    let rack_notes = mnnvl::notes(inputs);
     out.extend(nccl_env::files(
         &inputs.fabric.name,
         h,
@@ -117,11 +122,14 @@ pub fn files(inputs: &Design) -> Result<Vec<OutputFile>, FileError> {
         &inband,
         topo_written,
         partitions.is_some(),
+        &rack_notes,
     )?);
     if let Some(p) = partitions {
-        let env = nccl_env::build(&inputs.fabric.name, h, model, &inband, topo_written, true);
+        let mut env = nccl_env::build(&inputs.fabric.name, h, model, &inband, topo_written, true);
+        env.notes.extend(rack_notes.iter().cloned());
         out.extend(tenants::files(inputs, p, &env)?);
     }
+    out.extend(imex::files(inputs)?);
     if transport == Transport::Ethernet {
         out.extend(netplan::files(h, model)?);
         let texts = roce_script::render_all(h, model)?;

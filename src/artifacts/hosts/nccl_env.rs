@@ -260,10 +260,12 @@ pub fn files(
     inband: &[String],
     topo_written: bool,
     tenants: bool,
+    rack_notes: &[String],
 ) -> Result<Vec<OutputFile>, FileError> {
     const ENV: &str = "hosts/nccl.env";
     const JSON: &str = "hosts/nccl.json";
-    let e = build(cluster, h, model, inband, topo_written, tenants);
+    let mut e = build(cluster, h, model, inband, topo_written, tenants);
+    e.notes.extend(rack_notes.iter().cloned());
     let title = format!(
         "NCCL environment of cluster {} ({} nodes)",
         e.cluster, e.node_model

@@ -68,6 +68,8 @@ struct Keys {
     cluster: String,
     group: Option<String>,
     domain: String,
+    /// The NVLink domain of a rack-scale cluster, below the leaf domain.
+    nvlink: Option<String>,
 }
 
 impl Keys {
@@ -83,6 +85,10 @@ impl Keys {
                 .then(|| label_key(prefix, "spine-group"))
                 .transpose()?,
             domain: label_key(prefix, domain)?,
+            nvlink: tree
+                .rack_scale()
+                .then(|| label_key(prefix, "nvlink-domain"))
+                .transpose()?,
         })
     }
 
@@ -90,6 +96,7 @@ impl Keys {
     fn levels(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.group.iter().map(String::as_str).collect();
         v.push(&self.domain);
+        v.extend(self.nvlink.as_deref());
         v.push(HOSTNAME);
         v
     }
@@ -144,6 +151,7 @@ fn node_labels(
 ) -> Result<Vec<NodeLabels>, FileError> {
     let mut out = Vec::with_capacity(tree.node_count());
     let mut seen = std::collections::BTreeSet::new();
+    let racks = super::topograph::racks(tree);
     for (g, d) in tree.domains() {
         let domain = label_value(&d.name);
         let group = g.name.as_deref().map(label_value);
@@ -161,6 +169,11 @@ fn node_labels(
                 labels.insert(k.clone(), v.clone());
             }
             labels.insert(keys.domain.clone(), domain.clone());
+            if let (Some(k), Some(rack)) = (&keys.nvlink, racks.get(n.as_str())) {
+                let rack = label_value(rack);
+                labels.insert(k.clone(), rack.clone());
+                labels.extend(super::topograph::labels(tree, g, &domain, &rack));
+            }
             out.push(NodeLabels { name, labels });
         }
     }
@@ -213,10 +226,19 @@ fn topology_yaml(cluster: &Cluster, keys: &Keys) -> Result<String, FileError> {
 fn node_labels_yaml(cluster: &Cluster, nodes: &[NodeLabels]) -> Result<String, FileError> {
     let mut out = format!(
         "# Node labels for Kueue topology-aware scheduling, cluster `{}` ({} nodes).\n\
-         # `{HOSTNAME}` is set by the kubelet and must equal the node name.\n{}",
+         # `{HOSTNAME}` is set by the kubelet and must equal the node name.\n{}{}",
         cluster.text,
         nodes.len(),
-        cluster.note
+        cluster.note,
+        if nodes.iter().any(|n| n
+            .labels
+            .keys()
+            .any(|k| k.starts_with(super::topograph::PREFIX)))
+        {
+            super::topograph::NOTE
+        } else {
+            ""
+        }
     );
     out.push_str(&crate::artifacts::printed::yaml(NODE_LABELS, &nodes)?);
     Ok(out)
@@ -261,6 +283,8 @@ mod tests {
             planes: 1,
             sus_per_group: 1,
             groups: Vec::new(),
+            nvlink: Vec::new(),
+            trays_per_domain: 0,
         };
         let e = files(&tree, "Bad Prefix").err().unwrap();
         assert_eq!(e.path, TOPOLOGY);
