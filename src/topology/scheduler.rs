@@ -204,18 +204,12 @@ fn nvlink_domains(f: &Fabric) -> Vec<Block> {
                 .push((d.su.unwrap_or(1), d.index, d.name.clone()));
         }
     }
-    let total = f
-        .sizing
-        .domains
-        .as_ref()
-        .map_or(0, |p| p.per_su * f.sizing.sus);
-    let w = width(total.max(by_domain.keys().copied().max().unwrap_or(0)));
     by_domain
         .into_iter()
         .map(|(n, mut trays)| {
             trays.sort();
             Block {
-                name: format!("rack{n:0w$}"),
+                name: f.domain_name(n),
                 nodes: trays.into_iter().map(|t| t.2).collect(),
             }
         })
