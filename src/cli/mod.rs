@@ -270,6 +270,12 @@ fn written(dir: &Path, stats: outdir::WriteStats) {
         stats.written,
         stats.unchanged
     );
+    if stats.carried > 0 {
+        eprintln!(
+            "kept {} files of the groups not selected with --only as they were (still listed in manifest.json)",
+            stats.carried
+        );
+    }
 }
 
 fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
@@ -343,6 +349,9 @@ fn build(
     port_guids: Option<&PathBuf>,
     only: &[railyard::output::OutputGroup],
 ) -> anyhow::Result<ExitCode> {
+    // Some groups only: the previous build's other groups stay as they are.
+    let partial = !only.is_empty()
+        && railyard::output::Selection::of(only) != railyard::output::Selection::all();
     let only = railyard::output::Selection::of(only);
     let templates = templates::load(templates)?;
     let src = load(spec)?;
@@ -372,6 +381,11 @@ fn build(
         .join()
         .unwrap_or_else(|p| std::panic::resume_unwind(p));
     let result = target.and_then(|target| {
+        let target = if partial {
+            target.carrying_over()
+        } else {
+            target
+        };
         outdir::write_over(
             target,
             |sink, memo| match compiled.emit(&templates, &only, sink, memo) {

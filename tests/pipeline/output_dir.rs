@@ -340,3 +340,55 @@ fn inputs_are_read_bounded() {
     );
     assert!(e.contains("port-GUID CSV `/dev/zero`"), "{e}");
 }
+
+/// `--only labels` into a full build adds the label sheets and removes nothing of the other
+/// groups: every other file is byte for byte what the full build wrote, and the manifest still
+/// lists every file with its digest (#46: it deleted 251 files and said "7 written").
+#[test]
+fn only_one_group_into_a_full_build_keeps_every_other_file() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("c.yaml"), lab_small()).unwrap();
+    ok(dir.path(), &["build", "c.yaml", "-o", "out", "-q"]);
+    let out = dir.path().join("out");
+    let before = snapshot(&out);
+    let said = ok(
+        dir.path(),
+        &["build", "c.yaml", "-o", "out", "--only", "labels"],
+    );
+    assert!(said.contains("kept"), "{said}");
+    let after = snapshot(&out);
+    for (path, bytes) in &before {
+        if path == "manifest.json" || path.starts_with(".railyard") {
+            continue;
+        }
+        assert_eq!(after.get(path), Some(bytes), "{path} changed or went");
+    }
+    let new: Vec<&String> = after.keys().filter(|p| !before.contains_key(*p)).collect();
+    assert!(
+        new.iter().any(|p| p.ends_with(".html")),
+        "no label sheet: {new:?}"
+    );
+    // The manifest lists every file, each with the SHA-256 of what is on disk.
+    let m: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    let listed: BTreeMap<String, String> = m["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().into(),
+                f["sha256"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    for (path, bytes) in after.iter().filter(|(_, b)| b.as_slice() != b"dir") {
+        if path == "manifest.json" || path.starts_with(".railyard") {
+            continue;
+        }
+        use sha2::Digest;
+        let sha = format!("{:x}", sha2::Sha256::digest(bytes));
+        assert_eq!(listed.get(path), Some(&sha), "{path}");
+    }
+    assert_eq!(manifest_paths(&out).len(), listed.len());
+}

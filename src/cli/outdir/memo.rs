@@ -111,6 +111,9 @@ pub struct Previous {
     /// The directories they are in, parents first: the only ones a rebuild may remove (once
     /// empty).
     pub dirs: Vec<String>,
+    /// The manifest's entry of each listed file, for a build of some groups only, which carries
+    /// the other groups' files over as they are.
+    pub entries: BTreeMap<String, railyard::output::ManifestEntry>,
 }
 
 impl Previous {
@@ -140,6 +143,16 @@ impl Previous {
                 continue;
             };
             prev.listed.insert(rel.to_string());
+            if let Some(&(sha, bytes)) = recorded.get(rel).filter(|_| rel != MANIFEST) {
+                prev.entries.insert(
+                    rel.to_string(),
+                    railyard::output::ManifestEntry {
+                        path: rel.to_string(),
+                        sha256: sha.to_string(),
+                        bytes,
+                    },
+                );
+            }
             let (Some((memo, memo_time)), Some(&(sha, bytes))) = (&memo, recorded.get(rel)) else {
                 continue;
             };

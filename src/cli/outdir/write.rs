@@ -63,6 +63,8 @@ pub struct WriteStats {
     pub written: usize,
     /// Files left as the previous build wrote them.
     pub unchanged: usize,
+    /// Files of groups this build did not write (`--only`), kept as they were.
+    pub carried: usize,
 }
 
 /// How the staged build becomes the output directory.
@@ -81,6 +83,17 @@ pub struct Target {
     dir: PathBuf,
     plan: Plan,
     before: Previous,
+    /// A build of some groups only (`--only`): the previous build's other files stay, listed in
+    /// the new manifest as they were, instead of being removed.
+    carry_over: bool,
+}
+
+impl Target {
+    /// Keep the previous build's files this build does not write (it writes some groups only).
+    pub fn carrying_over(mut self) -> Self {
+        self.carry_over = true;
+        self
+    }
 }
 
 /// The output directory `output` names, if railyard may write there (refused with the reason
@@ -100,6 +113,7 @@ pub fn target(output: &Path, move_aside: bool) -> anyhow::Result<Target> {
         dir: dest.dir,
         plan,
         before,
+        carry_over: false,
     })
 }
 
@@ -133,6 +147,8 @@ pub fn write_over(
     let w = Writer {
         stage: &stage,
         before: &target.before,
+        carry_over: target.carry_over,
+        carried: Mutex::new(BTreeSet::new()),
         memo: Mutex::new(MemoFile::default()),
         dirs: Mutex::new(BTreeSet::new()),
         staged: Mutex::new(Vec::new()),
@@ -173,6 +189,10 @@ struct Writer<'a> {
     stage: &'a Path,
     /// The previous build (empty when there is none).
     before: &'a Previous,
+    /// Keep the previous build's files this one does not write ([`Target::carrying_over`]).
+    carry_over: bool,
+    /// Those files, once known.
+    carried: Mutex<BTreeSet<String>>,
     /// This build's memo: every unit rendered or carried over, every file's stamp.
     memo: Mutex<MemoFile>,
     /// Directories already created under `stage`.
@@ -269,6 +289,10 @@ impl Writer<'_> {
     /// Writes the manifest over every file received and the memo beside it, then makes the stage
     /// the content of `dir` as `plan` says.
     fn finish(self, dir: &Path, plan: &Plan) -> anyhow::Result<WriteStats> {
+        if self.carry_over {
+            self.carry();
+        }
+        let carried = lock(&self.carried).len();
         let entries = std::mem::take(&mut *lock(&self.entries));
         let files = entries.len() + 1;
         let manifest = Manifest::of(entries).to_file();
@@ -307,8 +331,27 @@ impl Writer<'_> {
         }
         Ok(WriteStats {
             written,
-            unchanged: files - written,
+            unchanged: files - written - carried,
+            carried,
         })
+    }
+
+    /// The previous build's files this one did not write, kept in place and listed in the new
+    /// manifest as the previous one listed them (a later full build compares them as usual).
+    fn carry(&self) {
+        let mut memo = lock(&self.memo);
+        let mut entries = lock(&self.entries);
+        let mut carried = lock(&self.carried);
+        for (path, e) in &self.before.entries {
+            if memo.files.contains_key(path) || path == memo::FILE {
+                continue;
+            }
+            if let Some(k) = self.before.kept.get(path) {
+                memo.files.insert(path.clone(), k.stamp);
+            }
+            entries.push(e.clone());
+            carried.insert(path.clone());
+        }
     }
 
     /// Moves the staged files into `dir` and the previous build's files this one does not
@@ -317,12 +360,14 @@ impl Writer<'_> {
         let before = self.before;
         let trash = sibling(dir, "old");
         let _ = fs::remove_dir_all(&trash);
+        let carried = lock(&self.carried);
         let removed: Vec<String> = before
             .listed
             .iter()
-            .filter(|p| *p != memo::FILE && !memo.files.contains_key(*p))
+            .filter(|p| *p != memo::FILE && !memo.files.contains_key(*p) && !carried.contains(*p))
             .cloned()
             .collect();
+        drop(carried);
         commit::commit(&Moves {
             dir,
             stage: self.stage,
