@@ -1343,3 +1343,51 @@ fn workbook_and_report_mark_third_party_part_numbers() {
     assert!(page.contains("980-9IAT0-00XM00"));
     assert!(page.contains("confirm with the vendor before ordering"));
 }
+
+/// Every count of the workbook is a number a spreadsheet sums (#46: `spares` and `order` were
+/// stored as text, so a sum was 0): the BOM sheet's `quantity`, `spares` and `order` columns,
+/// summed by openpyxl, equal the same columns of `bom.csv` summed here.
+#[test]
+fn workbook_counts_sum_to_the_csvs_totals() {
+    let Some(python) = pyenv::python("workbook_counts_sum_to_the_csvs_totals") else {
+        return;
+    };
+    let files = common::example_outputs("spectrum-x-cloud.yaml");
+    let wb = openpyxl_read(&python, files);
+    let csv = csv_table(files, "bom.csv");
+    let sheet = wb["sheets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "BOM")
+        .expect("a BOM sheet");
+    let rows = sheet["rows"].as_array().unwrap();
+    let header: Vec<&str> = rows[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap())
+        .collect();
+    for column in ["quantity", "spares", "order"] {
+        let at = header.iter().position(|h| *h == column).unwrap();
+        let col = format!("{}", (b'A' + at as u8) as char);
+        let mut sum = 0i64;
+        for r in &rows[1..] {
+            for c in r.as_array().unwrap() {
+                if c["ref"]
+                    .as_str()
+                    .unwrap()
+                    .trim_end_matches(char::is_numeric)
+                    == col
+                {
+                    assert_eq!(c["type"], "int", "{column} {}: {}", c["ref"], c["value"]);
+                    sum += c["value"].as_i64().unwrap();
+                }
+            }
+        }
+        let ci = csv[0].iter().position(|h| h == column).unwrap();
+        let want: i64 = csv[1..].iter().map(|r| r[ci].parse::<i64>().unwrap()).sum();
+        assert_eq!(sum, want, "{column}");
+        assert!(want > 0 || column == "spares", "{column}");
+    }
+}

@@ -28,7 +28,17 @@ const MAX_ROWS: usize = 1_048_576;
 const PIECE_ROWS: usize = 16_384;
 
 /// Columns written as numbers when they parse as one.
-const NUMERIC: [&str; 5] = ["length_m", "plane", "rail", "quantity", "length"];
+const NUMERIC: [&str; 9] = [
+    "length_m",
+    "plane",
+    "rail",
+    "quantity",
+    "length",
+    "spares",
+    "order",
+    "cable_count",
+    "leg",
+];
 
 /// The cell formats of `styles.xml`, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
