@@ -337,6 +337,11 @@ pub struct PcieLayout {
     /// NVLink from every GPU to the NVSwitches; absent lets NCCL query NVML instead.
     #[serde(default)]
     pub nvlink: Option<NvlinkLayout>,
+    /// NVLink-C2C between every GPU and its CPU (Grace), as NVML reports it; written as NCCL's
+    /// `<c2c>` under each GPU of a `rack_scale.c2c` model on an `arm64` CPU. Absent lets NCCL
+    /// query NVML instead.
+    #[serde(default)]
+    pub c2c: Option<C2cLinks>,
     /// CPU sockets (NUMA nodes) in NUMA order.
     pub cpus: Vec<PcieCpu>,
     /// Every figure NCCL matches against the running node — GPU bus ids, NIC bus ids and RDMA
@@ -473,6 +478,17 @@ pub const PCIE_LINK_SPEEDS: [&str; 11] = [
     "32.0 GT/s PCIe",
     "64.0 GT/s PCIe",
 ];
+
+/// A GPU's NVLink-C2C links to its CPU, the two figures NCCL reads from NVML
+/// (NVIDIA/nccl src/graph/xml.cc `ncclTopoGetXmlFromGpu`) and from a topology file's `<c2c>`.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct C2cLinks {
+    /// Bandwidth of one link in MB/s (`NVML_FI_DEV_C2C_LINK_GET_MAX_BW`).
+    pub bw: u32,
+    /// Links up (`NVML_FI_DEV_C2C_LINK_COUNT` with status 1).
+    pub count: u32,
+}
 
 impl PcieLayout {
     /// Everything wrong with this layout for `model`: every GPU and every compute NIC exactly

@@ -64,6 +64,7 @@ enum Kind {
     OpensmOptions,
     RootSwitches,
     Partitions,
+    ImexNodes,
 }
 
 fn kind(path: &str) -> Kind {
@@ -82,7 +83,8 @@ fn kind(path: &str) -> Kind {
         (_, "md") => Kind::Markdown,
         ("frr.conf", _) => Kind::Frr,
         ("startup-config", _) => Kind::Eos,
-        ("topology.conf" | "slurm-partition.conf", _) => Kind::Slurm,
+        ("topology.conf" | "topology-tree.conf" | "slurm-partition.conf", _) => Kind::Slurm,
+        ("nodes_config.cfg", _) => Kind::ImexNodes,
         ("opensm.conf", _) => Kind::OpensmOptions,
         ("root-switches.txt", _) => Kind::RootSwitches,
         ("partitions.conf" | "partitions.conf.template", _) => Kind::Partitions,
@@ -255,6 +257,7 @@ fn read_here(kind: Kind, path: &Path, bytes: &[u8]) -> Result<Option<Kind>, Stri
         Kind::OpensmOptions => read_opensm_options(text()?).map(|()| None),
         Kind::RootSwitches => read_root_switches(text()?).map(|()| None),
         Kind::Partitions => read_partitions(text()?).map(|()| None),
+        Kind::ImexNodes => read_imex_nodes(text()?).map(|()| None),
         Kind::Yaml | Kind::Markdown | Kind::Frr | Kind::Report | Kind::Labels | Kind::Zpl => {
             text()?;
             Ok(Some(kind))
@@ -389,7 +392,7 @@ fn read_slurm(text: &str) -> Result<(), String> {
                 !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic()) && !v.is_empty()
             })
         });
-        let first = ["SwitchName=", "PartitionName="]
+        let first = ["SwitchName=", "PartitionName=", "BlockName=", "BlockSizes="]
             .iter()
             .any(|k| words[0].starts_with(k));
         if !pairs || !first {
@@ -397,6 +400,21 @@ fn read_slurm(text: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// IMEX's nodes_config.cfg (NVIDIA IMEX service guide): one IP address per line, nothing else.
+fn read_imex_nodes(text: &str) -> Result<(), String> {
+    if text.lines().next().is_none() {
+        return Err("no address".into());
+    }
+    match text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.parse::<std::net::IpAddr>().is_err())
+    {
+        Some((n, l)) => Err(format!("line {}: `{l}` is not an IP address", n + 1)),
+        None => Ok(()),
+    }
 }
 
 /// OpenSM options: `option value` lines.

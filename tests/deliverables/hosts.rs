@@ -118,7 +118,58 @@ fn parse_topo(xml: &str) -> El {
     let system = root.children.remove(0);
     assert_eq!(system.name, "system");
     assert_eq!(system.get("version"), Some("1"));
+    check_handlers(&system);
     system
+}
+
+/// The children each element's loader reads, transcribed from NVIDIA/nccl commit
+/// 5067397c2676d5aed50042fc39e5c8ee96eb0027 src/graph/xml.cc (`ncclTopoXmlLoadSystem`, `…Cpu`,
+/// `…Pci`, `…Gpu` with `nvlink` and `c2c`, `…Nic`); `xmlLoadSub` skips any other child
+/// ("Ignoring element"), and the leaves (`nvlink`, `c2c`, `net`, `pcilink`) read none.
+const NCCL_HANDLERS: [(&str, &[&str]); 5] = [
+    ("system", &["cpu"]),
+    ("cpu", &["pci", "nic"]),
+    ("pci", &["pci", "gpu", "nic", "pcilink"]),
+    ("gpu", &["nvlink", "c2c"]),
+    ("nic", &["net"]),
+];
+
+/// Every element is one NCCL reads where it stands.
+fn check_handlers(e: &El) {
+    let read: &[&str] = NCCL_HANDLERS
+        .iter()
+        .find(|(p, _)| *p == e.name)
+        .map_or(&[], |(_, c)| c);
+    for c in &e.children {
+        assert!(
+            read.contains(&c.name.as_str()),
+            "NCCL ignores <{}> under <{}>",
+            c.name,
+            e.name
+        );
+        check_handlers(c);
+    }
+}
+
+/// Each GPU's PCI bus id with the attributes of its `<c2c>` children (NCCL's
+/// `ncclTopoAddC2c` reads `bw` and `count` there), from a file the transcription accepts.
+pub(super) fn gpu_c2c(xml: &str) -> Vec<(String, Vec<BTreeMap<String, String>>)> {
+    parse_topo(xml)
+        .all()
+        .into_iter()
+        .filter(|e| e.name == "pci")
+        .flat_map(|pci| {
+            pci.children.iter().filter(|g| g.name == "gpu").map(|g| {
+                let c2c = g
+                    .children
+                    .iter()
+                    .filter(|c| c.name == "c2c")
+                    .map(|c| c.attrs.iter().cloned().collect())
+                    .collect();
+                (pci.get("busid").unwrap_or_default().to_string(), c2c)
+            })
+        })
+        .collect()
 }
 
 /// cabling.csv rows of compute node-leaf cables: (node, node port) → (leaf, rail).

@@ -49,6 +49,14 @@ pub(super) fn notes(design: &Design) -> Vec<String> {
          multi-node-nvlink-systems/multi-node-tuning-guide/nccl.html)"
             .to_string(),
     ];
+    if plan.c2c {
+        v.push(format!(
+            "GPU-CPU NVLink-C2C: nccl-topo.xml carries NCCL's <c2c> only where the node model's \
+             pcie layout declares its figures (pcie.c2c); elsewhere NCCL reads the links from \
+             NVML itself ({NCCL}: src/graph/xml.cc ncclTopoGetXmlFromGpu, src/graph/topo.cc \
+             ncclTopoAddC2c)"
+        ));
+    }
     v.extend(super::imex::missing(design));
     v
 }

@@ -30,6 +30,8 @@ const CLASS_GPU: &str = "0x030200";
 const CLASS_NIC_IB: &str = "0x020700";
 const CLASS_NIC_ETH: &str = "0x020000";
 const CLASS_NVSWITCH: &str = "0x068000";
+/// NCCL's name of the Arm CPU architecture (`kvDictCpuArch`, src/graph/topo.cc).
+const ARM64: &str = "arm64";
 
 /// One XML element, attributes in output order.
 #[derive(Debug, Default)]
@@ -141,6 +143,8 @@ struct Gpu {
     rank: u32,
     gdr: u8,
     nvlinks: Vec<Nvlink>,
+    /// NVLink-C2C to the CPU: (MB/s per link, links).
+    c2c: Option<(u32, u32)>,
 }
 
 struct Nvlink {
@@ -216,14 +220,20 @@ impl Gpu {
             .attr("sm", self.sm)
             .attr("rank", self.rank)
             .attr("gdr", self.gdr);
-        self.nvlinks.iter().fold(e, |e, l| {
+        let e = self.nvlinks.iter().fold(e, |e, l| {
             e.child(
                 Element::new("nvlink")
                     .attr("target", &l.target)
                     .attr("count", l.count)
                     .attr("tclass", l.tclass),
             )
-        })
+        });
+        // NVIDIA/nccl 5067397c src/graph/topo.cc `ncclTopoAddC2c`: GPU<->CPU bandwidth
+        // bw x count / 1000 GB/s, link type C2C.
+        match self.c2c {
+            Some((bw, count)) => e.child(Element::new("c2c").attr("bw", bw).attr("count", count)),
+            None => e,
+        }
     }
 }
 
@@ -264,6 +274,7 @@ fn dev_numbers(ports: &[HostPort]) -> Vec<(String, u32)> {
 /// leaf and NCCL's own grouping is right.
 fn system(
     layout: &PcieLayout,
+    c2c: bool,
     transport: Transport,
     rails: bool,
     planes: bool,
@@ -331,6 +342,11 @@ fn system(
                             rank: g.index,
                             gdr: 1,
                             nvlinks: nvlinks(g.index),
+                            c2c: layout
+                                .c2c
+                                .as_ref()
+                                .filter(|_| c2c && c.arch == ARM64)
+                                .map(|l| (l.bw, l.count)),
                         });
                         bridge.pcis.push(p);
                     }
@@ -396,7 +412,15 @@ pub fn render(
         out.push_str(&comment(&format!("UNVERIFIED: {u}")));
     }
     write(
-        &system(layout, transport, rails, planes, node).element(),
+        &system(
+            layout,
+            model.rack_scale.as_ref().is_some_and(|r| r.c2c),
+            transport,
+            rails,
+            planes,
+            node,
+        )
+        .element(),
         0,
         &mut out,
     )?;
