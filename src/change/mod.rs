@@ -19,6 +19,7 @@ pub mod configs;
 pub mod files;
 pub mod numbering;
 pub mod page;
+pub mod racks;
 pub mod table;
 pub mod tenants;
 pub mod text;
@@ -53,6 +54,9 @@ pub struct ChangeSet {
     pub parts: Vec<bom::PartDelta>,
     /// Every other file that differs, by path (tenant isolation files by meaning of lines).
     pub files: Vec<files::FileChange>,
+    /// Racks (NVLink domains) of a rack-scale system added or removed.
+    #[serde(skip_serializing_if = "racks::RackChange::is_empty")]
+    pub racks: racks::RackChange,
 }
 
 /// What a change means for the running cluster, and the exit code CI reads.
@@ -89,6 +93,7 @@ impl ChangeSet {
             && self.tenants.is_empty()
             && self.parts.is_empty()
             && self.files.is_empty()
+            && self.racks.is_empty()
     }
 
     /// The verdict: disruptive when anything running is disturbed, safe otherwise.
@@ -97,7 +102,8 @@ impl ChangeSet {
             || self.devices.iter().any(configs::DeviceChange::disturbs)
             || self.numbering.disturbs()
             || self.tenants.iter().any(tenants::MembershipChange::disturbs)
-            || self.files.iter().any(|f| f.disruptive);
+            || self.files.iter().any(|f| f.disruptive)
+            || !self.racks.removed.is_empty();
         if disturbs {
             Verdict::Disruptive
         } else if self.is_empty() {
@@ -166,6 +172,7 @@ pub fn compare(old: &Files, new: &Files) -> Result<ChangeSet, Vec<ChangeError>> 
                 tenants,
                 parts,
                 files: files::compare(old, new),
+                racks: racks::compare(old, new),
             })
         }
         _ => Err(errors),

@@ -256,16 +256,45 @@ fn parts(cs: &ChangeSet) -> Section {
     }
 }
 
-/// The sections of a change set, in work order.
+/// The sections of a change set, in work order; racks first where a rack-scale system gains or
+/// loses some.
 pub fn sections(cs: &ChangeSet) -> Vec<Section> {
-    vec![
+    let mut out = Vec::new();
+    if !cs.racks.is_empty() {
+        out.push(racks(cs));
+    }
+    out.extend([
         cables(&cs.cables),
         devices(&cs.devices),
         numbering(cs),
         tenants(cs),
         parts(cs),
         files(&cs.files),
-    ]
+    ]);
+    out
+}
+
+fn racks(cs: &ChangeSet) -> Section {
+    let r = &cs.racks;
+    let rows = r
+        .added
+        .iter()
+        .map(|n| row(Mark::Add, &["add", n, "a new NVLink domain and its trays"]))
+        .chain(r.removed.iter().map(|n| {
+            row(
+                Mark::Disruptive,
+                &["remove", n, "the NVLink domain and every tray in it go"],
+            )
+        }))
+        .collect();
+    Section {
+        title: format!(
+            "Racks (NVLink domains): {} added, {} removed",
+            r.added.len(),
+            r.removed.len()
+        ),
+        rows,
+    }
 }
 
 /// Every other file that differs, by group then path: nothing a build writes goes unsaid.

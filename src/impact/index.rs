@@ -75,7 +75,14 @@ impl<'a> Index<'a> {
             .collect();
         let mut block_of = BTreeMap::new();
         let mut block_size = BTreeMap::new();
-        for (_, b) in design.scheduler.domains() {
+        // The blocks Slurm's topology.conf names: the NVLink domains of a rack-scale cluster
+        // (topology/block), else the tree's leaf domains.
+        let blocks: Vec<&crate::topology::Block> = if design.scheduler.nvlink.is_empty() {
+            design.scheduler.domains().map(|(_, b)| b).collect()
+        } else {
+            design.scheduler.nvlink.iter().collect()
+        };
+        for b in blocks {
             block_size.insert(b.name.as_str(), b.nodes.len());
             for n in &b.nodes {
                 block_of.insert(n.as_str(), b.name.as_str());

@@ -207,6 +207,14 @@ fn growing_gb300_by_one_su_renumbers_nothing() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let renumbered = v["numbering"]["renumbered"].as_array().map_or(0, Vec::len);
     assert_eq!(renumbered, 0, "{}", v["numbering"]);
+    // The third SU's 8 racks are named, nothing removed.
+    let added: Vec<&str> = v["racks"]["added"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    let want: Vec<String> = (17..=24).map(|n| format!("rack{n}")).collect();
+    assert_eq!(added, want);
+    assert_eq!(v["racks"]["removed"].as_array().map_or(0, Vec::len), 0);
 }
 
 /// NVL72 AI Factory RA: "2 SN2201 OOB switches for integrated management access of rack
