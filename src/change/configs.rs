@@ -164,8 +164,18 @@ fn compared<'a>(files: &BTreeMap<&'a str, &'a [u8]>) -> Vec<(&'a str, Form)> {
 
 /// Every device whose configuration changes, appears or goes.
 pub fn compare(old: &Files, new: &Files) -> Result<Vec<DeviceChange>, Vec<ChangeError>> {
+    compare_designs(old, new, false)
+}
+
+/// [`compare`]; `nothing`: one side is no design at all (a spec added or deleted), so every
+/// switch of the other side is new or gone.
+pub fn compare_designs(
+    old: &Files,
+    new: &Files,
+    nothing: bool,
+) -> Result<Vec<DeviceChange>, Vec<ChangeError>> {
     let (old, new) = (device_files(old), device_files(new));
-    if old.is_empty() != new.is_empty() {
+    if old.is_empty() != new.is_empty() && !nothing {
         // A build without its configs (`build --only`) is not a design without switches.
         let side = if old.is_empty() { "new" } else { "old" };
         return Err(vec![ChangeError::new(

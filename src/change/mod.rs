@@ -155,11 +155,40 @@ pub(crate) fn both<'a>(
     }
 }
 
-/// The change from `old` to `new`, or every reason they cannot be compared.
+/// A design of nothing beside `other`: each of its tables with no row (the header kept, so the
+/// tables compare), nothing else. What a spec added in a pull request is compared with.
+fn hollow(other: &Files) -> Files {
+    other
+        .iter()
+        .filter(|(p, _)| p.ends_with(".csv"))
+        .map(|(p, bytes)| {
+            let head = bytes.split(|b| *b == b'\n').next().unwrap_or_default();
+            let mut h = head.to_vec();
+            h.push(b'\n');
+            (p.clone(), h)
+        })
+        .collect()
+}
+
+/// The change from `old` to `new`, or every reason they cannot be compared. An empty side is no
+/// design: everything of the other side is added (a new spec) or removed (a deleted one).
 pub fn compare(old: &Files, new: &Files) -> Result<ChangeSet, Vec<ChangeError>> {
+    let nothing = old.is_empty() != new.is_empty();
+    let (h_old, h_new);
+    let (old, new) = match (old.is_empty(), new.is_empty()) {
+        (true, false) => {
+            h_old = hollow(new);
+            (&h_old, new)
+        }
+        (false, true) => {
+            h_new = hollow(old);
+            (old, &h_new)
+        }
+        _ => (old, new),
+    };
     let mut errors = Vec::new();
     let cables = kept(cables::compare(old, new).map_err(|e| vec![e]), &mut errors);
-    let devices = kept(configs::compare(old, new), &mut errors);
+    let devices = kept(configs::compare_designs(old, new, nothing), &mut errors);
     let numbering = kept(numbering::compare(old, new), &mut errors);
     let tenants = kept(tenants::compare(old, new).map_err(|e| vec![e]), &mut errors);
     let parts = kept(bom::compare(old, new).map_err(|e| vec![e]), &mut errors);

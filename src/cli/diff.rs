@@ -45,6 +45,10 @@ pub struct DiffArgs {
     /// Also write the change as one HTML page to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// A side that does not exist is an empty design (a spec added or deleted in a pull
+    /// request: everything is added, or everything removed), not an error.
+    #[arg(long)]
+    pub missing_is_empty: bool,
 }
 
 /// What `--format json` prints.
@@ -57,6 +61,19 @@ struct JsonReport<'a> {
 }
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
+    let side = |p: &Path| {
+        if args.missing_is_empty && std::fs::symlink_metadata(p).is_err() {
+            return Ok(Side::Empty);
+        }
+        side(p)
+    };
+    if args.missing_is_empty
+        && std::fs::symlink_metadata(&args.old).is_err()
+        && std::fs::symlink_metadata(&args.new).is_err()
+    {
+        eprintln!("error: neither side exists: nothing to compare");
+        return Ok(ExitCode::from(CANNOT_COMPARE));
+    }
     let (old, new) = match (side(&args.old), side(&args.new)) {
         (Ok(o), Ok(n)) => o.against(n),
         (o, n) => {
@@ -110,6 +127,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
 enum Side {
     Dir(Files),
     Spec(Vec<OutputFile>),
+    /// No design (`--missing-is-empty`): every file of the other side is new, or gone.
+    Empty,
 }
 
 impl Side {
@@ -131,6 +150,7 @@ impl Side {
         match self {
             Side::Dir(d) => d,
             Side::Spec(s) => s.into_iter().map(|f| (f.path, f.bytes)).collect(),
+            Side::Empty => Files::new(),
         }
     }
 }
