@@ -17,6 +17,7 @@ pub mod bom;
 pub mod cables;
 pub mod configs;
 pub mod files;
+pub mod markdown;
 pub mod numbering;
 pub mod page;
 pub mod racks;

@@ -32,6 +32,9 @@ const BUILT_FILE: Kind = Kind {
 pub enum DiffFormat {
     Text,
     Json,
+    /// A pull-request comment: verdict and counts first, bounded under GitHub's 65,536
+    /// characters.
+    Markdown,
 }
 
 #[derive(Args)]
@@ -45,6 +48,10 @@ pub struct DiffArgs {
     /// Also write the change as one HTML page to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Also write the whole plan as JSON (what `--format json` prints) to FILE: the full detail
+    /// a bounded markdown comment points to.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// A side that does not exist is an empty design (a spec added or deleted in a pull
     /// request: everything is added, or everything removed), not an error.
     #[arg(long)]
@@ -96,17 +103,32 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let verdict = cs.verdict();
+    let report = JsonReport {
+        verdict,
+        exit_code: verdict.exit_code(),
+        changes: &cs,
+    };
+    let json = serde_json::to_string_pretty(&report)?;
+    if let Some(file) = &args.out
+        && let Err(e) = std::fs::write(file, format!("{json}\n"))
+    {
+        eprintln!(
+            "error: writing {}: {e}",
+            terminal::escape_inline(&file.display().to_string())
+        );
+        return Ok(ExitCode::from(CANNOT_COMPARE));
+    }
     match args.format {
         DiffFormat::Text => out!("{}", change::text::render(&cs)),
-        DiffFormat::Json => {
-            let report = JsonReport {
-                verdict,
-                exit_code: verdict.exit_code(),
-                changes: &cs,
+        DiffFormat::Json => outln!("{}", terminal::json(&json)),
+        DiffFormat::Markdown => {
+            let full = match &args.out {
+                Some(f) => format!("{} (JSON)", f.display()),
+                None => "railyard diff OLD NEW --format json".to_string(),
             };
-            outln!(
+            out!(
                 "{}",
-                terminal::json(&serde_json::to_string_pretty(&report)?)
+                terminal::escape(&change::markdown::render(&cs, &full))
             );
         }
     }

@@ -21,6 +21,7 @@ mod file;
 mod group;
 pub mod line;
 pub mod manifest;
+pub mod markdown;
 pub mod markup;
 mod memo;
 pub mod natural;

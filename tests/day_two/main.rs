@@ -12,6 +12,7 @@ mod acceptance_runners;
 mod acceptance_trust;
 mod cabling_verify;
 mod diff;
+mod diff_markdown;
 mod diff_nothing;
 mod diff_tenants;
 mod diff_truth;
