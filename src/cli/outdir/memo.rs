@@ -157,9 +157,11 @@ impl Previous {
                 continue;
             };
             let stamp = Stamp::of(&meta);
-            if memo.files.get(rel) == Some(&stamp)
-                && (stamp.time() < *memo_time || hashes_to(&path::join(dir, rel)?, sha))
-            {
+            // Known by its stamp (written before the memo, so not touched since) or, when the
+            // stamp is new (a directory restored from a CI cache or copied: new inodes and
+            // times), by its content: the bytes still hash to what the manifest says.
+            let same_stamp = memo.files.get(rel) == Some(&stamp);
+            if (same_stamp && stamp.time() < *memo_time) || hashes_to(&path::join(dir, rel)?, sha) {
                 let sha256 = sha.to_string();
                 prev.kept.insert(
                     rel.to_string(),
