@@ -1,5 +1,8 @@
-//! Parts to order: the bill of materials' delta by part number (`bom.csv`: part, quantity,
-//! spares, order). A part the new design needs more of is ordered; one it needs fewer of is
+//! Parts to order: the bill of materials' delta by part number and description (`bom.csv`:
+//! part, description, quantity, spares, order). A length-coded family (one part number for
+//! every length, the length in the description: `GEN-MPO12-UPC-4LC-OM4 … 15 m`) is a line per
+//! length, so a 15 m harness swapped for an 18 m one is one left over and one to order, never
+//! netted to nothing. A part the new design needs more of is ordered; one it needs fewer of is
 //! left over (returned or kept as spares), never a disruption by itself.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,9 +40,12 @@ struct Line {
     counts: Counts,
 }
 
-fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Line>, ChangeError> {
+/// A bill-of-materials line's identity: part number and description (which carries the length).
+type Key = (String, String);
+
+fn parse(bytes: &[u8]) -> Result<BTreeMap<Key, Line>, ChangeError> {
     let t = Table::parse(PATH, bytes, &["part", "quantity", "spares", "order"])?;
-    let mut out: BTreeMap<String, Line> = BTreeMap::new();
+    let mut out: BTreeMap<Key, Line> = BTreeMap::new();
     for r in t.rows() {
         let n = |col: &str| {
             r.get(col).parse::<i64>().map_err(|_| {
@@ -58,7 +64,8 @@ fn parse(bytes: &[u8]) -> Result<BTreeMap<String, Line>, ChangeError> {
             spares: n("spares")?,
             order: n("order")?,
         };
-        let line = out.entry(r.get("part").to_string()).or_insert(Line {
+        let key = (r.get("part").to_string(), r.get("description").to_string());
+        let line = out.entry(key).or_insert(Line {
             category: r.get("category").to_string(),
             description: r.get("description").to_string(),
             counts: Counts::default(),
@@ -76,10 +83,10 @@ pub fn compare(old: &Files, new: &Files) -> Result<Vec<PartDelta>, ChangeError> 
         return Ok(Vec::new());
     };
     let (old, new) = (parse(o)?, parse(n)?);
-    let parts: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let parts: BTreeSet<&Key> = old.keys().chain(new.keys()).collect();
     let mut out = Vec::new();
-    for part in parts {
-        let (o, n) = (old.get(part), new.get(part));
+    for key in parts {
+        let (o, n) = (old.get(key), new.get(key));
         let counts = |l: Option<&Line>| l.map(|l| l.counts).unwrap_or_default();
         let (oc, nc) = (counts(o), counts(n));
         if oc == nc {
@@ -87,7 +94,7 @@ pub fn compare(old: &Files, new: &Files) -> Result<Vec<PartDelta>, ChangeError> 
         }
         let Some(about) = n.or(o) else { continue };
         out.push(PartDelta {
-            part: part.clone(),
+            part: key.0.clone(),
             category: about.category.clone(),
             description: about.description.clone(),
             old: oc,
@@ -119,5 +126,29 @@ mod tests {
         .unwrap();
         let got: Vec<(&str, i64)> = d.iter().map(|p| (p.part.as_str(), p.order_delta)).collect();
         assert_eq!(got, vec![("C1", 11), ("O1", 4)]);
+    }
+
+    /// #39 item 5: growth lengthens a breakout harness from 15 m to 18 m. The part number is the
+    /// same; the order is one 18 m harness and one 15 m left over, not "no change".
+    #[test]
+    fn a_length_coded_part_is_a_line_per_length() {
+        let f = |body: &str| -> Files {
+            [(
+                PATH.to_string(),
+                format!("category,part,description,quantity,spares,order\n{body}").into_bytes(),
+            )]
+            .into_iter()
+            .collect()
+        };
+        let d = compare(
+            &f("fibre,H,\"harness, 15 m\",1,0,1\n"),
+            &f("fibre,H,\"harness, 18 m\",1,0,1\n"),
+        )
+        .unwrap();
+        let got: Vec<(&str, i64)> = d
+            .iter()
+            .map(|p| (p.description.as_str(), p.order_delta))
+            .collect();
+        assert_eq!(got, vec![("harness, 15 m", -1), ("harness, 18 m", 1)]);
     }
 }
