@@ -109,16 +109,18 @@ pub fn compare(old: &Files, new: &Files) -> Result<Vec<PartDelta>, ChangeError> 
 mod tests {
     use super::*;
 
+    /// A `bom.csv` of these rows.
+    fn f(body: &str) -> Files {
+        [(
+            PATH.to_string(),
+            format!("category,part,description,quantity,spares,order\n{body}").into_bytes(),
+        )]
+        .into_iter()
+        .collect()
+    }
+
     #[test]
     fn the_delta_is_by_part_number() {
-        let f = |body: &str| -> Files {
-            [(
-                PATH.to_string(),
-                format!("category,part,description,quantity,spares,order\n{body}").into_bytes(),
-            )]
-            .into_iter()
-            .collect()
-        };
         let d = compare(
             &f("cable,C1,x,10,1,11\nswitch,S1,y,2,0,2\n"),
             &f("cable,C1,x,20,2,22\nswitch,S1,y,2,0,2\noptic,O1,z,4,0,4\n"),
@@ -132,14 +134,6 @@ mod tests {
     /// same; the order is one 18 m harness and one 15 m left over, not "no change".
     #[test]
     fn a_length_coded_part_is_a_line_per_length() {
-        let f = |body: &str| -> Files {
-            [(
-                PATH.to_string(),
-                format!("category,part,description,quantity,spares,order\n{body}").into_bytes(),
-            )]
-            .into_iter()
-            .collect()
-        };
         let d = compare(
             &f("fibre,H,\"harness, 15 m\",1,0,1\n"),
             &f("fibre,H,\"harness, 18 m\",1,0,1\n"),

@@ -70,6 +70,25 @@ pub fn file(files: &[railyard::output::OutputFile], path: &str) -> String {
     String::from_utf8(f.bytes.clone()).expect("utf-8")
 }
 
+/// Every cabling row of a spec's build (header dropped), as text: what growing a cluster must
+/// keep.
+pub fn cabling_rows(text: &str) -> std::collections::BTreeSet<String> {
+    file(&outputs(text), "cabling.csv")
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Rows of `old` that `new` changed or dropped, at most five: a growth that renumbers nothing
+/// leaves none.
+pub fn rows_gone<'a>(
+    old: &'a std::collections::BTreeSet<String>,
+    new: &std::collections::BTreeSet<String>,
+) -> Vec<&'a String> {
+    old.iter().filter(|r| !new.contains(*r)).take(5).collect()
+}
+
 /// The data rows of a rendered CSV file (header dropped), split at commas (railyard's CSVs quote
 /// nothing in the columns the tests read).
 pub fn csv_rows(files: &[railyard::output::OutputFile], path: &str) -> Vec<Vec<String>> {

@@ -176,19 +176,11 @@ fn spectrum_x_cloud_four_sus_fills_every_spine_port() {
     assert!(per_spine.values().all(|n| *n == 128), "{per_spine:?}");
 }
 
-fn cabling_rows(text: &str) -> BTreeSet<String> {
-    file(&outputs(text), "cabling.csv")
-        .lines()
-        .skip(1)
-        .map(str::to_string)
-        .collect()
-}
-
 #[test]
 fn growing_spectrum_x_to_four_sus_changes_no_existing_cable() {
     let three = cabling_rows(&spectrum_x(3));
     let four = cabling_rows(&spectrum_x(4));
-    let missing: Vec<&String> = three.difference(&four).take(5).collect();
+    let missing = rows_gone(&three, &four);
     assert!(
         missing.is_empty(),
         "rows of the 3-SU plan changed or vanished in the 4-SU plan: {missing:#?}"
