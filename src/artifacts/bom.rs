@@ -164,7 +164,11 @@ pub fn bom_csv(f: &Fabric, p: &PhysicalPlan) -> Result<OutputFile, FileError> {
         let (kind, note) = if cat == "rack" {
             ("", RACK_NOTE.to_string())
         } else if model {
-            ("", String::new())
+            // No orderable number: the line says so and where the reason is (issue #46).
+            (
+                "",
+                "a model, not an orderable number (bom-not-included.csv)".to_string(),
+            )
         } else {
             let own = extra.get(&part).map_or(&[][..], Vec::as_slice);
             source_cells(kinds.get(&part).copied().flatten(), own)

@@ -8,6 +8,7 @@
 
 mod addresses;
 mod bom;
+mod bom_excluded;
 mod cabling;
 mod hosts;
 mod k8s;
@@ -95,6 +96,7 @@ pub fn sources(
                 Ok(vec![
                     cabling::cabling_csv(f, names)?,
                     bom::bom_csv(f, &design.physical)?,
+                    bom_excluded::not_included_csv()?,
                     bom::optics_power_csv(f, &design.physical)?,
                 ])
             } else {

@@ -717,6 +717,44 @@ fn workbook_formatting_as_openpyxl_reads_it() {
     check_cabling_sheet(by_name("Cabling"), &csv);
 }
 
+/// What a purchase order needs beyond `bom.csv` is named, each with why (issue #46's list: power
+/// cords, PDUs, rails, licences, patch panels, label stock), and every switch and node line
+/// either carries a sourced part (a source kind) or says it is a model and where to read why.
+#[test]
+fn bom_names_what_an_order_needs_beyond_it() {
+    let files = common::example_outputs("spectrum-x-cloud.yaml");
+    let excluded = csv_table(files, "bom-not-included.csv");
+    assert_eq!(excluded[0], ["item", "why"]);
+    for want in [
+        "power cord",
+        "pdu",
+        "rail",
+        "licence",
+        "patch panel",
+        "label stock",
+    ] {
+        let row = excluded[1..]
+            .iter()
+            .find(|r| r[0].to_lowercase().contains(want))
+            .unwrap_or_else(|| panic!("{want} not listed: {excluded:?}"));
+        assert!(row[1].len() > 20, "{want}: a reason, not {:?}", row[1]);
+    }
+    let bom = csv_table(files, "bom.csv");
+    let col = |n: &str| bom[0].iter().position(|h| h == n).unwrap();
+    let (cat, kind, note) = (col("category"), col("source_kind"), col("note"));
+    let models: Vec<&Vec<String>> = bom[1..]
+        .iter()
+        .filter(|r| r[cat] == "switch" || r[cat] == "node")
+        .collect();
+    assert!(models.len() >= 2, "{bom:?}");
+    for r in models {
+        assert!(
+            !r[kind].is_empty() || r[note].contains("bom-not-included.csv"),
+            "{r:?}"
+        );
+    }
+}
+
 /// The workbook as openpyxl reads it (`xlsx_read.py`'s JSON).
 fn openpyxl_read(python: &Path, files: &[railyard::output::OutputFile]) -> Value {
     let dir = tempfile::tempdir().unwrap();

@@ -457,6 +457,7 @@ fn only_writes_the_selected_groups() {
                 "netbox-cables.csv",
                 "portmaps",
                 "bom.csv",
+                "bom-not-included.csv",
                 "optics-power.csv",
             ],
         ),
