@@ -73,7 +73,7 @@ enum Command {
     /// snmp_trap.json, FRR frr.conf, EOS startup-config; openconfig.xml for the OSes the spec's
     /// push.netconf names),
     /// configs/subnet-manager-*/ (OpenSM opensm.conf, root-switches.txt), intent/<switch>.yaml,
-    /// cabling.csv, netbox-cables.csv, portmaps/, addresses.csv, bom.csv, optics-power.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
+    /// cabling.csv, netbox-cables.csv, portmaps/, addresses.csv, bom.csv, bom-not-included.csv, optics-power.csv, plan.json, summary.json, tenants/ (plan, OpenSM partitions), hosts/ (NCCL topology
     /// and env, netplan, RoCE NIC script, per-tenant files), scheduler/ (Slurm topology.conf and
     /// topology.yaml, Kueue), report.html, cabling.xlsx, labels/ (ZPL and CSV per rack), and
     /// manifest.json (SHA-256 of
@@ -108,7 +108,7 @@ enum Command {
         port_guids: Option<PathBuf>,
         /// Write only these output groups (comma-separated): configs (configs/, intent/,
         /// tenants/), cabling (cabling.csv, netbox-cables.csv, portmaps/, bom.csv,
-        /// optics-power.csv), addresses,
+        /// bom-not-included.csv, optics-power.csv), addresses,
         /// hosts (hosts/, scheduler/), plan (plan.json, summary.json), report (report.html,
         /// cabling.xlsx, labels/*.zpl and *.csv), labels (the label sheets for office printers,
         /// labels/*.html: only on request). The output directory then holds just those, with
