@@ -159,7 +159,7 @@ fn value<T>(
 ) -> Result<Option<T>, ()> {
     match cell {
         None => Ok(None),
-        Some((v, _)) if v.is_empty() => Ok(None),
+        Some(("", _)) => Ok(None),
         Some((v, span)) => parse(v).map(Some).map_err(|m| {
             diags.push(error(codes::IDENTITY_SYNTAX, span, m));
         }),
