@@ -80,6 +80,9 @@ pub fn parse(src: &SourceFile, fabric: &Fabric, diags: &mut Diagnostics) -> Iden
             continue;
         };
         let name = name.trim();
+        // The cells are checked first, so a hostile value is reported on any row.
+        let mac = value(cols.mac.and_then(&cell), Mac::parse, diags);
+        let serial = value(cols.serial.and_then(&cell), Serial::parse, diags);
         if !switches.contains_key(name) {
             diags.push(error(
                 codes::IDENTITY_UNKNOWN_DEVICE,
@@ -89,15 +92,14 @@ pub fn parse(src: &SourceFile, fabric: &Fabric, diags: &mut Diagnostics) -> Iden
             continue;
         }
         if let Some(first) = seen.names.get(name) {
+            let (line, _) = src.line_col(first.start);
             diags.push(duplicate(
                 name_span,
-                format!("`{name}` has a row already (byte {})", first.start),
+                format!("`{name}` has a row already (line {line})"),
             ));
             continue;
         }
         seen.names.insert(name.to_owned(), name_span);
-        let mac = value(cols.mac.and_then(&cell), Mac::parse, diags);
-        let serial = value(cols.serial.and_then(&cell), Serial::parse, diags);
         let (Ok(mac), Ok(serial)) = (mac, serial) else {
             continue;
         };

@@ -119,6 +119,26 @@ fn unknown_devices_and_duplicates_are_refused() {
 }
 
 #[test]
+fn a_hostile_cell_is_reported_also_on_a_row_refused_for_its_name() {
+    let sw = switches();
+    let text = format!(
+        "name,mac_address,serial
+ghost,1c:34:da:00:00:01,\"SN;rm\"\n{a},1c:34:da:00:00:02,SN2\n{a},\"1c:34:da:00:00:03\nx\",SN3\n",
+        a = sw[0]
+    );
+    let (_, diags) = parse(&text);
+    assert_eq!(
+        diags,
+        vec![
+            ("RY1102".to_owned(), 2, 1),
+            ("RY1101".to_owned(), 2, 26),
+            ("RY1103".to_owned(), 4, 1),
+            ("RY1101".to_owned(), 4, sw[0].len() + 3),
+        ]
+    );
+}
+
+#[test]
 fn mac_forms_and_refusals() {
     for ok in [
         "1c:34:da:01:02:03",
