@@ -17,6 +17,7 @@ pub mod cabling;
 pub mod capture;
 pub mod catalog;
 pub mod change;
+pub mod dayzero;
 pub mod design;
 pub mod diag;
 pub mod export;

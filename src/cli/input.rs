@@ -35,6 +35,13 @@ pub const PORT_GUIDS: Kind = Kind {
     limit: IB_CAPTURE.limit,
 };
 
+/// A device identity CSV (`build --identities`): one ~60-byte row per switch; the capture's
+/// limit is ample.
+pub const IDENTITIES: Kind = Kind {
+    what: "device identity CSV",
+    limit: IB_CAPTURE.limit,
+};
+
 /// Push's targets file: one entry of ~100 bytes per switch, about 1 MB for the largest fabric.
 pub const TARGETS: Kind = Kind {
     what: "targets file",

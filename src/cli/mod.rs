@@ -106,6 +106,11 @@ enum Command {
         /// tenants' ports (`tenants/partitions.conf`) instead of placeholders.
         #[arg(long, value_name = "CSV")]
         port_guids: Option<PathBuf>,
+        /// Device identities (CSV: `name,mac_address,serial`, NetBox/Nautobot column names;
+        /// docs/day-zero.md): checked against the plan's switches (unknown devices, duplicates
+        /// and malformed MACs or serials are errors). They never change a planned address.
+        #[arg(long, value_name = "CSV")]
+        identities: Option<PathBuf>,
         /// Write only these output groups (comma-separated): configs (configs/, intent/,
         /// tenants/), cabling (cabling.csv, netbox-cables.csv, portmaps/, bom.csv,
         /// bom-not-included.csv, optics-power.csv), addresses,
@@ -287,6 +292,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             format,
             templates,
             port_guids,
+            identities,
             only,
         } => build(
             spec.as_deref(),
@@ -294,7 +300,10 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             move_aside,
             format,
             templates.as_deref(),
-            port_guids.as_ref(),
+            Imports {
+                port_guids: port_guids.as_ref(),
+                identities: identities.as_ref(),
+            },
             &only,
         ),
         Command::Report {
@@ -346,7 +355,7 @@ fn build(
     move_aside: bool,
     format: Format,
     templates: Option<&Path>,
-    port_guids: Option<&PathBuf>,
+    imports: Imports<'_>,
     only: &[railyard::output::OutputGroup],
 ) -> anyhow::Result<ExitCode> {
     // Some groups only: the previous build's other groups stay as they are.
@@ -364,7 +373,7 @@ fn build(
         std::thread::spawn(move || outdir::target(&output, move_aside))
     };
     let mut compiled = compile(&src);
-    if let Some(csv) = port_guids {
+    if let Some(csv) = imports.port_guids {
         let Some(guids) = port_guids_of(&src, &compiled, csv, format, &progress)? else {
             return Ok(ExitCode::from(1));
         };
@@ -374,6 +383,13 @@ fn build(
         progress.clear();
         report::print(&src, &compiled.diagnostics, format);
         return Ok(ExitCode::from(1));
+    }
+    if let Some(csv) = imports.identities {
+        progress.clear();
+        if !identities_of(&compiled, csv, format)? {
+            report::print(&src, &compiled.diagnostics, format);
+            return Ok(ExitCode::from(1));
+        }
     }
     // Rendered and written as it goes: the output is never all in memory at once.
     progress.streaming("rendering and writing");
@@ -402,6 +418,30 @@ fn build(
     let stats = result.with_context(|| format!("writing `{}`", output.display()))?;
     written(output, stats);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The files `build` reads beside the spec.
+struct Imports<'a> {
+    port_guids: Option<&'a PathBuf>,
+    identities: Option<&'a PathBuf>,
+}
+
+/// `build --identities`: the identity CSV checked against the compiled plan's switches, every
+/// problem printed located in the CSV; whether it has none. The plan is not changed.
+fn identities_of(
+    compiled: &railyard::Compiled,
+    csv: &Path,
+    format: Format,
+) -> anyhow::Result<bool> {
+    let Some(design) = &compiled.design else {
+        return Ok(true);
+    };
+    let text = input::read_text(csv, input::IDENTITIES)?;
+    let src = SourceFile::new(csv.display().to_string(), text);
+    let mut diags = railyard::diag::Diagnostics::default();
+    railyard::dayzero::parse(&src, &design.fabric, &mut diags);
+    report::print(&src, &diags, format);
+    Ok(!diags.has_errors())
 }
 
 /// `build --port-guids`: the CSV checked against the plan, its GUIDs for the partitions (applied

@@ -422,4 +422,22 @@ codes! {
          lanes in 1.6T twin-port OSFP cages; a spec that declares it with 800G cages of 100G lanes \
          would order NDR-generation optics that cannot link to XDR ones. Use the built-in model, \
          or declare its port groups with `lane_rates: [200G-PAM4]`.";
+    IDENTITY_SYNTAX = "RY1101", "device identity file cannot be read",
+        "The device identity file (`railyard build --identities FILE`, docs/day-zero.md) is a CSV \
+         with a header naming the device column (`name`, `device` or `hostname`) and at least one \
+         of `mac_address` (or `mac`) and `serial` (or `serial_number`): the columns of a NetBox or \
+         Nautobot device export. A MAC is six hex pairs (`1c:34:da:01:02:03`, `-` or Cisco's \
+         `1c34.da01.0203` accepted), unicast and not all zero; a serial is 1 to 64 letters, digits, \
+         `- _ . /`. Any other byte (a line break, a quote, a shell metacharacter) is refused here, \
+         because these values reach DHCP reservations and provisioning files. Fix the cell the \
+         message points at.";
+    IDENTITY_UNKNOWN_DEVICE = "RY1102", "identity for a device the plan does not have",
+        "A row of the identity file names a device that is not a switch of the compiled plan \
+         (names are the plan's, as in `addresses.csv`). A typo, or an inventory of another \
+         cluster: correct the name or remove the row.";
+    IDENTITY_DUPLICATE = "RY1103", "a device, MAC or serial appears twice in the identity file",
+        "Each device has one row, and a MAC address or serial number belongs to one device: two \
+         DHCP reservations with the same MAC or client id would hand one switch another's address \
+         (Kea refuses such a configuration, railyard refuses it first). The message names the \
+         first row; keep the right one.";
 }

@@ -179,6 +179,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["diag", "model", "topology", "intent", "output"],
     ),
     ("cabling", &["diag", "model", "topology", "output"]),
+    // Day zero: device identities (and, next, the DHCP and ZTP files) read beside the plan's
+    // switches; never fed back into addressing.
+    ("dayzero", &["diag", "model", "topology"]),
     // What "the same config" means: canonical line forms, facts, the disruptive-change engine.
     // Pure; push, audit and change read configs through it.
     ("meaning", &["output"]),

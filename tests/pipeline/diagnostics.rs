@@ -20,6 +20,18 @@ use railyard::diag::{ALL_CODES, Diagnostic, Severity, SourceFile};
 /// once one of them is produced after all (then pin it with a spec and drop it from here).
 const UNTRIGGERABLE: &[(&str, &str)] = &[
     (
+        "RY1101",
+        "about a device identity file (`build --identities`), not a spec: pinned with located rows in tests/pipeline/dayzero_identities.rs",
+    ),
+    (
+        "RY1102",
+        "about a device identity file (`build --identities`), not a spec: pinned with located rows in tests/pipeline/dayzero_identities.rs",
+    ),
+    (
+        "RY1103",
+        "about a device identity file (`build --identities`), not a spec: pinned with located rows in tests/pipeline/dayzero_identities.rs",
+    ),
+    (
         "RY0611",
         "retired: every platform renders TCP-MD5 and GTSM now; the code stays reserved",
     ),
