@@ -344,3 +344,39 @@ fn nvlink_switch_trays_and_power_shelves_are_cabled_in_their_rack() {
         assert_eq!(*n, want, "{rack} {role:?}");
     }
 }
+
+/// The BOM's rack line and the summary's rack power are counted against the build's own
+/// `cabling.csv` (racks that hold a tray's BMC cable), not the graph: one GB300 NVL72 rack per
+/// rack with trays, and "up to 142 kW" each (NVL72 AI Factory RA: "Full rack requiring up to
+/// 142 kW").
+#[test]
+fn the_rack_line_and_rack_power_follow_the_cabling_plan() {
+    let text = inventory("gb300-nvl72-spectrum-x.yaml");
+    let files = outputs(&text);
+    let cabling = file(&files, "cabling.csv");
+    let mut lines = cabling.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let (port, rack) = (at("a_port"), at("a_rack"));
+    let racks: BTreeSet<String> = lines
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|c| c[port] == "bmc")
+        .map(|c| c[rack].to_string())
+        .collect();
+    assert_eq!(racks.len(), 16);
+    let bom = file(&files, "bom.csv");
+    let mut r = csv::Reader::from_reader(bom.as_bytes());
+    let header = r.headers().unwrap().clone();
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let row = r
+        .records()
+        .map(Result::unwrap)
+        .find(|rec| &rec[col("category")] == "rack")
+        .expect("a rack order line");
+    assert_eq!(&row[col("part")], "GB300 NVL72");
+    assert!(row[col("description")].contains("142 kW"), "{row:?}");
+    assert_eq!(row[col("quantity")], racks.len().to_string());
+    let summary: serde_json::Value = serde_json::from_str(&file(&files, "summary.json")).unwrap();
+    assert_eq!(summary["scale_up"]["domains"], racks.len());
+    assert_eq!(summary["scale_up"]["racks_kw"], 142.0 * racks.len() as f64);
+}
