@@ -7,7 +7,7 @@ use crate::output::{FileError, InFile};
 use crate::output::{OutputFile, OutputGroup};
 use crate::topology::Fabric;
 
-pub const COLUMNS: [Column; 20] = [
+pub const COLUMNS: [Column; 22] = [
     Column::text("cable_id"),
     Column::text("label"),
     Column::text("a_device"),
@@ -28,6 +28,8 @@ pub const COLUMNS: [Column; 20] = [
     Column::number("cable_count"),
     Column::number("leg"),
     Column::text("b_module"),
+    Column::text("harness"),
+    Column::number("harness_m"),
 ];
 
 /// The NetBox cable bulk-import columns.
@@ -77,6 +79,8 @@ pub fn cabling_csv(f: &Fabric, n: &LinkNames) -> Result<OutputFile, FileError> {
             &p.count.to_string(),
             &p.leg,
             p.b_module,
+            &p.harness,
+            &p.harness_m,
         ]);
     }
     Ok(OutputFile::new(

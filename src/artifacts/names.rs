@@ -3,7 +3,7 @@
 
 use super::printed::metres;
 use crate::physical::PhysicalPlan;
-use crate::topology::{Fabric, LinkId, PerLink};
+use crate::topology::{Fabric, LinkId, PerLink, PortId};
 
 /// Port names and labels of every cable, resolved once and shared by every artifact, by the
 /// fabric's link ids.
@@ -28,13 +28,17 @@ pub struct BuildNames<'p> {
     pub part: &'p str,
     pub count: u32,
     pub leg: String,
+    /// The harness a splitter leg is on (its single end, `device:cage[#connector]`) and the
+    /// harness's length as ordered; empty for a cable of its own.
+    pub harness: String,
+    pub harness_m: String,
 }
 
 impl<'p> BuildNames<'p> {
     /// A splitter leg prints its own run (rounded up to a metre), not the cord's length: the
     /// cord is ordered at its longest leg (the BOM), and a leg added when the cluster grows must
     /// not change the rows of the legs already cabled.
-    fn new(p: &'p PhysicalPlan, id: LinkId, route_m: f64) -> Self {
+    fn new(p: &'p PhysicalPlan, id: LinkId, route_m: f64, hub: impl Fn(bool) -> String) -> Self {
         let (Some(l), Some(c)) = (p.link(id), p.cord_of(id)) else {
             return Self::default();
         };
@@ -53,6 +57,11 @@ impl<'p> BuildNames<'p> {
             part: c.part.as_str(),
             count: l.cord_count,
             leg: l.leg.map_or_else(String::new, |g| g.to_string()),
+            harness: l.harness.map_or_else(String::new, |h| match h.connector {
+                Some(c) => format!("{}#{c}", hub(h.on_a)),
+                None => hub(h.on_a),
+            }),
+            harness_m: l.harness.map_or_else(String::new, |_| metres(c.length_m)),
         }
     }
 }
@@ -63,7 +72,14 @@ impl<'p> LinkNames<'p> {
             let (a, b) = (f.device_of(&l.a), f.device_of(&l.b));
             let (ap, bp) = (f.port_name(a, l.a.port), f.port_name(b, l.b.port));
             let label = crate::topology::label_of(a, &ap, b, &bp);
-            (((ap, bp), label), BuildNames::new(p, id, l.route_m))
+            // A harness is named by its single end's cage, which every leg shares.
+            let hub = |on_a: bool| {
+                let (d, port) = if on_a { (a, l.a.port) } else { (b, l.b.port) };
+                let cage = port.cage().map_or(port, |cage| PortId::Cage { cage });
+                format!("{}:{}", d.name, f.port_name(d, cage))
+            };
+            let build = BuildNames::new(p, id, l.route_m, hub);
+            (((ap, bp), label), build)
         });
         let (ports_and_labels, build) = resolved.unzip();
         let (ports, label) = ports_and_labels.unzip();

@@ -34,6 +34,8 @@ pub const FITTED: &[&str] = &[
     "a_module",
     "b_module",
     "leg",
+    "harness",
+    "harness_m",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -61,6 +63,9 @@ pub struct Cable {
     pub label: String,
     pub a: End,
     pub b: End,
+    /// The tier it runs in (`leaf-spine`, `node-leaf`, …; empty in a plan without the column).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub tier: String,
     /// What is fitted, by [`FITTED`] column (empty cells left out).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub fitted: BTreeMap<String, String>,
@@ -92,6 +97,37 @@ pub struct CableStep {
     pub cable: Cable,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<Cable>,
+    /// Why the step is needed and how the design could have avoided it (replacements and
+    /// moves; an addition or removal is its own reason).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+}
+
+/// What caused a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CauseKind {
+    /// A harness the leg is on is ordered anew (longer, or another part): the live leg moves
+    /// onto the new harness.
+    HarnessReordered,
+    /// What is fitted on the cable itself changes (speed, media, part, modules, length).
+    Refitted,
+    /// One end is re-seated onto a device the old design does not have.
+    ToNewDevice,
+    /// One end leaves a device the new design does not have.
+    FromRemovedDevice,
+    /// One end stays on its device but on another port.
+    PortChanged,
+}
+
+/// Why a step is needed, and how the design could have avoided it (`None`: nothing in the
+/// spec would have, e.g. a part re-specified on purpose).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cause {
+    pub kind: CauseKind,
+    pub why: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub avoid: Option<String>,
 }
 
 fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Cable>, ChangeError> {
@@ -107,6 +143,7 @@ fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Cable>, ChangeError> {
             label: r.get("label").to_string(),
             a: end(&r, "a"),
             b: end(&r, "b"),
+            tier: r.get("tier").to_string(),
             fitted: FITTED
                 .iter()
                 .map(|k| (k.to_string(), r.get(k).to_string()))
@@ -116,16 +153,16 @@ fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Cable>, ChangeError> {
         .collect())
 }
 
-/// The cable work from the old cabling plan to the new one (none when neither side has one).
-pub fn compare(old: &Files, new: &Files) -> Result<Vec<CableStep>, ChangeError> {
+/// Both cabling plans (none when neither side has one).
+pub fn plans(old: &Files, new: &Files) -> Result<(Vec<Cable>, Vec<Cable>), ChangeError> {
     let Some((o, n)) = both(old, new, PATH)? else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     };
-    Ok(steps(parse(PATH, o)?, parse(PATH, n)?))
+    Ok((parse(PATH, o)?, parse(PATH, n)?))
 }
 
 /// The work order between two lists of cables.
-pub fn steps(old: Vec<Cable>, new: Vec<Cable>) -> Vec<CableStep> {
+pub fn steps(old: &[Cable], new: &[Cable]) -> Vec<CableStep> {
     let new_ends: BTreeMap<_, &Cable> = new.iter().map(|c| (c.ends(), c)).collect();
     let old_ends: BTreeMap<_, &Cable> = old.iter().map(|c| (c.ends(), c)).collect();
     let mut gone: Vec<&Cable> = old
@@ -149,6 +186,7 @@ pub fn steps(old: Vec<Cable>, new: Vec<Cable>) -> Vec<CableStep> {
         action,
         cable: c.clone(),
         from: from.cloned(),
+        cause: None,
     };
     let mut out: Vec<CableStep> = gone.iter().map(|c| step(Action::Remove, c, None)).collect();
     out.extend(
@@ -236,6 +274,7 @@ mod tests {
             label: format!("{}:{}/{}:{}", a.0, a.1, b.0, b.1),
             a: end(a),
             b: end(b),
+            tier: String::new(),
             fitted: BTreeMap::new(),
         }
     }
@@ -244,7 +283,7 @@ mod tests {
     fn same_ends_either_way_round_is_no_work() {
         let old = vec![cable("c1", ("n1", "p1"), ("l1", "s1"))];
         let new = vec![cable("other", ("l1", "s1"), ("n1", "p1"))];
-        assert!(steps(old, new).is_empty());
+        assert!(steps(&old, &new).is_empty());
     }
 
     #[test]
@@ -259,7 +298,7 @@ mod tests {
             // A new cable into the port c2 freed.
             cable("c3", ("n3", "p1"), ("l1", "s2")),
         ];
-        let s = steps(old, new);
+        let s = steps(&old, &new);
         let acts: Vec<(Action, &str)> = s
             .iter()
             .map(|x| (x.action, x.cable.cable_id.as_str()))
@@ -269,7 +308,7 @@ mod tests {
         assert_eq!(s[0].from.as_ref().unwrap().b.port, "s1");
         let old = vec![cable("c2", ("n2", "p1"), ("l1", "s2"))];
         let new = vec![cable("c4", ("n4", "p1"), ("l4", "s2"))];
-        let acts: Vec<Action> = steps(old, new).iter().map(|x| x.action).collect();
+        let acts: Vec<Action> = steps(&old, &new).iter().map(|x| x.action).collect();
         assert_eq!(acts, vec![Action::Remove, Action::Add]);
     }
 
@@ -279,7 +318,7 @@ mod tests {
         old.fitted.insert("speed".into(), "100G".into());
         let mut new = old.clone();
         new.fitted.insert("speed".into(), "800G".into());
-        let s = steps(vec![old], vec![new]);
+        let s = steps(&[old], &[new]);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].action, Action::Replace);
         assert_eq!(s[0].from.as_ref().unwrap().fitted["speed"], "100G");
@@ -294,7 +333,7 @@ mod tests {
             cable("c2", ("n1", "p1"), ("l2", "s1")),
             cable("c1", ("n5", "p1"), ("l1", "s9")),
         ];
-        let s = steps(old, new);
+        let s = steps(&old, &new);
         let ids: Vec<(Action, &str)> = s
             .iter()
             .map(|x| (x.action, x.cable.cable_id.as_str()))

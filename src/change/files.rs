@@ -4,10 +4,10 @@
 //! passes as "no change" and no file is "only on one side" for an ordinary change.
 //!
 //! Tenant isolation files (`tenants/` — the tenant plan, the InfiniBand partitions — and the
-//! per-tenant host and scheduler files under `hosts/tenants/`) are compared line by line: a line
-//! of the old file that the new one no longer has is a port leaving a VRF or a partition, or a
-//! PKey's membership changing, and cuts that traffic — disruptive. Lines only added (a new
-//! tenant, a new member) are safe.
+//! per-tenant host and scheduler files under `hosts/tenants/`) are compared by what they grant
+//! (`isolation.rs`): a member the old file grants that the new one does not is a port leaving a
+//! VRF or a partition, or a PKey's membership changing, and cuts that traffic — disruptive.
+//! Members only added (a new tenant, a new member, a node range grown) are safe.
 
 use std::collections::BTreeSet;
 
@@ -62,6 +62,15 @@ fn lines(bytes: &[u8]) -> BTreeSet<&str> {
     }
 }
 
+/// Whether a grant of the old isolation file is gone from the new one (a file that is not
+/// UTF-8 on either side counts as changed wholesale).
+fn lost(old: &[u8], new: &[u8]) -> bool {
+    match (std::str::from_utf8(old), std::str::from_utf8(new)) {
+        (Ok(o), Ok(n)) => super::isolation::loses(o, n),
+        _ => old != new,
+    }
+}
+
 fn one(path: &str, old: Option<&Vec<u8>>, new: Option<&Vec<u8>>) -> Option<FileChange> {
     let empty = Vec::new();
     let (o, n) = (old.unwrap_or(&empty), new.unwrap_or(&empty));
@@ -81,7 +90,7 @@ fn one(path: &str, old: Option<&Vec<u8>>, new: Option<&Vec<u8>>) -> Option<FileC
         path: path.to_string(),
         group: path.split('/').next().unwrap_or(path).to_string(),
         status,
-        disruptive: under(path, ISOLATION) && (lines_removed > 0 || binary_change),
+        disruptive: under(path, ISOLATION) && (lost(o, n) || binary_change),
         lines_removed,
         lines_added,
     })

@@ -5,7 +5,8 @@
 //! left out and where the whole plan is (`--format json`, `--out FILE`). Every value goes
 //! through `output::markdown::text`.
 
-use super::text::{Mark, Row, Section, sections};
+use super::layout::{Mark, Row, Section};
+use super::text::sections;
 use super::{ChangeSet, cables::Action};
 use crate::output::markdown::text as md;
 
@@ -33,6 +34,7 @@ fn counts(cs: &ChangeSet) -> Vec<(&'static str, usize)> {
         ("new device numbers", n.device_new),
         ("tenant membership changes", cs.tenants.len()),
         ("part numbers changing", cs.parts.len()),
+        ("parts the replacements swap", cs.swaps.len()),
         ("other files differing", cs.files.len()),
         ("racks added", cs.racks.added.len()),
         ("racks removed", cs.racks.removed.len()),

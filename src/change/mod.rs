@@ -15,12 +15,18 @@
 
 pub mod bom;
 pub mod cables;
+pub mod cause;
 pub mod configs;
 pub mod files;
+pub mod isolation;
+pub mod layout;
 pub mod markdown;
 pub mod numbering;
+pub mod order;
 pub mod page;
 pub mod racks;
+pub mod reprint;
+pub mod swaps;
 pub mod table;
 pub mod tenants;
 pub mod text;
@@ -53,6 +59,9 @@ pub struct ChangeSet {
     pub tenants: Vec<tenants::MembershipChange>,
     /// The bill of materials' delta, by part number.
     pub parts: Vec<bom::PartDelta>,
+    /// The parts the replacements take out and fit, even where the totals cancel.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub swaps: Vec<swaps::PartSwap>,
     /// Every other file that differs, by path (tenant isolation files by meaning of lines).
     pub files: Vec<files::FileChange>,
     /// Racks (NVLink domains) of a rack-scale system added or removed.
@@ -93,6 +102,7 @@ impl ChangeSet {
             && self.numbering.is_empty()
             && self.tenants.is_empty()
             && self.parts.is_empty()
+            && self.swaps.is_empty()
             && self.files.is_empty()
             && self.racks.is_empty()
     }
@@ -188,7 +198,12 @@ pub fn compare(old: &Files, new: &Files) -> Result<ChangeSet, Vec<ChangeError>> 
         _ => (old, new),
     };
     let mut errors = Vec::new();
-    let cables = kept(cables::compare(old, new).map_err(|e| vec![e]), &mut errors);
+    let cables = cables::plans(old, new).map(|(o, n)| {
+        let mut steps = cables::steps(&o, &n);
+        cause::explain(&mut steps, &o, &n);
+        steps
+    });
+    let cables = kept(cables.map_err(|e| vec![e]), &mut errors);
     let devices = kept(configs::compare_designs(old, new, nothing), &mut errors);
     let numbering = kept(numbering::compare(old, new), &mut errors);
     let tenants = kept(tenants::compare(old, new).map_err(|e| vec![e]), &mut errors);
@@ -196,6 +211,7 @@ pub fn compare(old: &Files, new: &Files) -> Result<ChangeSet, Vec<ChangeError>> 
     match (cables, devices, numbering, tenants, parts) {
         (Some(cables), Some(devices), Some(numbering), Some(tenants), Some(parts)) => {
             Ok(ChangeSet {
+                swaps: swaps::swaps(&cables),
                 cables,
                 devices,
                 numbering,

@@ -1,48 +1,11 @@
 //! The change set as sections of rows, written as terminal text here and as an HTML page by
 //! `page.rs`: one layout, two escapes (`output::terminal` here, `output::markup` there).
 
-use super::cables::{Action, Cable, CableStep};
 use super::configs::{DeviceChange, DeviceStatus, FileChange};
 use super::files::{self as other, FileStatus};
-use super::{ChangeSet, Verdict};
+use super::layout::{Mark, Row, Section, row};
+use super::{ChangeSet, Verdict, order};
 use crate::output::terminal;
-
-/// What a row says about the running cluster, for the page's colours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mark {
-    Plain,
-    Add,
-    Remove,
-    Disruptive,
-}
-
-impl Mark {
-    pub fn class(self) -> &'static str {
-        match self {
-            Mark::Plain => "plain",
-            Mark::Add => "add",
-            Mark::Remove => "remove",
-            Mark::Disruptive => "disruptive",
-        }
-    }
-}
-
-pub struct Row {
-    pub mark: Mark,
-    pub cells: Vec<String>,
-}
-
-pub struct Section {
-    pub title: String,
-    pub rows: Vec<Row>,
-}
-
-fn row(mark: Mark, cells: &[&str]) -> Row {
-    Row {
-        mark,
-        cells: cells.iter().map(|c| c.to_string()).collect(),
-    }
-}
 
 impl Verdict {
     pub fn words(self) -> &'static str {
@@ -58,65 +21,6 @@ impl Verdict {
 pub fn headline(cs: &ChangeSet) -> String {
     let v = cs.verdict();
     format!("railyard diff: {} (exit {})", v.words(), v.exit_code())
-}
-
-fn end(c: &Cable) -> String {
-    format!(
-        "{} {}:{} — {} {}:{}",
-        c.a.rack, c.a.device, c.a.port, c.b.rack, c.b.device, c.b.port
-    )
-}
-
-/// What is fitted on a cable, as the installer reads it off the old and the new label.
-fn fitting(c: &Cable) -> String {
-    let v: Vec<String> = c.fitted.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    v.join(" ")
-}
-
-fn cables(steps: &[CableStep]) -> Section {
-    let count = |a| steps.iter().filter(|s| s.action == a).count();
-    let mut rows = Vec::new();
-    for (i, s) in steps.iter().enumerate() {
-        let n = (i + 1).to_string();
-        let c = &s.cable;
-        match (&s.action, &s.from) {
-            (Action::Move, Some(f)) => rows.push(row(
-                Mark::Disruptive,
-                &[
-                    &n,
-                    "move",
-                    &c.cable_id,
-                    &c.label,
-                    &format!("{} (was {})", end(c), end(f)),
-                ],
-            )),
-            (Action::Replace, Some(f)) => rows.push(row(
-                Mark::Disruptive,
-                &[
-                    &n,
-                    "replace",
-                    &c.cable_id,
-                    &c.label,
-                    &format!("{} ({} out, {} in)", end(c), fitting(f), fitting(c)),
-                ],
-            )),
-            (Action::Remove, _) => rows.push(row(
-                Mark::Remove,
-                &[&n, "remove", &c.cable_id, &c.label, &end(c)],
-            )),
-            _ => rows.push(row(Mark::Add, &[&n, "add", &c.cable_id, &c.label, &end(c)])),
-        }
-    }
-    Section {
-        title: format!(
-            "Cables: {} to remove, {} to replace, {} to move, {} to add (in this order)",
-            count(Action::Remove),
-            count(Action::Replace),
-            count(Action::Move),
-            count(Action::Add)
-        ),
-        rows,
-    }
 }
 
 fn file_rows(f: &FileChange, rows: &mut Vec<Row>) {
@@ -170,10 +74,7 @@ fn devices(devs: &[DeviceChange]) -> Section {
             file_rows(f, &mut rows);
         }
     }
-    Section {
-        title: format!("Switch configs: {} devices", devs.len()),
-        rows,
-    }
+    Section::new(format!("Switch configs: {} devices", devs.len()), rows)
 }
 
 fn numbering(cs: &ChangeSet) -> Section {
@@ -196,8 +97,8 @@ fn numbering(cs: &ChangeSet) -> Section {
     for c in &n.tenant_new {
         rows.push(row(Mark::Add, &["new", &c.owner, &c.what, &show(&c.new)]));
     }
-    Section {
-        title: format!(
+    Section::new(
+        format!(
             "Numbering: {} renumbered, {} gone, {} new tenant numbers, {} new device numbers",
             n.renumbered.len(),
             n.gone.len(),
@@ -205,7 +106,7 @@ fn numbering(cs: &ChangeSet) -> Section {
             n.device_new
         ),
         rows,
-    }
+    )
 }
 
 fn tenants(cs: &ChangeSet) -> Section {
@@ -226,10 +127,10 @@ fn tenants(cs: &ChangeSet) -> Section {
             rows.push(row(Mark::Add, &["join", &m.tenant, &what, &who]));
         }
     }
-    Section {
-        title: format!("Tenant membership: {} changes", cs.tenants.len()),
+    Section::new(
+        format!("Tenant membership: {} changes", cs.tenants.len()),
         rows,
-    }
+    )
 }
 
 fn parts(cs: &ChangeSet) -> Section {
@@ -250,10 +151,10 @@ fn parts(cs: &ChangeSet) -> Section {
             )
         })
         .collect();
-    Section {
-        title: format!("Parts to order: {} part numbers change", cs.parts.len()),
+    Section::new(
+        format!("Parts to order: {} part numbers change", cs.parts.len()),
         rows,
-    }
+    )
 }
 
 /// The sections of a change set, in work order; racks first where a rack-scale system gains or
@@ -263,14 +164,16 @@ pub fn sections(cs: &ChangeSet) -> Vec<Section> {
     if !cs.racks.is_empty() {
         out.push(racks(cs));
     }
+    out.extend(order::avoidable(&cs.cables));
     out.extend([
-        cables(&cs.cables),
+        order::cables(&cs.cables),
         devices(&cs.devices),
         numbering(cs),
         tenants(cs),
         parts(cs),
-        files(&cs.files),
     ]);
+    out.extend(order::swaps(&cs.swaps));
+    out.extend([files(&cs.files)]);
     out
 }
 
@@ -287,14 +190,14 @@ fn racks(cs: &ChangeSet) -> Section {
             )
         }))
         .collect();
-    Section {
-        title: format!(
+    Section::new(
+        format!(
             "Racks (NVLink domains): {} added, {} removed",
             r.added.len(),
             r.removed.len()
         ),
         rows,
-    }
+    )
 }
 
 /// Every other file that differs, by group then path: nothing a build writes goes unsaid.
@@ -312,10 +215,7 @@ fn files(changes: &[other::FileChange]) -> Section {
             row(mark, &[&f.group, what, &f.path, &lines])
         })
         .collect();
-    Section {
-        title: format!("Other files that differ: {}", changes.len()),
-        rows,
-    }
+    Section::new(format!("Other files that differ: {}", changes.len()), rows)
 }
 
 /// The change set as terminal text: every value with its control characters shown escaped.
@@ -323,7 +223,7 @@ pub fn render(cs: &ChangeSet) -> String {
     let mut out = String::new();
     out.push_str(&headline(cs));
     out.push('\n');
-    for s in sections(cs) {
+    for s in std::iter::once(order::summary(cs)).chain(sections(cs)) {
         out.push('\n');
         out.push_str(&terminal::escape_inline(&s.title));
         out.push('\n');

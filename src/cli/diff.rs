@@ -56,6 +56,10 @@ pub struct DiffArgs {
     /// request: everything is added, or everything removed), not an error.
     #[arg(long)]
     pub missing_is_empty: bool,
+    /// Also write the labels of every cable the work order adds, moves or re-fits to FILE, as
+    /// ZPL for the label printer (taken from the new side's `labels/*.zpl`).
+    #[arg(long, value_name = "FILE")]
+    pub labels: Option<PathBuf>,
 }
 
 /// What `--format json` prints.
@@ -72,7 +76,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         if args.missing_is_empty && std::fs::symlink_metadata(p).is_err() {
             return Ok(Side::Empty);
         }
-        side(p)
+        side(p, args.labels.is_some())
     };
     if args.missing_is_empty
         && std::fs::symlink_metadata(&args.old).is_err()
@@ -130,6 +134,26 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
                 "{}",
                 terminal::escape(&change::markdown::render(&cs, &full))
             );
+        }
+    }
+    if let Some(file) = &args.labels {
+        let Some(r) = change::reprint::labels(&new, &cs.cables) else {
+            eprintln!("error: the new side has no labels/*.zpl to take the labels from");
+            return Ok(ExitCode::from(CANNOT_COMPARE));
+        };
+        if !r.missing.is_empty() {
+            eprintln!(
+                "warning: {} cables have no label in the new build: {}",
+                r.missing.len(),
+                terminal::escape_inline(&r.missing.join(" "))
+            );
+        }
+        if let Err(e) = std::fs::write(file, &r.zpl) {
+            eprintln!(
+                "error: writing {}: {e}",
+                terminal::escape_inline(&file.display().to_string())
+            );
+            return Ok(ExitCode::from(CANNOT_COMPARE));
         }
     }
     if let Some(file) = &args.html
@@ -191,7 +215,7 @@ fn kept(spec: Vec<OutputFile>, dir: &Files) -> Files {
 }
 
 /// One side's files: a build directory's, or a spec's rendered in memory.
-fn side(path: &Path) -> Result<Side, String> {
+fn side(path: &Path, labels: bool) -> Result<Side, String> {
     if path.is_dir() {
         return build_dir(path).map(Side::Dir);
     }
@@ -199,13 +223,18 @@ fn side(path: &Path) -> Result<Side, String> {
     let compiled = railyard::compile(&src);
     super::report::print(&src, &compiled.diagnostics, super::Format::Short);
     let templates = super::templates::load(None).map_err(|e| format!("{e:#}"))?;
-    let only = Selection::of(&[
+    let mut groups = vec![
         OutputGroup::Configs,
         OutputGroup::Cabling,
         OutputGroup::Addresses,
         OutputGroup::Hosts,
         OutputGroup::Plan,
-    ]);
+    ];
+    if labels {
+        // The label files are drawn with the report's group.
+        groups.push(OutputGroup::Report);
+    }
+    let only = Selection::of(&groups);
     match compiled.outputs_only(&templates, &only) {
         None => Err(format!(
             "the spec {} has errors: nothing to compare",

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::ends::EndCage;
 use super::problems::Problems;
-use super::{CordPart, Inputs, LinkBuild, PhysicalPlan, Source};
+use super::{CordPart, HarnessEnd, Inputs, LinkBuild, PhysicalPlan, Source};
 use crate::catalog::{Assembly, AssemblyEnd, Cage, order};
 use crate::model::ident::Name;
 use crate::model::{AssemblyKind, Form, Media, Signal};
@@ -144,6 +144,10 @@ pub(crate) fn solve(
                         cord,
                         cord_count: 1,
                         leg: (legs > 1).then_some(k as u32 + 1),
+                        harness: (legs > 1).then(|| HarnessEnd {
+                            on_a: input.ends[j as usize].0.slot == hub.slot,
+                            connector: None,
+                        }),
                     });
                 }
             }

@@ -67,6 +67,17 @@ pub struct LinkBuild {
     pub cord_count: u32,
     /// The leg of a splitter (1-based) this link is on.
     pub leg: Option<u32>,
+    /// Where that splitter's single end is (`None` for a cable of its own): a harness is one
+    /// part shared by its legs, and a day-two change must know which legs share it.
+    pub harness: Option<HarnessEnd>,
+}
+
+/// The single end of a splitter or breakout: which end of the link it is and, where the
+/// module there has several connectors, which one (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HarnessEnd {
+    pub on_a: bool,
+    pub connector: Option<u32>,
 }
 
 /// One module plugged into one cage.

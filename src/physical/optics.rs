@@ -9,13 +9,16 @@ use std::collections::BTreeMap;
 
 use super::ends::EndCage;
 use super::problems::Problems;
-use super::{CordPart, Inputs, LinkBuild, ModulePart, ModuleUse, PhysicalPlan, Source};
+use super::{CordPart, HarnessEnd, Inputs, LinkBuild, ModulePart, ModuleUse, PhysicalPlan, Source};
 use crate::catalog::{Cage, Fibre, Module, order};
 use crate::model::ident::Name;
 use crate::model::{FibreKind, FibreMedia, Fits, Grade, LaneRate, Media, Signal};
 
 /// How a cage's ports sit on a module's connectors: `per` ports share one connector (a
 /// splitter's single end), or one port spans `span` connectors (800G over a twin-port).
+/// A link's fibre: its first cord, how many cords, and the splitter leg with its harness end.
+type Fitting = (u32, u32, Option<(u32, HarnessEnd)>);
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Layout {
     per: u32,
@@ -183,6 +186,7 @@ pub(crate) fn solve(
         }
         match fibres.link(input, plan, (a, pa), (b, pb), signal, route, i) {
             Ok((cord, cord_count, leg)) => {
+                let (leg, harness) = (leg.map(|l| l.0), leg.map(|l| l.1));
                 let Some(media) = plan.cord(cord).map(|c| c.media) else {
                     continue;
                 };
@@ -194,6 +198,7 @@ pub(crate) fn solve(
                     cord,
                     cord_count,
                     leg,
+                    harness,
                 })
             }
             Err(why) => problems.no_part(i, &why, input),
@@ -295,7 +300,7 @@ impl Fibres {
         signal: Signal,
         route: f64,
         i: usize,
-    ) -> Result<(u32, u32, Option<u32>), String> {
+    ) -> Result<Fitting, String> {
         let la = layout(a.1, a.0.ports, signal.lanes).ok_or("no layout")?;
         let lb = layout(b.1, b.0.ports, signal.lanes).ok_or("no layout")?;
         if la.per > 1 && lb.per > 1 {
@@ -305,6 +310,10 @@ impl Fibres {
             return Err("the modules split the link over different connector counts".into());
         }
         let (hub, lh, far) = if la.per > 1 { (a, la, b) } else { (b, lb, a) };
+        let harness = |conn: u32| HarnessEnd {
+            on_a: la.per > 1,
+            connector: (hub.1.ports > 1).then_some(conn + 1),
+        };
         if lh.per == 1 {
             mate(a.1, b.1)?;
         } else if hub.1.media != far.1.media {
@@ -322,7 +331,7 @@ impl Fibres {
                 if plan.cord(c).is_some_and(|p| p.length_m + 1e-9 < route) {
                     self.lengthen(input, plan, c, route, i)?;
                 }
-                return Ok((c, 1, Some(leg)));
+                return Ok((c, 1, Some((leg, harness(conn)))));
             }
             let ends = (hub.1, far.1);
             let c = push_cord(
@@ -336,7 +345,7 @@ impl Fibres {
             )?;
             panel_cords(input, plan, hub.1, hub.1.lanes, panels(input, i))?;
             self.splitters.insert(k, c);
-            return Ok((c, 1, Some(leg)));
+            return Ok((c, 1, Some((leg, harness(conn)))));
         }
         let first = plan.cords.len() as u32;
         let lanes = a.1.lanes.min(b.1.lanes);
@@ -365,7 +374,7 @@ impl Fibres {
         b: ((&EndCage, &Module), Layout),
         route: f64,
         i: usize,
-    ) -> Result<(u32, u32, Option<u32>), String> {
+    ) -> Result<Fitting, String> {
         let end = |e: &EndCage, l: Layout| (e.slot, e.index / l.per);
         let (ea, eb) = (end(a.0.0, a.1), end(b.0.0, b.1));
         if a.1.per != b.1.per || a.0.0.index % a.1.per != b.0.0.index % b.1.per {

@@ -147,3 +147,39 @@ fn the_first_tenant_added_and_the_last_removed_compare() {
     let (leave, _) = moved(&v, "first", "node");
     assert_eq!(leave.len(), 32);
 }
+
+/// A tenant placed by GPU count grows from 128 to 192 GPUs (16 → 24 nodes): its partition,
+/// Slurm node range and Kueue node list are rewritten in place, but nothing loses a grant: the
+/// nodes join, and the change is safe (exit 1; it was exit 2 while tenant files were compared
+/// as sets of lines).
+#[test]
+fn a_partition_gaining_nodes_is_safe() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = inventory("dgx-superpod-h100-tenants.yaml");
+    let grown = old.replacen("nodes: {gpus: 128}", "nodes: {gpus: 192}", 1);
+    assert_ne!(old, grown);
+    let (before, after) = (
+        partition_nodes(dir.path(), &old),
+        partition_nodes(dir.path(), &grown),
+    );
+    assert!(before["team-rec"].is_subset(&after["team-rec"]));
+    let expected: BTreeSet<String> = after["team-rec"]
+        .difference(&before["team-rec"])
+        .cloned()
+        .collect();
+    assert_eq!(expected.len(), 8);
+    let (code, v) = diff(dir.path(), &old, &grown);
+    assert_eq!(code, Some(1), "{v:#}");
+    let (leave, join) = moved(&v, "team-rec", "node");
+    assert!(leave.is_empty());
+    assert_eq!(join, expected);
+    // The tenant's Slurm partition is among the files listed, rewritten, not cutting traffic.
+    let slurm = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "hosts/tenants/team-rec/slurm-partition.conf")
+        .expect("the Slurm partition differs");
+    assert_eq!(slurm["disruptive"], false);
+    assert!(slurm["lines_removed"].as_u64().unwrap() > 0);
+}

@@ -16,4 +16,5 @@ mod diff_markdown;
 mod diff_nothing;
 mod diff_tenants;
 mod diff_truth;
+mod diff_work_order;
 mod impact;

@@ -17,6 +17,7 @@ mod cli;
 mod conventions;
 mod dayzero_identities;
 mod diagnostics;
+mod diff_pairs;
 mod examples;
 mod facts;
 mod fuzz_corpora;

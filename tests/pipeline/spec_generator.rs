@@ -27,7 +27,7 @@ use railyard::render::Templates;
 
 /// How a tenant picks its nodes.
 #[derive(Clone, Copy, Debug)]
-enum Pick {
+pub(crate) enum Pick {
     Range,
     Names,
     Sus,
@@ -35,32 +35,32 @@ enum Pick {
 }
 
 #[derive(Clone, Debug)]
-struct Cluster {
-    infiniband: bool,
-    top_of_rack: bool,
-    planes: u32,
-    rails: u32,
-    sus: u32,
-    nodes_per_su: u32,
+pub(crate) struct Cluster {
+    pub(crate) infiniband: bool,
+    pub(crate) top_of_rack: bool,
+    pub(crate) planes: u32,
+    pub(crate) rails: u32,
+    pub(crate) sus: u32,
+    pub(crate) nodes_per_su: u32,
     /// Rails per leaf (rail-optimized) or nodes per leaf (top-of-rack).
-    per_leaf: u32,
-    three_tier: Option<u32>,
-    storage: bool,
+    pub(crate) per_leaf: u32,
+    pub(crate) three_tier: Option<u32>,
+    pub(crate) storage: bool,
     /// 0: none, 1: dedicated leaves, 2: converged with storage.
-    inband: u8,
-    oob_sn2201: bool,
-    racks: Option<u32>,
-    platform: Option<&'static str>,
-    populated: Option<u32>,
-    tenants: Vec<(Pick, u32)>,
-    asn_override: bool,
+    pub(crate) inband: u8,
+    pub(crate) oob_sn2201: bool,
+    pub(crate) racks: Option<u32>,
+    pub(crate) platform: Option<&'static str>,
+    pub(crate) populated: Option<u32>,
+    pub(crate) tenants: Vec<(Pick, u32)>,
+    pub(crate) asn_override: bool,
 }
 
 fn divisors(n: u32) -> Vec<u32> {
     (1..=n).filter(|d| n.is_multiple_of(*d)).collect()
 }
 
-fn cluster() -> impl Strategy<Value = Cluster> {
+pub(crate) fn cluster() -> impl Strategy<Value = Cluster> {
     (
         any::<bool>(),
         any::<bool>(),
@@ -244,7 +244,7 @@ impl Cluster {
         }
     }
 
-    fn yaml(&self) -> String {
+    pub(crate) fn yaml(&self) -> String {
         let (leaf_model, transport) = if self.infiniband {
             ("qm9700", "infiniband")
         } else {
@@ -610,7 +610,7 @@ fn check_tenant_ports(
     Ok(())
 }
 
-fn cases(default: u32) -> u32 {
+pub(crate) fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -1,0 +1,246 @@
+//! The work order of `railyard diff` (issue #39 item 5 and the layout it asks for): growth that
+//! lengthens a breakout harness orders the new harness and moves its live legs onto it (a
+//! disruptive step, the parts swapped counted even where the totals cancel); growth with the
+//! final size declared stays add-only; moves caused by re-spread spines say why and how the
+//! design could have avoided them; `--labels` writes the ZPL of just the cables to label, and
+//! the HTML groups the steps by phase and rack with a box to tick off. Every expectation is
+//! derived from the two builds' `cabling.csv` and `bom.csv`, parsed here.
+
+use crate::common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::{inventory, railyard_in};
+use railyard::change::cables::Action;
+use railyard::change::cause::CauseKind;
+use railyard::change::{self, ChangeSet, Files, Verdict};
+
+use crate::diff::files as build;
+
+fn compare(old: &Files, new: &Files) -> ChangeSet {
+    change::compare(old, new).unwrap_or_else(|e| panic!("cannot compare: {e:?}"))
+}
+
+fn rows(files: &Files, path: &str) -> Vec<BTreeMap<String, String>> {
+    let mut r = csv::Reader::from_reader(&files[path][..]);
+    r.deserialize().map(|x| x.expect("row")).collect()
+}
+
+fn spx(count: &str) -> String {
+    inventory("spectrum-x-cloud.yaml").replace("  count: 3\n", count)
+}
+
+/// The lengths (metres) the BOM orders a length-coded fibre family at, read off its
+/// descriptions ("…, 15 m").
+fn lengths(files: &Files, part: &str) -> BTreeSet<String> {
+    rows(files, "bom.csv")
+        .into_iter()
+        .filter(|r| r["part"] == part)
+        .filter_map(|r| {
+            let d = r["description"].rsplit(", ").next()?.to_string();
+            d.strip_suffix(" m").map(str::to_string)
+        })
+        .collect()
+}
+
+#[test]
+fn growth_that_lengthens_a_harness_moves_its_live_legs_onto_a_new_one() {
+    let (old, new) = (build(&spx("  count: 3\n")), build(&spx("  count: 4\n")));
+    let cs = compare(&old, &new);
+    // The OOB uplinks are legs of a 1:4 MPO–LC harness at the gateway (the BOM orders it by
+    // length): 3 SUs order it at one length, the fourth SU's leg at a longer one.
+    const HARNESS: &str = "GEN-MPO12-UPC-4LC-OM4";
+    let (was, now) = (lengths(&old, HARNESS), lengths(&new, HARNESS));
+    assert_eq!((was.len(), now.len()), (1, 1), "{was:?} {now:?}");
+    assert_ne!(was, now);
+    // The live legs: the old plan's OOB uplink cables.
+    let live: BTreeSet<String> = rows(&old, "cabling.csv")
+        .into_iter()
+        .filter(|r| r["tier"] == "oob-uplink" && r["cable_part"] == HARNESS)
+        .map(|r| r["cable_id"].clone())
+        .collect();
+    assert_eq!(live.len(), 3);
+    let moved: BTreeSet<String> = cs
+        .cables
+        .iter()
+        .filter(|s| s.action == Action::Replace)
+        .map(|s| s.cable.cable_id.clone())
+        .collect();
+    assert_eq!(
+        moved, live,
+        "every live leg moves onto the new harness, nothing else"
+    );
+    for s in cs.cables.iter().filter(|s| s.action == Action::Replace) {
+        let c = s.cause.as_ref().expect("a replacement says why");
+        assert_eq!(c.kind, CauseKind::HarnessReordered);
+        assert!(c.avoid.as_deref().is_some_and(|a| a.contains("populated:")));
+    }
+    // The harness is swapped once however many legs move: one out at the old length, one in
+    // at the new.
+    let swapped: Vec<(String, String, u64, u64)> = cs
+        .swaps
+        .iter()
+        .map(|p| (p.part.clone(), p.length_m.clone(), p.out, p.fitted))
+        .collect();
+    let (w, n) = (was.first().unwrap().clone(), now.first().unwrap().clone());
+    assert_eq!(
+        swapped,
+        vec![(HARNESS.into(), w, 1, 0), (HARNESS.into(), n, 0, 1)]
+    );
+    assert_eq!(cs.verdict(), Verdict::Disruptive);
+}
+
+#[test]
+fn growth_with_the_final_size_declared_only_adds() {
+    let old = build(&spx("  count: 4\n  populated: [32, 32, 32, 0]\n"));
+    let new = build(&spx("  count: 4\n  populated: [32, 32, 32, 32]\n"));
+    let cs = compare(&old, &new);
+    let (o, n) = (rows(&old, "cabling.csv"), rows(&new, "cabling.csv"));
+    // Every old row stays as it is; the new ones are the fourth SU's nodes' cables.
+    let old_ids: BTreeSet<&String> = o.iter().map(|r| &r["cable_id"]).collect();
+    assert!(o.iter().all(|r| n.contains(r)));
+    let added = n
+        .iter()
+        .filter(|r| !old_ids.contains(&r["cable_id"]))
+        .count();
+    assert!(added > 0);
+    let actions: BTreeSet<Action> = cs.cables.iter().map(|s| s.action).collect();
+    assert_eq!(actions, BTreeSet::from([Action::Add]));
+    assert_eq!(cs.cables.len(), added);
+    assert!(cs.swaps.is_empty());
+    assert!(change::order::avoidable(&cs.cables).is_none());
+    assert_eq!(cs.verdict(), Verdict::Safe);
+}
+
+#[test]
+fn moves_onto_new_spines_say_why_and_how_to_avoid_them() {
+    // The SuperPOD's spines are sized by its SUs: 2 → 3 SUs adds spines and re-spreads uplinks.
+    let spec = inventory("dgx-superpod-h100.yaml").replace("  count: 4\n", "  count: 2\n");
+    let (old, new) = (
+        build(&spec),
+        build(&spec.replace("  count: 2\n", "  count: 3\n")),
+    );
+    let cs = compare(&old, &new);
+    let devices = |rows: &[BTreeMap<String, String>]| -> BTreeSet<String> {
+        rows.iter()
+            .flat_map(|r| [r["a_device"].clone(), r["b_device"].clone()])
+            .collect()
+    };
+    let before = devices(&rows(&old, "cabling.csv"));
+    let uplinks: Vec<_> = cs
+        .cables
+        .iter()
+        .filter(|s| s.action == Action::Move && s.cable.tier == "leaf-spine")
+        .collect();
+    assert!(!uplinks.is_empty(), "spine growth re-spreads uplinks");
+    for s in uplinks {
+        let c = s.cause.as_ref().expect("a move says why");
+        let onto_new = !before.contains(&s.cable.a.device) || !before.contains(&s.cable.b.device);
+        assert_eq!(c.kind == CauseKind::ToNewDevice, onto_new, "{s:?}");
+        assert!(
+            c.avoid
+                .as_deref()
+                .is_some_and(|a| a.contains("spine `count`")),
+            "{c:?}"
+        );
+    }
+}
+
+/// The cable ids whose labels a technician needs after the change: every new row whose label
+/// text (ends, part, leg, modules) is not an old row's.
+fn to_label(old: &[BTreeMap<String, String>], new: &[BTreeMap<String, String>]) -> Vec<String> {
+    let printed = |r: &BTreeMap<String, String>| {
+        [
+            "cable_id",
+            "label",
+            "cable_part",
+            "leg",
+            "a_module",
+            "b_module",
+        ]
+        .map(|k| r[k].clone())
+    };
+    let before: BTreeSet<_> = old.iter().map(printed).collect();
+    new.iter()
+        .filter(|r| !before.contains(&printed(r)))
+        .map(|r| r["cable_id"].clone())
+        .collect()
+}
+
+#[test]
+fn labels_and_the_page_cover_exactly_the_steps() {
+    let dir = tempfile::tempdir().unwrap();
+    let lab = inventory("lab-small.yaml");
+    let grown = lab.replacen(
+        "{count: 1, nodes_per_su: 4",
+        "{count: 2, nodes_per_su: 4",
+        1,
+    );
+    assert_ne!(lab, grown, "lab-small has one SU");
+    std::fs::write(dir.path().join("a.yaml"), &lab).unwrap();
+    std::fs::write(dir.path().join("b.yaml"), &grown).unwrap();
+    for (spec, out) in [("a.yaml", "a"), ("b.yaml", "b")] {
+        let o = railyard_in(dir.path(), &["build", spec, "-o", out]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let read = |side: &str| -> Vec<BTreeMap<String, String>> {
+        let bytes = std::fs::read(dir.path().join(side).join("cabling.csv")).unwrap();
+        let mut r = csv::Reader::from_reader(&bytes[..]);
+        r.deserialize().map(|x| x.expect("row")).collect()
+    };
+    let (old, new) = (read("a"), read("b"));
+    let mut want = to_label(&old, &new);
+    want.sort();
+    assert!(!want.is_empty());
+    let o = railyard_in(
+        dir.path(),
+        &["diff", "a", "b", "--labels", "re.zpl", "--html", "wo.html"],
+    );
+    assert!(matches!(o.status.code(), Some(1 | 2)), "{o:?}");
+    // Two labels (A and B end) per cable, found by the cable id in each QR code's field data.
+    let zpl = std::fs::read_to_string(dir.path().join("re.zpl")).unwrap();
+    let mut ids: BTreeMap<String, usize> = BTreeMap::new();
+    for block in zpl.split("^XA").skip(1) {
+        assert!(block.trim_end().ends_with("^XZ"), "{block}");
+        let data = block
+            .split_once("^FDMA,")
+            .unwrap()
+            .1
+            .split_once("^FS")
+            .unwrap()
+            .0;
+        let id = railyard::output::zpl::unfield(data).unwrap();
+        *ids.entry(id).or_default() += 1;
+    }
+    assert!(ids.values().all(|n| *n == 2), "{ids:?}");
+    let got: Vec<String> = ids.into_keys().collect();
+    assert_eq!(got, want);
+    // The page: one box per step, a step being every cable row that differs on either side.
+    let page = std::fs::read_to_string(dir.path().join("wo.html")).unwrap();
+    let same = |r: &BTreeMap<String, String>, side: &[BTreeMap<String, String>]| {
+        side.iter().any(|x| x == r)
+    };
+    let gone = old.iter().filter(|r| !same(r, &new)).count();
+    let came = new.iter().filter(|r| !same(r, &old)).count();
+    let boxes = page.matches('\u{2610}').count();
+    assert!(
+        (came.max(gone)..=came + gone).contains(&boxes),
+        "{boxes} boxes for {gone} old and {came} new rows"
+    );
+    // Grouped by phase in work order, then by rack.
+    let phases: Vec<&str> = page
+        .match_indices("<h3>")
+        .map(|(i, _)| page[i + 4..].split(" — ").next().unwrap())
+        .collect();
+    let rank = |p: &str| {
+        ["remove", "replace", "move", "add"]
+            .iter()
+            .position(|x| *x == p)
+    };
+    assert!(phases.iter().all(|p| rank(p).is_some()), "{phases:?}");
+    assert!(
+        phases.windows(2).all(|w| rank(w[0]) <= rank(w[1])),
+        "{phases:?}"
+    );
+    assert!(page.find("<h2>Summary</h2>") < page.find("<h2>Cables"));
+}
