@@ -27,12 +27,13 @@ mod scope;
 mod text;
 mod verify;
 
+pub use names::PortAliases;
 pub use neighbour::Neighbour;
 pub use parse::{InputFormat, ParseError, Parsed, parse, parse_reader};
 pub use scope::{Gap, NotInPlan, Scope, Status, tier_named};
 pub use verify::{
     CableRef, CaptureInfo, Class, EndRef, Finding, MiswireKind, ObservedLink, Report, Summary,
-    Unseen, Unverified, verify, verify_scoped,
+    Unseen, Unverified, verify, verify_named, verify_scoped,
 };
 
 use serde::Serialize;

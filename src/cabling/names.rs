@@ -43,3 +43,36 @@ impl Names {
             .is_some_and(|n| n == name)
     }
 }
+
+/// The names a host's operating system gives its ports (`ens1f0np0`, from the node model's
+/// `netdev` or its PCIe layout), by device, each to the plan's port name (`nic0`): LLDP from a
+/// server reports the OS name, and a correctly cabled port must not read as a miswire whose fix
+/// ("move the plug from gpu001:ens1f0np0 to gpu001:nic0") cannot be carried out.
+#[derive(Clone, Debug, Default)]
+pub struct PortAliases {
+    by: BTreeMap<(String, String), String>,
+}
+
+impl PortAliases {
+    /// From `(device, OS name, plan port)` triples. A name the plan already uses for another
+    /// port of the device is not an alias (the plan's own name wins).
+    pub fn new(names: impl IntoIterator<Item = (String, String, String)>) -> Self {
+        let by = names
+            .into_iter()
+            .filter(|(_, os, plan)| os != plan)
+            .map(|(d, os, plan)| ((d, os), plan))
+            .collect();
+        Self { by }
+    }
+
+    /// The plan's name of the port `device` reports as `reported` (unchanged when none).
+    pub fn port(&self, device: &str, reported: &str) -> String {
+        self.by
+            .get(&(device.to_string(), reported.to_string()))
+            .map_or_else(|| reported.to_string(), String::clone)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by.is_empty()
+    }
+}

@@ -22,7 +22,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::names::Names;
+use super::names::{Names, PortAliases};
 use super::scope::{Gap, Scope, Status};
 use super::{Capture, InputFormat};
 use crate::model::{Network, Role, Tier};
@@ -262,10 +262,11 @@ struct Plan {
     /// Compute leaves serving exactly one rail.
     leaf_rail: BTreeMap<String, u32>,
     names: Names,
+    aliases: PortAliases,
 }
 
 impl Plan {
-    fn new(f: &Fabric, scope: &Scope) -> Self {
+    fn new(f: &Fabric, scope: &Scope, aliases: &PortAliases) -> Self {
         let mut links = Vec::with_capacity(f.link_count());
         let mut at = BTreeMap::new();
         for (i, l) in f.links().enumerate() {
@@ -306,6 +307,7 @@ impl Plan {
             at,
             leaf_rail,
             names: Names::new(f),
+            aliases: aliases.clone(),
         }
     }
 
@@ -366,7 +368,17 @@ pub fn verify(fabric: &Fabric, captures: &[Capture]) -> Report {
 
 /// Compare captures with the plan of `fabric`; `scope` says which planned cables must be seen.
 pub fn verify_scoped(fabric: &Fabric, captures: &[Capture], scope: &Scope) -> Report {
-    let plan = Plan::new(fabric, scope);
+    verify_named(fabric, captures, scope, &PortAliases::default())
+}
+
+/// [`verify_scoped`], with the names hosts give their ports (`aliases`) read as the plan's.
+pub fn verify_named(
+    fabric: &Fabric,
+    captures: &[Capture],
+    scope: &Scope,
+    aliases: &PortAliases,
+) -> Report {
+    let plan = Plan::new(fabric, scope, aliases);
     let mut observed = observe(&plan, captures);
     let compared = compare(&plan, std::mem::take(&mut observed.seen));
     let mut findings = deviation_findings(&plan, &compared.deviations);
@@ -464,11 +476,12 @@ fn observe(plan: &Plan, captures: &[Capture]) -> Observed {
             entries += 1;
             let x = EndRef {
                 device: local.clone(),
-                port: o.local_port.clone(),
+                port: plan.aliases.port(&local, &o.local_port),
             };
+            let remote = plan.resolve(&o.remote_device);
             let y = EndRef {
-                device: plan.resolve(&o.remote_device),
-                port: o.remote_port.clone(),
+                port: plan.aliases.port(&remote, &o.remote_port),
+                device: remote,
             };
             speakers.insert(y.device.clone());
             let key = if x <= y { [x, y] } else { [y, x] };

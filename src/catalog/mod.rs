@@ -213,6 +213,20 @@ pub struct NodeModel {
     /// one NVLink domain. Without it a node is its own NVLink domain.
     #[serde(default)]
     pub rack_scale: Option<RackScale>,
+    /// What the port names are: `physical` (default: the chassis labels or the names the OS
+    /// gives them) or `neutral` (a scheme of the catalog's own, `nic0…`, because the vendor's
+    /// slot numbering is not sourced): a technician cannot find a neutral name on the machine.
+    #[serde(default)]
+    pub port_names: PortNames,
+}
+
+/// Whether a node model's port names can be found on the machine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PortNames {
+    #[default]
+    Physical,
+    Neutral,
 }
 
 /// A rack-scale system: compute trays joined by NVLink switch trays into one NVLink domain per

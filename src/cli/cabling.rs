@@ -130,7 +130,14 @@ pub fn run(cmd: CablingCommand) -> anyhow::Result<ExitCode> {
         bail!("unreadable LLDP input:\n  {}", errors.join("\n  "));
     }
 
-    let report = cabling::verify_scoped(fabric, &captures, &scope);
+    // Servers report their ports by the names their OS gives them: read those as the plan's.
+    let aliases = cabling::PortAliases::new(design.intents.hosts.nodes.values().flat_map(|n| {
+        n.ports.iter().filter_map(|p| {
+            let os = p.netdev.clone()?;
+            Some((n.name.clone(), os, p.port.clone()))
+        })
+    }));
+    let report = cabling::verify_named(fabric, &captures, &scope, &aliases);
     match format {
         ReportFormat::Text => out!("{}", report.to_text()),
         ReportFormat::Json => out!("{}", report.to_json()),

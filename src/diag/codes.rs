@@ -373,6 +373,15 @@ codes! {
          `acceptance check` then reports them as not run. Declare the RDMA name of each compute \
          NIC (what `ibdev2netdev` prints on one node, e.g. `mlx5_0`) under the spec's \
          `catalog: nodes:` and plan again.";
+    NEUTRAL_PORT_NAMES = "RY0911", "node ports named by a neutral scheme",
+        "The node model's port names (`nic0`, `nic1`, …) are a scheme of the catalog's own, not \
+         the labels on the chassis nor the names the operating system gives the interfaces: the \
+         vendor's slot numbering was not found in a source. A technician cannot find `nic3` on \
+         the machine, and LLDP from the host reports the OS name. `cabling verify` reads the OS \
+         names where the model's `netdev` or PCIe layout gives them (derived from bus ids: check \
+         them on one node). Declare the model under `catalog: nodes:` with the chassis port \
+         labels, or its `netdev` names from `ip link` on one node, and drop `port_names: \
+         neutral`.";
     LINK_SIGNAL = "RY1001", "a link's two ends cannot run the same lanes",
         "Both ends of a link must run the same number of electrical lanes at the same lane rate and \
          modulation (NVIDIA LinkX, Key Technologies: a 100G port is 1 x 100G-PAM4, 2 x 50G-PAM4 or \

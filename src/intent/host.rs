@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::device::{DeviceIntent, Interface, Qos, TrafficClass};
 use crate::addressing::Allocation;
-use crate::catalog::{NodeModel, is_busid, is_token};
+use crate::catalog::{NodeModel, PortNames, is_busid, is_token};
 use crate::diag::{Diagnostic, Diagnostics, Span, codes};
 use crate::model::{Network, Role, Speed, Tier, Transport};
 use crate::spec::{ClusterSpec, RoceMode};
@@ -306,6 +306,29 @@ fn check_model(spec: &ClusterSpec, name: &str, m: &NodeModel, diags: &mut Diagno
             )
             .at(spec.scalable_units.node_model.span, "node model")
             .help("fix the model's `compute` or `pcie` entries under `catalog.nodes`"),
+        );
+    }
+    if m.port_names == PortNames::Neutral {
+        diags.push(
+            Diagnostic::warning(
+                codes::NEUTRAL_PORT_NAMES,
+                format!(
+                    "node model `{name}` names its ports by a neutral scheme ({}): they are not \
+                     on the chassis, and the cabling sheets and labels print them",
+                    m.compute
+                        .iter()
+                        .flat_map(|n| n.ports.iter().map(|p| p.to_string()))
+                        .take(2)
+                        .chain(std::iter::once("…".to_string()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+            .at(spec.scalable_units.node_model.span, "node model")
+            .help(
+                "declare the model under `catalog: nodes:` with the chassis port labels or the OS \
+                 names (`railyard explain RY0911`)",
+            ),
         );
     }
     let ok = pcie_ok && problems.is_empty();
