@@ -61,7 +61,10 @@ impl<'p> BuildNames<'p> {
                 Some(c) => format!("{}#{c}", hub(h.on_a)),
                 None => hub(h.on_a),
             }),
-            harness_m: l.harness.map_or_else(String::new, |_| metres(c.length_m)),
+            harness_m: l
+                .harness
+                .and_then(|h| p.cord(h.cord))
+                .map_or_else(String::new, |h| metres(h.length_m)),
         }
     }
 }

@@ -147,6 +147,7 @@ pub(crate) fn solve(
                         harness: (legs > 1).then(|| HarnessEnd {
                             on_a: input.ends[j as usize].0.slot == hub.slot,
                             connector: None,
+                            cord,
                         }),
                     });
                 }

@@ -13,6 +13,7 @@
 mod copper;
 mod ends;
 mod generation;
+mod harness;
 mod optics;
 mod problems;
 mod signal;
@@ -78,6 +79,9 @@ pub struct LinkBuild {
 pub struct HarnessEnd {
     pub on_a: bool,
     pub connector: Option<u32>,
+    /// The harness's cord: the link's own cord, or, where the harness breaks out at a panel
+    /// because its legs reach into several rows, the harness the link's cord plugs into there.
+    pub cord: u32,
 }
 
 /// One module plugged into one cage.

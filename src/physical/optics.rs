@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::ends::EndCage;
+use super::harness::{Harnesses, Leg};
 use super::problems::Problems;
 use super::{CordPart, HarnessEnd, Inputs, LinkBuild, ModulePart, ModuleUse, PhysicalPlan, Source};
 use crate::catalog::{Cage, Fibre, Module, order};
@@ -98,7 +99,7 @@ fn choose<'c>(input: &'c Inputs<'_>, need: Need) -> Option<(&'c Name, &'c Module
 
 /// One connector of one module: (cage slot, connector index); slots number (device, cage) in
 /// order, so the lower end of a trunk is the same as by device and cage.
-type ConnectorAt = (u32, u32);
+pub(super) type ConnectorAt = (u32, u32);
 
 pub(crate) fn solve(
     input: &Inputs<'_>,
@@ -204,6 +205,12 @@ pub(crate) fn solve(
             Err(why) => problems.no_part(i, &why, input),
         }
     }
+    // Legs planned on a harness that a later leg moved to a panel run on cords of their own.
+    for (j, own) in std::mem::take(&mut fibres.harnesses.rewired) {
+        if let Some(b) = builds.get_mut(j).and_then(Option::as_mut) {
+            b.cord = own;
+        }
+    }
 }
 
 /// The need of every cage that takes a module: media by the longest run any link that shares a
@@ -281,22 +288,22 @@ fn mate(a: &Module, b: &Module) -> Result<(), String> {
 
 /// Fibre cords, shared where a splitter serves two links.
 #[derive(Default)]
-struct Fibres {
-    /// (hub cage slot, hub connector) → cord index.
-    splitters: BTreeMap<ConnectorAt, u32>,
+struct Fibres<'m> {
+    /// The breakout harnesses of split connectors.
+    harnesses: Harnesses<'m>,
     /// A trunk between two split connectors (4x10G on both ends): the lower end → (cord, the
     /// other end).
     trunks: BTreeMap<ConnectorAt, (u32, ConnectorAt)>,
 }
 
-impl Fibres {
+impl<'m> Fibres<'m> {
     #[allow(clippy::too_many_arguments)]
     fn link(
         &mut self,
         input: &Inputs<'_>,
         plan: &mut PhysicalPlan,
-        a: (&EndCage, &Module),
-        b: (&EndCage, &Module),
+        a: (&EndCage, &'m Module),
+        b: (&EndCage, &'m Module),
         signal: Signal,
         route: f64,
         i: usize,
@@ -313,6 +320,7 @@ impl Fibres {
         let harness = |conn: u32| HarnessEnd {
             on_a: la.per > 1,
             connector: (hub.1.ports > 1).then_some(conn + 1),
+            cord: 0,
         };
         if lh.per == 1 {
             mate(a.1, b.1)?;
@@ -325,27 +333,20 @@ impl Fibres {
         if lh.per > 1 {
             let conn = hub.0.index / lh.per;
             let leg = hub.0.index % lh.per + 1;
-            let k = (hub.0.slot, conn);
-            if let Some(c) = self.splitters.get(&k) {
-                let c = *c;
-                if plan.cord(c).is_some_and(|p| p.length_m + 1e-9 < route) {
-                    self.lengthen(input, plan, c, route, i)?;
-                }
-                return Ok((c, 1, Some((leg, harness(conn)))));
-            }
-            let ends = (hub.1, far.1);
-            let c = push_cord(
-                input,
-                plan,
-                ends,
-                FibreKind::Splitter,
-                lh.per,
-                signal.lanes,
+            let run = Leg {
+                hub,
+                far,
+                per: lh.per,
+                lanes: signal.lanes,
                 route,
-            )?;
-            panel_cords(input, plan, hub.1, hub.1.lanes, panels(input, i))?;
-            self.splitters.insert(k, c);
-            return Ok((c, 1, Some((leg, harness(conn)))));
+                link: i,
+            };
+            let (cord, on) = self.harnesses.leg(input, plan, run, panels(input, i))?;
+            let end = HarnessEnd {
+                cord: on,
+                ..harness(conn)
+            };
+            return Ok((cord, 1, Some((leg, end))));
         }
         let first = plan.cords.len() as u32;
         let lanes = a.1.lanes.min(b.1.lanes);
@@ -393,7 +394,7 @@ impl Fibres {
             }
             let c = *c;
             if plan.cord(c).is_some_and(|p| p.length_m + 1e-9 < route) {
-                self.lengthen(input, plan, c, route, i)?;
+                reorder(input, plan, c, route)?;
             }
             return Ok((c, 1, None));
         }
@@ -412,31 +413,30 @@ impl Fibres {
         self.trunks.insert(lo, (c, hi));
         Ok((c, 1, None))
     }
+}
 
-    /// A later leg of a splitter runs further than the first: order the longer length.
-    fn lengthen(
-        &mut self,
-        input: &Inputs<'_>,
-        plan: &mut PhysicalPlan,
-        c: u32,
-        route: f64,
-        _i: usize,
-    ) -> Result<(), String> {
-        let Some(old) = plan.cord(c).cloned() else {
-            return Ok(());
-        };
-        let fam = &old.family;
-        let f = &input.catalog.fibres[fam];
-        let (part, length_m) = order(fam, &f.lengths, f.max_m, route)
-            .ok_or_else(|| format!("{fam} is not sold {route} m long"))?;
-        let k = plan.cord_part(CordPart {
-            part,
-            length_m,
-            ..old
-        });
-        plan.cords[c as usize] = k;
-        Ok(())
-    }
+/// Order cord `c` anew at `route` metres (a later leg of a splitter runs further than the
+/// first; a harness moved to a panel runs only in its rack), its family's stocked length.
+pub(super) fn reorder(
+    input: &Inputs<'_>,
+    plan: &mut PhysicalPlan,
+    c: u32,
+    route: f64,
+) -> Result<(), String> {
+    let Some(old) = plan.cord(c).cloned() else {
+        return Ok(());
+    };
+    let fam = &old.family;
+    let f = &input.catalog.fibres[fam];
+    let (part, length_m) = order(fam, &f.lengths, f.max_m, route)
+        .ok_or_else(|| format!("{fam} is not sold {route} m long"))?;
+    let k = plan.cord_part(CordPart {
+        part,
+        length_m,
+        ..old
+    });
+    plan.cords[c as usize] = k;
+    Ok(())
 }
 
 /// Patch panels link `i` passes (`physical.patch_panels` of its tier).
@@ -449,7 +449,7 @@ fn panels(input: &Inputs<'_>, i: usize) -> u32 {
 
 /// Length of one patch cord at a panel: a cord from a device to a panel in its own rack (or
 /// the panel's own rack), `racks.in_rack_m` (2 m without a rack layout).
-fn patch_cord_m(spec: &crate::spec::ClusterSpec) -> f64 {
+pub(super) fn patch_cord_m(spec: &crate::spec::ClusterSpec) -> f64 {
     spec.racks
         .as_ref()
         .map_or_else(crate::spec::defaults::in_rack, |r| r.in_rack_m)
@@ -466,7 +466,7 @@ fn channel_m(input: &Inputs<'_>, l: &crate::topology::Link) -> f64 {
 /// planned fibre (the trunk), NVIDIA's "two ... patch panels in the link, a total of 4 ferule-to
 /// ferule connections" being cord–panel–trunk–panel–cord. A straight cord of the module's own
 /// connector, fibre and polish, `patch_cord_m` long.
-fn panel_cords(
+pub(super) fn panel_cords(
     input: &Inputs<'_>,
     plan: &mut PhysicalPlan,
     m: &Module,
@@ -497,7 +497,7 @@ fn panel_cords(
     Ok(())
 }
 
-fn push_cord(
+pub(super) fn push_cord(
     input: &Inputs<'_>,
     plan: &mut PhysicalPlan,
     (module, far): (&Module, &Module),

@@ -59,6 +59,11 @@ pub fn rack_of(
 }
 
 /// (row index, column) of a rack name; row 0 is the central row.
+/// The row of a rack by the layout's numbering (`A09` → 1, a network rack `N0-04` → 0).
+pub fn row(rack: &str) -> f64 {
+    position(rack).0
+}
+
 fn position(rack: &str) -> (f64, f64) {
     if let Some(col) = rack.strip_prefix("N0-") {
         return (0.0, col.parse().unwrap_or(1.0));

@@ -29,6 +29,7 @@ use crate::model::{Network, Platform, PortNaming, Role, Speed, Tier, Transport};
 use crate::spec::ClusterSpec;
 
 pub use ids::{DeviceId, LinkId, PerDevice, PerLink};
+pub use media::row as rack_row;
 pub use naming::is_safe_name;
 pub use scheduler::{Block, BlockGroup, LeafLevel, SchedulerTree};
 pub use sizing::{AccessPlan, CageRun, ComputePlan, DomainPlan, Sizing, fmt_ratio};

@@ -30,63 +30,82 @@ fn spx(count: &str) -> String {
     inventory("spectrum-x-cloud.yaml").replace("  count: 3\n", count)
 }
 
-/// The lengths (metres) the BOM orders a length-coded fibre family at, read off its
-/// descriptions ("…, 15 m").
-fn lengths(files: &Files, part: &str) -> BTreeSet<String> {
-    rows(files, "bom.csv")
-        .into_iter()
-        .filter(|r| r["part"] == part)
-        .filter_map(|r| {
-            let d = r["description"].rsplit(", ").next()?.to_string();
-            d.strip_suffix(" m").map(str::to_string)
-        })
-        .collect()
+/// A cabling plan of harness legs: (cable id, far device, far rack, leg, leg run), all on
+/// `oob-gw01:swp49` ordered at `harness_m`, and the BOM that orders that harness.
+fn harness_plan(legs: &[(&str, &str, &str, u32, u32)], harness_m: u32) -> Files {
+    let mut csv = String::from(
+        "cable_id,label,a_device,a_port,b_device,b_port,speed,media,length_m,network,tier,\
+         plane,rail,a_rack,b_rack,a_module,cable_part,cable_count,leg,b_module,harness,harness_m\n",
+    );
+    for (id, dev, rack, leg, run) in legs {
+        let port = format!("swp49s{}", leg - 1);
+        csv.push_str(&format!(
+            "{id},{rack}.{dev}:swp49s0/N0-04.oob-gw01:{port},{dev},swp49s0,oob-gw01,{port},10G,\
+             mmf-om4,{run},oob,oob-uplink,,,{rack},N0-04,MMA2P00-AS,GEN-MPO12-UPC-4LC-OM4,1,{leg},\
+             MC2210411-SR4,oob-gw01:swp49,{harness_m}\n"
+        ));
+    }
+    let bom = format!(
+        "category,part,description,quantity,spares,order\n\
+         fibre,GEN-MPO12-UPC-4LC-OM4,\"harness, {harness_m} m\",1,0,1\n"
+    );
+    [
+        ("cabling.csv".to_string(), csv.into_bytes()),
+        ("bom.csv".to_string(), bom.into_bytes()),
+    ]
+    .into()
 }
 
+/// #39 item 5: a harness whose legs end in one row, ordered at its longest leg; a new leg runs
+/// further, so the harness is ordered anew and its three live legs move onto it.
 #[test]
-fn growth_that_lengthens_a_harness_moves_its_live_legs_onto_a_new_one() {
-    let (old, new) = (build(&spx("  count: 3\n")), build(&spx("  count: 4\n")));
+fn a_leg_that_lengthens_a_harness_moves_its_live_legs_onto_a_new_one() {
+    let live = [
+        ("o1", "oob-a1", "A01", 1, 9),
+        ("o2", "oob-a2", "A02", 2, 12),
+        ("o3", "oob-a3", "A03", 3, 15),
+    ];
+    let old = harness_plan(&live, 15);
+    let mut grown = live.to_vec();
+    grown.push(("o4", "oob-a4", "A04", 4, 18));
+    let new = harness_plan(&grown, 18);
     let cs = compare(&old, &new);
-    // The OOB uplinks are legs of a 1:4 MPO–LC harness at the gateway (the BOM orders it by
-    // length): 3 SUs order it at one length, the fourth SU's leg at a longer one.
-    const HARNESS: &str = "GEN-MPO12-UPC-4LC-OM4";
-    let (was, now) = (lengths(&old, HARNESS), lengths(&new, HARNESS));
-    assert_eq!((was.len(), now.len()), (1, 1), "{was:?} {now:?}");
-    assert_ne!(was, now);
-    // The live legs: the old plan's OOB uplink cables.
-    let live: BTreeSet<String> = rows(&old, "cabling.csv")
-        .into_iter()
-        .filter(|r| r["tier"] == "oob-uplink" && r["cable_part"] == HARNESS)
-        .map(|r| r["cable_id"].clone())
-        .collect();
-    assert_eq!(live.len(), 3);
-    let moved: BTreeSet<String> = cs
+    let steps: Vec<(Action, &str)> = cs
         .cables
         .iter()
-        .filter(|s| s.action == Action::Replace)
-        .map(|s| s.cable.cable_id.clone())
+        .map(|s| (s.action, s.cable.cable_id.as_str()))
         .collect();
     assert_eq!(
-        moved, live,
-        "every live leg moves onto the new harness, nothing else"
+        steps,
+        [
+            (Action::Replace, "o1"),
+            (Action::Replace, "o2"),
+            (Action::Replace, "o3"),
+            (Action::Add, "o4")
+        ]
     );
     for s in cs.cables.iter().filter(|s| s.action == Action::Replace) {
         let c = s.cause.as_ref().expect("a replacement says why");
         assert_eq!(c.kind, CauseKind::HarnessReordered);
+        assert!(c.why.contains("15 m → 18 m"), "{}", c.why);
         assert!(c.avoid.as_deref().is_some_and(|a| a.contains("populated:")));
+        // A leg moved onto the new harness keeps its label: nothing to reprint.
+        assert!(!change::reprint::relabels(s));
     }
-    // The harness is swapped once however many legs move: one out at the old length, one in
-    // at the new.
-    let swapped: Vec<(String, String, u64, u64)> = cs
+    // The harness swapped once however many legs move; the BOM's lines by length beside it.
+    let swapped: Vec<(&str, &str, u64, u64)> = cs
         .swaps
         .iter()
-        .map(|p| (p.part.clone(), p.length_m.clone(), p.out, p.fitted))
+        .map(|p| (p.part.as_str(), p.length_m.as_str(), p.out, p.fitted))
         .collect();
-    let (w, n) = (was.first().unwrap().clone(), now.first().unwrap().clone());
-    assert_eq!(
-        swapped,
-        vec![(HARNESS.into(), w, 1, 0), (HARNESS.into(), n, 0, 1)]
-    );
+    const H: &str = "GEN-MPO12-UPC-4LC-OM4";
+    assert_eq!(swapped, [(H, "15", 1, 0), (H, "18", 0, 1)]);
+    let by_length: Vec<(&str, i64)> = cs
+        .parts
+        .iter()
+        .map(|p| (p.description.as_str(), p.order_delta))
+        .collect();
+    assert_eq!(by_length, [("harness, 15 m", -1), ("harness, 18 m", 1)]);
     assert_eq!(cs.verdict(), Verdict::Disruptive);
 }
 

@@ -21,6 +21,7 @@ mod diff_pairs;
 mod examples;
 mod facts;
 mod fuzz_corpora;
+mod harness_rows;
 mod hostile;
 mod hostile_bounds;
 mod hostile_templates;
