@@ -8,8 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::cords::{panel_cords, patch_cord_m, push_cord, reorder};
 use super::ends::EndCage;
-use super::optics::{ConnectorAt, push_cord, reorder};
 use super::{Inputs, PhysicalPlan};
 use crate::catalog::Module;
 use crate::model::FibreKind;
@@ -22,8 +22,13 @@ pub(super) struct Leg<'e, 'm> {
     pub per: u32,
     pub lanes: u32,
     pub route: f64,
-    pub link: usize,
+    /// The link's index among the solver's links.
+    pub index: usize,
 }
+
+/// A split connector: (hub cage slot, connector), the slot numbered in (device, cage) order,
+/// so the lower end of a trunk is the same as by device and cage.
+pub(super) type ConnectorAt = (u32, u32);
 
 #[derive(Default)]
 pub(super) struct Harnesses<'m> {
@@ -66,13 +71,13 @@ impl<'m> Harnesses<'m> {
                 l.lanes,
                 l.route,
             )?;
-            super::optics::panel_cords(input, plan, l.hub.1, l.hub.1.lanes, panels)?;
+            panel_cords(input, plan, l.hub.1, l.hub.1.lanes, panels)?;
             self.cords.insert(k, c);
             self.rows.insert(k, here);
             self.legs
                 .entry(k)
                 .or_default()
-                .push((l.link, l.far.1, l.route));
+                .push((l.index, l.far.1, l.route));
             return Ok((c, c));
         };
         let crosses = self.panel.contains(&k) || self.rows.get(&k).copied().flatten() != here;
@@ -83,7 +88,7 @@ impl<'m> Harnesses<'m> {
             self.legs
                 .entry(k)
                 .or_default()
-                .push((l.link, l.far.1, l.route));
+                .push((l.index, l.far.1, l.route));
             return Ok((c, c));
         }
         if self.panel.insert(k) {
@@ -91,7 +96,7 @@ impl<'m> Harnesses<'m> {
                 let own = duplex(input, plan, m, l.lanes, run)?;
                 self.rewired.push((j, own));
             }
-            reorder(input, plan, c, super::optics::patch_cord_m(input.spec))?;
+            reorder(input, plan, c, patch_cord_m(input.spec))?;
         }
         Ok((duplex(input, plan, l.far.1, l.lanes, l.route)?, c))
     }

@@ -11,6 +11,7 @@
 //! (`problems.rs`), one per kind of link, never one per cable.
 
 mod copper;
+mod cords;
 mod ends;
 mod generation;
 mod harness;

@@ -7,19 +7,20 @@
 
 use std::collections::BTreeMap;
 
+use super::cords::{panel_cords, patch_cord_m, push_cord, reorder};
 use super::ends::EndCage;
-use super::harness::{Harnesses, Leg};
+use super::harness::{ConnectorAt, Harnesses, Leg};
 use super::problems::Problems;
-use super::{CordPart, HarnessEnd, Inputs, LinkBuild, ModulePart, ModuleUse, PhysicalPlan, Source};
-use crate::catalog::{Cage, Fibre, Module, order};
+use super::{HarnessEnd, Inputs, LinkBuild, ModulePart, ModuleUse, PhysicalPlan, Source};
+use crate::catalog::{Cage, Module};
 use crate::model::ident::Name;
-use crate::model::{FibreKind, FibreMedia, Fits, Grade, LaneRate, Media, Signal};
+use crate::model::{FibreKind, FibreMedia, Fits, LaneRate, Signal};
 
-/// How a cage's ports sit on a module's connectors: `per` ports share one connector (a
-/// splitter's single end), or one port spans `span` connectors (800G over a twin-port).
 /// A link's fibre: its first cord, how many cords, and the splitter leg with its harness end.
 type Fitting = (u32, u32, Option<(u32, HarnessEnd)>);
 
+/// How a cage's ports sit on a module's connectors: `per` ports share one connector (a
+/// splitter's single end), or one port spans `span` connectors (800G over a twin-port).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Layout {
     per: u32,
@@ -96,10 +97,6 @@ fn choose<'c>(input: &'c Inputs<'_>, need: Need) -> Option<(&'c Name, &'c Module
                 .then(na.cmp(nb))
         })
 }
-
-/// One connector of one module: (cage slot, connector index); slots number (device, cage) in
-/// order, so the lower end of a trunk is the same as by device and cage.
-pub(super) type ConnectorAt = (u32, u32);
 
 pub(crate) fn solve(
     input: &Inputs<'_>,
@@ -339,7 +336,7 @@ impl<'m> Fibres<'m> {
                 per: lh.per,
                 lanes: signal.lanes,
                 route,
-                link: i,
+                index: i,
             };
             let (cord, on) = self.harnesses.leg(input, plan, run, panels(input, i))?;
             let end = HarnessEnd {
@@ -415,30 +412,6 @@ impl<'m> Fibres<'m> {
     }
 }
 
-/// Order cord `c` anew at `route` metres (a later leg of a splitter runs further than the
-/// first; a harness moved to a panel runs only in its rack), its family's stocked length.
-pub(super) fn reorder(
-    input: &Inputs<'_>,
-    plan: &mut PhysicalPlan,
-    c: u32,
-    route: f64,
-) -> Result<(), String> {
-    let Some(old) = plan.cord(c).cloned() else {
-        return Ok(());
-    };
-    let fam = &old.family;
-    let f = &input.catalog.fibres[fam];
-    let (part, length_m) = order(fam, &f.lengths, f.max_m, route)
-        .ok_or_else(|| format!("{fam} is not sold {route} m long"))?;
-    let k = plan.cord_part(CordPart {
-        part,
-        length_m,
-        ..old
-    });
-    plan.cords[c as usize] = k;
-    Ok(())
-}
-
 /// Patch panels link `i` passes (`physical.patch_panels` of its tier).
 fn panels(input: &Inputs<'_>, i: usize) -> u32 {
     input
@@ -447,138 +420,9 @@ fn panels(input: &Inputs<'_>, i: usize) -> u32 {
         .map_or(0, |l| input.spec.physical.patch_panels.of(l.tier))
 }
 
-/// Length of one patch cord at a panel: a cord from a device to a panel in its own rack (or
-/// the panel's own rack), `racks.in_rack_m` (2 m without a rack layout).
-pub(super) fn patch_cord_m(spec: &crate::spec::ClusterSpec) -> f64 {
-    spec.racks
-        .as_ref()
-        .map_or_else(crate::spec::defaults::in_rack, |r| r.in_rack_m)
-}
-
 /// The whole optical channel of a link: the routed run plus its patch cords. NVIDIA's reaches
 /// are totals "inc. patch panels, trunk and cables" (NVIDIA cabling requirements).
 fn channel_m(input: &Inputs<'_>, l: &crate::topology::Link) -> f64 {
     let n = input.spec.physical.patch_panels.of(l.tier);
     l.route_m + f64::from(n) * patch_cord_m(input.spec)
-}
-
-/// Order the patch cords `n` panel crossings add: each panel joins a cord (device side) to the
-/// planned fibre (the trunk), NVIDIA's "two ... patch panels in the link, a total of 4 ferule-to
-/// ferule connections" being cord–panel–trunk–panel–cord. A straight cord of the module's own
-/// connector, fibre and polish, `patch_cord_m` long.
-pub(super) fn panel_cords(
-    input: &Inputs<'_>,
-    plan: &mut PhysicalPlan,
-    m: &Module,
-    lanes: u32,
-    n: u32,
-) -> Result<(), String> {
-    if n == 0 {
-        return Ok(());
-    }
-    let len = patch_cord_m(input.spec);
-    let (name, f, (part, length_m)) = pick_fibre(input, (m, m), FibreKind::Straight, 1, lanes, len)
-        .ok_or_else(|| {
-            format!(
-                "no {} straight {} patch cord in the catalog for the declared patch panels",
-                m.media, m.connector
-            )
-        })?;
-    let k = plan.cord_part(CordPart {
-        part,
-        family: name.clone(),
-        description: f.description.clone(),
-        length_m,
-        legs: 1,
-        media: fibre_media(f),
-        source: fibre_source(f),
-    });
-    plan.panel_cords.extend(std::iter::repeat_n(k, n as usize));
-    Ok(())
-}
-
-pub(super) fn push_cord(
-    input: &Inputs<'_>,
-    plan: &mut PhysicalPlan,
-    (module, far): (&Module, &Module),
-    kind: FibreKind,
-    legs: u32,
-    lanes: u32,
-    route: f64,
-) -> Result<u32, String> {
-    let (name, f, l) =
-        pick_fibre(input, (module, far), kind, legs, lanes, route).ok_or_else(|| {
-            let legs_to = if far.connector == module.connector {
-                String::new()
-            } else {
-                format!(" to {}", far.connector)
-            };
-            format!(
-                "no {} {} fibre ({}{legs_to}{}) in the catalog reaches {route} m",
-                module.media,
-                kind,
-                module.connector,
-                if legs > 1 {
-                    format!(", 1:{legs}")
-                } else {
-                    String::new()
-                }
-            )
-        })?;
-    Ok(plan.push_cord(CordPart {
-        part: l.0,
-        family: name.clone(),
-        description: f.description.clone(),
-        length_m: l.1,
-        legs,
-        media: fibre_media(f),
-        source: fibre_source(f),
-    }))
-}
-
-fn fibre_source(f: &Fibre) -> Source {
-    Source {
-        link: f.source.clone(),
-        kind: f.source_kind,
-    }
-}
-
-fn fibre_media(f: &Fibre) -> Media {
-    match f.grade {
-        Grade::Om3 => Media::MmfOm3,
-        Grade::Om4 => Media::MmfOm4,
-        Grade::Os2 => Media::SmfOs2,
-    }
-}
-
-fn pick_fibre<'c>(
-    input: &'c Inputs<'_>,
-    (module, far): (&Module, &Module),
-    kind: FibreKind,
-    legs: u32,
-    lanes: u32,
-    route: f64,
-) -> Option<(&'c Name, &'c Fibre, (Name, f64))> {
-    let vendor = input.spec.physical.vendor.as_ref();
-    input
-        .catalog
-        .fibres
-        .iter()
-        .filter(|(_, f)| {
-            f.kind == kind
-                && f.legs == legs
-                && f.lanes_per_leg >= lanes
-                && f.connector == module.connector
-                && f.leg_connector.unwrap_or(f.connector) == far.connector
-                && f.media == module.media
-                && f.max_m + 1e-9 >= route
-        })
-        .filter_map(|(n, f)| order(n, &f.lengths, f.max_m, route).map(|l| (n, f, l)))
-        .min_by(|(na, a, _), (nb, b, _)| {
-            let pref = |f: &Fibre| vendor.is_some_and(|v| *v != f.vendor);
-            pref(a)
-                .cmp(&pref(b))
-                .then(b.grade.cmp(&a.grade))
-                .then(na.cmp(nb))
-        })
 }
