@@ -15,6 +15,7 @@ mod access;
 mod architecture;
 mod cli;
 mod conventions;
+mod dayzero_dhcp;
 mod dayzero_identities;
 mod diagnostics;
 mod examples;
