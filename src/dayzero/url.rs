@@ -122,7 +122,7 @@ mod tests {
             ("http://user@h/", 11),
             ("http://h:0/", 8),
             ("http://h/a?b", 10),
-            ("http://h/$(reboot)", 10),
+            ("http://h/$(reboot)", 9),
             ("http://h/a b", 10),
             ("http://h\n/", 8),
         ] {
