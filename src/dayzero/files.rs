@@ -1,6 +1,6 @@
-//! The day-zero files of a build with identities: `dayzero/kea-dhcp4.json` (and, from #45 item 2,
-//! the ZTP files under `dayzero/ztp/`). They are switch configuration, so they belong to the
-//! `configs` output group.
+//! The day-zero files of a build with identities: `dayzero/kea-dhcp4.json`, and with a
+//! provisioning URL the ZTP files of every identified switch under `dayzero/ztp/`. They are
+//! switch configuration, so they belong to the `configs` output group.
 
 use super::identities::Identities;
 use super::url::ProvisioningUrl;
@@ -22,9 +22,15 @@ pub fn files(
     };
     let mut json = serde_json::to_vec_pretty(&kea).in_file(KEA_DHCP4)?;
     json.push(b'\n');
-    Ok(Some(vec![OutputFile::new(
-        OutputGroup::Configs,
-        KEA_DHCP4,
-        json,
-    )]))
+    let mut out = vec![OutputFile::new(OutputGroup::Configs, KEA_DHCP4, json)];
+    if let Some(url) = url {
+        for d in design
+            .fabric
+            .devices()
+            .filter(|d| ids.0.contains_key(&d.name))
+        {
+            out.extend(super::ztp::files(d, url)?);
+        }
+    }
+    Ok(Some(out))
 }

@@ -17,6 +17,7 @@ mod identities;
 pub mod kea;
 mod served;
 mod url;
+mod ztp;
 
 pub use dhcp::kea_dhcp4;
 pub use files::files;

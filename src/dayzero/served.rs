@@ -1,9 +1,12 @@
 //! What each switch is pointed at on day zero: the file its OS's ZTP agent fetches first, by
-//! which DHCP option, under the provisioning URL. The build writes these files under
-//! `dayzero/ztp/<switch>/`; the operator serves `dayzero/ztp/` at the provisioning URL, so the
-//! relative path here is both the file's place in the build and in the URL.
+//! which DHCP option, under the provisioning URL. The operator serves the build directory at the
+//! provisioning URL, so a path relative to the build is also the file's URL under it: the ZTP
+//! files (`dayzero/ztp/<switch>/`) fetch the switch's configs from `configs/<switch>/`.
 
 use crate::model::Platform;
+
+/// Where the ZTP files are, in the build and under the provisioning URL.
+pub const ZTP_DIR: &str = "dayzero/ztp";
 
 /// How a platform's ZTP agent learns where its first file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +43,7 @@ pub fn first_file(platform: Platform, switch: &str) -> Option<(String, ZtpOption
         Platform::Eos => ("bootstrap", ZtpOption::BootFileName),
         Platform::Frr => return None,
     };
-    Some((format!("{switch}/{file}"), option))
+    Some((format!("{ZTP_DIR}/{switch}/{file}"), option))
 }
 
 /// Whether the platform's DHCP client sends the serial number as its client id, so a switch

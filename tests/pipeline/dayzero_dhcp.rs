@@ -202,7 +202,7 @@ fn each_os_is_pointed_at_its_ztp_file_by_its_option() {
         assert_eq!(r["option-data"][0]["name"], option, "{example}");
         assert_eq!(
             r["option-data"][0]["data"],
-            format!("http://192.0.2.10/ztp/{}/{file}", leaf.device).as_str(),
+            format!("http://192.0.2.10/ztp/dayzero/ztp/{}/{file}", leaf.device).as_str(),
             "{example}"
         );
         assert_eq!(r["option-data"][0]["always-send"], true);
