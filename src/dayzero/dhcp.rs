@@ -10,6 +10,7 @@ use super::served::{first_file, sends_serial_as_client_id, serial_client_id};
 use super::url::ProvisioningUrl;
 use crate::addressing::Allocation;
 use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::model::Role;
 use crate::topology::{Device, Fabric};
 
 /// Whose address and identifier a reservation already holds: a second holder is refused.
@@ -31,7 +32,12 @@ pub fn kea_dhcp4(
     let mut subnets: BTreeMap<u16, Vec<Reservation>> = BTreeMap::new();
     let mut taken = Taken::default();
     let errors = diags.error_count();
-    for d in fabric.devices().filter(|d| d.role.is_switch()) {
+    // The OOB gateway routes the management subnets: it is up before any switch can reach the
+    // server through it, provisioned from the site network or its console, not by this file.
+    for d in fabric
+        .devices()
+        .filter(|d| d.role.is_switch() && d.role != Role::OobGateway)
+    {
         let Some(id) = ids.0.get(&d.name) else {
             continue;
         };
