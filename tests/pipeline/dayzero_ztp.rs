@@ -160,23 +160,27 @@ impl Served {
             .local_addr()
             .expect("addr")
             .port();
-        let child = Command::new(python)
-            .args([
-                "-m",
-                "http.server",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--directory",
-            ])
-            .arg(dir)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("http.server starts");
+        // Owned at once: a failed start below still ends the server (Drop).
+        let served = Served(
+            Command::new(python)
+                .args([
+                    "-m",
+                    "http.server",
+                    &port.to_string(),
+                    "--bind",
+                    "127.0.0.1",
+                    "--directory",
+                ])
+                .arg(dir)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("http.server starts"),
+            port,
+        );
         for _ in 0..100 {
             if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Served(child, port);
+                return served;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
