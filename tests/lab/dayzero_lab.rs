@@ -152,6 +152,30 @@ fn each_sampled_switch_gets_its_planned_lease_router_and_ztp_url_from_kea() {
 
     let dir = tempfile::tempdir().expect("tempdir");
     let tag = format!("rydz{}", std::process::id());
+    let (mut ns, ifaces) = wire(&sample, &tag);
+    let kea_log = start_kea(&mut ns, &kea, &kea_file.bytes, &ifaces, &tag, dir.path());
+    let records = start_clients(&mut ns, &dhclient, &tag, sample.len(), dir.path());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while records.iter().any(|r| !r.exists()) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let log = std::fs::read_to_string(&kea_log).unwrap_or_default()
+        + &std::fs::read_to_string(dir.path().join("dhclient0.log")).unwrap_or_default();
+    for (i, s) in sample.iter().enumerate() {
+        let got = std::fs::read_to_string(&records[i])
+            .unwrap_or_else(|_| panic!("{} got no lease in 60 s; Kea said:\n{log}", s.device));
+        let want = format!(
+            "ip={}\nrouters={}\nztp={URL}/dayzero/ztp/{}/cumulus-ztp.sh\n",
+            s.address, s.gateway, s.device
+        );
+        assert_eq!(got, want, "{}", s.device);
+    }
+    drop(ns);
+}
+
+/// The server's namespace and one per sampled switch, joined by a veth each: the switch's end
+/// `eth0` with its MAC, the server's end holding the subnet's gateway address and running.
+fn wire(sample: &[&Planned], tag: &str) -> (Netns, Vec<String>) {
     let server = format!("{tag}-srv");
     let mut ns = Netns {
         names: vec![server.clone()],
@@ -200,36 +224,53 @@ fn each_sampled_switch_gets_its_planned_lease_router_and_ztp_url_from_kea() {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+    (ns, ifaces)
+}
+
+/// Kea on the build's file, but for where it listens and keeps its leases; its log's path.
+fn start_kea(
+    ns: &mut Netns,
+    kea: &Path,
+    file: &[u8],
+    ifaces: &[String],
+    tag: &str,
+    dir: &Path,
+) -> PathBuf {
+    let server = format!("{tag}-srv");
     // The build's file as it is, but for where this Kea listens and keeps its leases.
-    let mut config: Value = serde_json::from_slice(&kea_file.bytes).expect("json");
+    let mut config: Value = serde_json::from_slice(&file).expect("json");
     config["Dhcp4"]["interfaces-config"]["interfaces"] = serde_json::json!(ifaces);
     config["Dhcp4"]["lease-database"] = serde_json::json!({
         "type": "memfile", "persist": false, "lfc-interval": 0
     });
-    let conf = dir.path().join("kea-dhcp4.json");
+    let conf = dir.join("kea-dhcp4.json");
     std::fs::write(&conf, serde_json::to_vec_pretty(&config).expect("bytes")).expect("write");
-    let kea_log = dir.path().join("kea.log");
+    let kea_log = dir.join("kea.log");
     let log_file = std::fs::File::create(&kea_log).expect("log");
     ns.children.push(
         Command::new("ip")
             .args(["netns", "exec", &server])
-            .arg(&kea)
+            .arg(kea)
             .arg("-c")
             .arg(&conf)
-            .env("KEA_LOCKFILE_DIR", dir.path())
-            .env("KEA_PIDFILE_DIR", dir.path())
+            .env("KEA_LOCKFILE_DIR", dir)
+            .env("KEA_PIDFILE_DIR", dir)
             .stdout(log_file.try_clone().expect("log"))
             .stderr(log_file)
             .spawn()
             .expect("kea-dhcp4 starts"),
     );
+    kea_log
+}
 
-    let dhconf = dir.path().join("dhclient.conf");
+/// dhclient on each switch's `eth0`; the files its exit scripts record the leases in.
+fn start_clients(ns: &mut Netns, dhclient: &Path, tag: &str, n: usize, dir: &Path) -> Vec<PathBuf> {
+    let dhconf = dir.join("dhclient.conf");
     std::fs::write(&dhconf, DHCLIENT_CONF).expect("conf");
     let mut records: Vec<PathBuf> = Vec::new();
-    for i in 0..sample.len() {
-        let record = dir.path().join(format!("lease{i}.txt"));
-        let script = dir.path().join(format!("record{i}.sh"));
+    for i in 0..n {
+        let record = dir.join(format!("lease{i}.txt"));
+        let script = dir.join(format!("record{i}.sh"));
         std::fs::write(&script, record_script(&record)).expect("script");
         Command::new("chmod")
             .arg("+x")
@@ -238,40 +279,22 @@ fn each_sampled_switch_gets_its_planned_lease_router_and_ztp_url_from_kea() {
             .expect("chmod");
         let child = Command::new("ip")
             .args(["netns", "exec", &format!("{tag}-{i}")])
-            .arg(&dhclient)
+            .arg(dhclient)
             .args(["-d", "-4", "-cf"])
             .arg(&dhconf)
             .arg("-sf")
             .arg(&script)
             .arg("-lf")
-            .arg(dir.path().join(format!("dhclient{i}.leases")))
+            .arg(dir.join(format!("dhclient{i}.leases")))
             .arg("-pf")
-            .arg(dir.path().join(format!("dhclient{i}.pid")))
+            .arg(dir.join(format!("dhclient{i}.pid")))
             .arg("eth0")
             .stdout(Stdio::null())
-            .stderr(
-                std::fs::File::create(dir.path().join(format!("dhclient{i}.log"))).expect("log"),
-            )
+            .stderr(std::fs::File::create(dir.join(format!("dhclient{i}.log"))).expect("log"))
             .spawn()
             .expect("dhclient starts");
         ns.children.push(child);
         records.push(record);
     }
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while records.iter().any(|r| !r.exists()) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let log = std::fs::read_to_string(&kea_log).unwrap_or_default()
-        + &std::fs::read_to_string(dir.path().join("dhclient0.log")).unwrap_or_default();
-    for (i, s) in sample.iter().enumerate() {
-        let got = std::fs::read_to_string(&records[i])
-            .unwrap_or_else(|_| panic!("{} got no lease in 60 s; Kea said:\n{log}", s.device));
-        let want = format!(
-            "ip={}\nrouters={}\nztp={URL}/dayzero/ztp/{}/cumulus-ztp.sh\n",
-            s.address, s.gateway, s.device
-        );
-        assert_eq!(got, want, "{}", s.device);
-    }
-    drop(ns);
-    assert!(Path::new(&conf).exists());
+    records
 }
