@@ -238,7 +238,7 @@ fn start_kea(
 ) -> PathBuf {
     let server = format!("{tag}-srv");
     // The build's file as it is, but for where this Kea listens and keeps its leases.
-    let mut config: Value = serde_json::from_slice(&file).expect("json");
+    let mut config: Value = serde_json::from_slice(file).expect("json");
     config["Dhcp4"]["interfaces-config"]["interfaces"] = serde_json::json!(ifaces);
     config["Dhcp4"]["lease-database"] = serde_json::json!({
         "type": "memfile", "persist": false, "lfc-interval": 0
