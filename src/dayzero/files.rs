@@ -1,4 +1,5 @@
-//! The day-zero files of a build with identities: `dayzero/kea-dhcp4.json`, and with a
+//! The day-zero files of a build with identities: `dayzero/kea-dhcp4.json`, the provisioning
+//! order (`dayzero/provisioning-order.csv`), and with a
 //! provisioning URL the ZTP files of every identified switch under `dayzero/ztp/`. They are
 //! switch configuration, so they belong to the `configs` output group.
 
@@ -23,6 +24,7 @@ pub fn files(
     let mut json = serde_json::to_vec_pretty(&kea).in_file(KEA_DHCP4)?;
     json.push(b'\n');
     let mut out = vec![OutputFile::new(OutputGroup::Configs, KEA_DHCP4, json)];
+    out.extend(super::order::file(&design.fabric)?);
     if let Some(url) = url {
         for d in design
             .fabric

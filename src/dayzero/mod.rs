@@ -15,6 +15,7 @@ mod files;
 mod hw;
 mod identities;
 pub mod kea;
+mod order;
 mod served;
 mod url;
 mod ztp;

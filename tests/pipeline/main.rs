@@ -17,6 +17,7 @@ mod cli;
 mod conventions;
 mod dayzero_dhcp;
 mod dayzero_identities;
+mod dayzero_order;
 mod dayzero_ztp;
 mod diagnostics;
 mod examples;
