@@ -391,3 +391,33 @@ fn build_writes_the_kea_config_and_refuses_a_hostile_provisioning_url() {
     );
     assert!(!dir.path().join("out3").exists(), "nothing written");
 }
+
+#[test]
+fn without_a_provisioning_url_reservations_carry_no_ztp_option_and_no_ztp_file_is_written() {
+    let c = railyard::compile(&SourceFile::new(
+        "lab-small.yaml",
+        crate::common::inventory("lab-small.yaml"),
+    ));
+    let design = c.design.expect("compiled");
+    let src = SourceFile::new(
+        "ids.csv",
+        "name,mac_address\nleaf-su01-01,02:00:00:00:00:01\n",
+    );
+    let mut diags = Diagnostics::default();
+    let ids = railyard::dayzero::parse(&src, &design.fabric, &mut diags);
+    let files = railyard::dayzero::files(&design, &ids, None, &mut diags)
+        .expect("written")
+        .expect("built");
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["dayzero/kea-dhcp4.json", "dayzero/provisioning-order.csv"]
+    );
+    let json: Value = serde_json::from_slice(&files[0].bytes).expect("json");
+    let (_, r, _) = reservations(&json)
+        .into_iter()
+        .find(|(h, ..)| h == "leaf-su01-01")
+        .expect("reserved");
+    assert!(r.get("option-data").is_none(), "{r}");
+    assert!(json["Dhcp4"].get("option-def").is_none());
+}
