@@ -151,7 +151,7 @@ impl Taken {
         }
         if let Some(other) = self.identifiers.get(&r.identifier) {
             clash(format!(
-                "`{name}` would be reserved by the identifier of `{other}` ({:?})",
+                "`{name}` would be reserved by the {} of `{other}`",
                 r.identifier
             ));
             return false;

@@ -99,6 +99,15 @@ pub enum Identifier {
     ClientId(String),
 }
 
+impl std::fmt::Display for Identifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::HwAddress(mac) => write!(f, "MAC address {mac}"),
+            Self::ClientId(id) => write!(f, "client id {id}"),
+        }
+    }
+}
+
 impl OptionData {
     pub fn router(gateway: String) -> Self {
         OptionData {

@@ -283,6 +283,11 @@ fn a_duplicate_reservation_is_refused_before_kea_which_would_refuse_it_too() {
         .map(|d| (d.code.id, d.span.expect("located").start))
         .collect();
     assert_eq!(found, vec![("RY1106", 20)]);
+    let said = &diags.sorted()[0].message;
+    assert!(
+        said.contains("the MAC address 02:00:00:00:00:01 of `leaf-su01-01`"),
+        "{said}"
+    );
 
     let mut allocation = design.allocation.clone();
     let taken = allocation.devices[a].mgmt;
