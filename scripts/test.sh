@@ -48,6 +48,12 @@ command -v gvpr >/dev/null || need_apt+=(graphviz)
 [ -x /usr/bin/time ] || need_apt+=(time)
 # groff renders the manual page railyard writes (tests/pipeline/conventions.rs).
 command -v groff >/dev/null || need_apt+=(groff-base)
+# Day zero: real ISC Kea checks every DHCP server configuration (kea-dhcp4 -t) and hands out the
+# leases in the lab, where ISC dhclient asks for them with each switch's MAC; ShellCheck reads
+# every generated ZTP script (tests/pipeline/dayzero_*.rs, tests/lab/).
+[ -x /usr/sbin/kea-dhcp4 ] || need_apt+=(kea-dhcp4-server)
+command -v shellcheck >/dev/null || need_apt+=(shellcheck)
+[ -x /usr/sbin/dhclient ] || need_apt+=(isc-dhcp-client)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}"

@@ -111,6 +111,11 @@ enum Command {
         /// and malformed MACs or serials are errors). They never change a planned address.
         #[arg(long, value_name = "CSV")]
         identities: Option<PathBuf>,
+        /// Where `dayzero/ztp/` is served (http:// or https://, docs/day-zero.md): each
+        /// switch's DHCP reservation in `dayzero/kea-dhcp4.json` points at its ZTP file under it
+        /// (option 239 on Cumulus Linux, 67 on SONiC and EOS).
+        #[arg(long, value_name = "URL", requires = "identities")]
+        provisioning_url: Option<String>,
         /// Write only these output groups (comma-separated): configs (configs/, intent/,
         /// tenants/), cabling (cabling.csv, netbox-cables.csv, portmaps/, bom.csv,
         /// bom-not-included.csv, optics-power.csv), addresses,
@@ -293,6 +298,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             templates,
             port_guids,
             identities,
+            provisioning_url,
             only,
         } => build(
             spec.as_deref(),
@@ -303,6 +309,7 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             Imports {
                 port_guids: port_guids.as_ref(),
                 identities: identities.as_ref(),
+                provisioning_url: provisioning_url.as_deref(),
             },
             &only,
         ),
@@ -384,11 +391,15 @@ fn build(
         report::print(&src, &compiled.diagnostics, format);
         return Ok(ExitCode::from(1));
     }
+    let mut dayzero = Vec::new();
     if let Some(csv) = imports.identities {
         progress.clear();
-        if !identities_of(&compiled, csv, format)? {
-            report::print(&src, &compiled.diagnostics, format);
-            return Ok(ExitCode::from(1));
+        match dayzero_of(&compiled, csv, imports.provisioning_url, format)? {
+            Some(files) => dayzero = files,
+            None => {
+                report::print(&src, &compiled.diagnostics, format);
+                return Ok(ExitCode::from(1));
+            }
         }
     }
     // Rendered and written as it goes: the output is never all in memory at once.
@@ -405,7 +416,12 @@ fn build(
         outdir::write_over(
             target,
             |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
-                Some(Ok(())) => Ok(()),
+                Some(Ok(())) => {
+                    if only.has(railyard::output::OutputGroup::Configs) {
+                        dayzero.iter().for_each(|f| sink(f.clone()));
+                    }
+                    Ok(())
+                }
                 Some(Err(e)) => Err(e.into()),
                 None => Err(anyhow::anyhow!("the spec did not compile")),
             },
@@ -424,24 +440,51 @@ fn build(
 struct Imports<'a> {
     port_guids: Option<&'a PathBuf>,
     identities: Option<&'a PathBuf>,
+    provisioning_url: Option<&'a str>,
 }
 
-/// `build --identities`: the identity CSV checked against the compiled plan's switches, every
-/// problem printed located in the CSV; whether it has none. The plan is not changed.
-fn identities_of(
+/// `build --identities`: the identity CSV checked against the compiled plan's switches and the
+/// provisioning URL checked, every problem printed located in the CSV or the flag's value; the
+/// day-zero files (the DHCP server's configuration), or `None` when anything was refused. The
+/// plan is not changed.
+fn dayzero_of(
     compiled: &railyard::Compiled,
     csv: &Path,
+    url: Option<&str>,
     format: Format,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<Option<Vec<railyard::output::OutputFile>>> {
     let Some(design) = &compiled.design else {
-        return Ok(true);
+        return Ok(Some(Vec::new()));
+    };
+    let url = match url.map(railyard::dayzero::ProvisioningUrl::parse) {
+        None => None,
+        Some(Ok(url)) => Some(url),
+        Some(Err(e)) => {
+            let flag = SourceFile::new("--provisioning-url", url.unwrap_or_default());
+            let mut diags = railyard::diag::Diagnostics::default();
+            diags.push(
+                railyard::diag::Diagnostic::error(
+                    railyard::diag::codes::PROVISIONING_URL,
+                    e.message,
+                )
+                .at(Some(e.span), "here")
+                .help("for example `--provisioning-url http://10.0.0.5/ztp`"),
+            );
+            report::print(&flag, &diags, format);
+            return Ok(None);
+        }
     };
     let text = input::read_text(csv, input::IDENTITIES)?;
     let src = SourceFile::new(csv.display().to_string(), text);
     let mut diags = railyard::diag::Diagnostics::default();
-    railyard::dayzero::parse(&src, &design.fabric, &mut diags);
+    let ids = railyard::dayzero::parse(&src, &design.fabric, &mut diags);
+    let files = if diags.has_errors() {
+        None
+    } else {
+        railyard::dayzero::files(design, &ids, url.as_ref(), &mut diags)?
+    };
     report::print(&src, &diags, format);
-    Ok(!diags.has_errors())
+    Ok(files.filter(|_| !diags.has_errors()))
 }
 
 /// `build --port-guids`: the CSV checked against the plan, its GUIDs for the partitions (applied

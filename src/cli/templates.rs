@@ -57,6 +57,12 @@ fn walk(dir: &Path, root: &Path, t: &mut Templates) -> anyhow::Result<()> {
                 p.display()
             );
         }
+        if name.starts_with("dayzero/") {
+            bail!(
+                "`{}`: the day-zero ZTP scripts run as root on unprovisioned switches and are built in; they cannot be overridden",
+                p.display()
+            );
+        }
         if name.starts_with("export/") {
             bail!(
                 "`{}`: the export files (containerlab's FRR daemons file) are built in and cannot be overridden",

@@ -18,6 +18,8 @@ const HELP: &str =
 pub struct Identity {
     pub mac: Option<Mac>,
     pub serial: Option<Serial>,
+    /// The device cell of its row: where a later finding about this device points.
+    pub at: Span,
 }
 
 /// The identities of the plan's switches, by device name (natural name order is the caller's).
@@ -114,7 +116,14 @@ pub fn parse(src: &SourceFile, fabric: &Fabric, diags: &mut Diagnostics) -> Iden
         if !seen.admit(name, mac, serial.as_ref(), name_span, diags) {
             continue;
         }
-        out.0.insert(name.to_owned(), Identity { mac, serial });
+        out.0.insert(
+            name.to_owned(),
+            Identity {
+                mac,
+                serial,
+                at: name_span,
+            },
+        );
     }
     out
 }

@@ -449,4 +449,23 @@ codes! {
          DHCP reservations with the same MAC or client id would hand one switch another's address \
          (Kea refuses such a configuration, railyard refuses it first). The message names the \
          first row; keep the right one.";
+    PROVISIONING_URL = "RY1104", "the provisioning URL is not one railyard writes into DHCP options",
+        "`railyard build --provisioning-url URL` names where the operator serves the build's \
+         `dayzero/ztp/` tree; every switch's DHCP reservation points at a file under it (option \
+         239 for Cumulus Linux, option 67 for SONiC and EOS), and the ZTP scripts fetch from it. \
+         It is `http://` or `https://`, a host (DNS name, IPv4 address or `[IPv6]`), an optional \
+         port from 1 to 65535 and a path of letters, digits and `- . _ ~ /`. No user or password \
+         (every client on the segment can read a DHCP option), no query or fragment, no escapes. \
+         Fix the part the message points at.";
+    DHCP_UNRESERVABLE = "RY1105", "a switch of the identity file cannot be given a DHCP reservation",
+        "A reservation hands a switch its planned management address; it needs that address (a \
+         switch the plan gives a management port and subnet) and an identifier the switch's DHCP \
+         client sends: the MAC address of its management port, or, on Cumulus Linux 5.10 and \
+         later only, its serial number (sent as client id `00:` and the serial's bytes). Give the \
+         row a `mac_address`, or remove it for a switch that is not provisioned by DHCP.";
+    DHCP_DUPLICATE_RESERVATION = "RY1106", "two DHCP reservations would share an address or an identifier",
+        "Two switches would be reserved the same address, or by the same MAC or client id: one of \
+         them would boot with the other's address and configuration. Kea refuses such a \
+         configuration when it loads; railyard refuses it before writing it. Correct the \
+         identity file (the message names the other switch).";
 }

@@ -21,6 +21,8 @@ mod tenants;
 use minijinja::Environment;
 
 pub use env::Templates;
+/// The Cumulus Linux release the NVUE files target (what a day-zero script checks for).
+pub use nvue::RELEASE as NVUE_RELEASE;
 
 use crate::intent::{DeviceIntent, Intents};
 use crate::model::Platform;

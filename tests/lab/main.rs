@@ -8,5 +8,6 @@ mod lab_support;
 mod prereq;
 
 mod acceptance_lab;
+mod dayzero_lab;
 mod impact_lab;
 mod lab;

@@ -179,9 +179,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["diag", "model", "topology", "intent", "output"],
     ),
     ("cabling", &["diag", "model", "topology", "output"]),
-    // Day zero: device identities (and, next, the DHCP and ZTP files) read beside the plan's
-    // switches; never fed back into addressing.
-    ("dayzero", &["diag", "model", "topology"]),
+    // Day zero: device identities read beside the plan's switches, and from them and the design
+    // the DHCP server's reservations and the ZTP files; never fed back into addressing.
+    (
+        "dayzero",
+        &[
+            "diag",
+            "model",
+            "topology",
+            "addressing",
+            "design",
+            "output",
+            "render",
+        ],
+    ),
     // What "the same config" means: canonical line forms, facts, the disruptive-change engine.
     // Pure; push, audit and change read configs through it.
     ("meaning", &["output"]),

@@ -32,6 +32,18 @@ const UNTRIGGERABLE: &[(&str, &str)] = &[
         "about a device identity file (`build --identities`), not a spec: pinned with located rows in tests/pipeline/dayzero_identities.rs",
     ),
     (
+        "RY1104",
+        "about the `build --provisioning-url` flag, not a spec: pinned located in the flag in tests/pipeline/dayzero_dhcp.rs",
+    ),
+    (
+        "RY1105",
+        "about a device identity file's row against the plan, not a spec: pinned located in tests/pipeline/dayzero_dhcp.rs",
+    ),
+    (
+        "RY1106",
+        "about the DHCP reservations of an identity file, not a spec: pinned located in tests/pipeline/dayzero_dhcp.rs",
+    ),
+    (
         "RY0611",
         "retired: every platform renders TCP-MD5 and GTSM now; the code stays reserved",
     ),

@@ -120,11 +120,16 @@ fn templates_override_reaches_every_frr_config() {
     assert!(n >= 5, "{n} FRR configs");
 }
 
-/// Overrides of templates whose renderers embed them (the report, the node files) are refused
+/// Overrides of templates whose renderers embed them (the report, the node files, the day-zero
+/// scripts) are refused
 /// with a message, never silently ignored.
 #[test]
 fn an_override_of_an_embedded_template_is_refused() {
-    for name in ["hosts/roce.sh.j2", "report/report.html.j2"] {
+    for name in [
+        "hosts/roce.sh.j2",
+        "report/report.html.j2",
+        "dayzero/cumulus-ztp.sh.j2",
+    ] {
         let dir = tempfile::tempdir().expect("tmp");
         let over = dir.path().join("over").join(name);
         std::fs::create_dir_all(over.parent().expect("parent")).expect("mkdir");
