@@ -83,13 +83,25 @@ const RESULT: Kind = Kind {
 
 pub fn run(cmd: AcceptanceCommand) -> anyhow::Result<ExitCode> {
     match cmd {
-        AcceptanceCommand::Plan(args) => plan(&args),
+        AcceptanceCommand::Plan(args) => {
+            super::machine::begin("acceptance-plan", super::machine::Form::of(args.format));
+            plan(&args)
+        }
         AcceptanceCommand::Check {
             results,
             plan,
             format,
         } => Ok(check_results(&results, plan.as_deref(), format)),
     }
+}
+
+/// `acceptance plan`'s result in its machine document (`plan.json` has the tests themselves).
+#[derive(serde::Serialize)]
+struct Scheduled {
+    link_tests: usize,
+    rounds: usize,
+    max_degree: usize,
+    nccl_tests: usize,
 }
 
 fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
@@ -108,6 +120,12 @@ fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
         &acceptance::devices::diagnostics(design, &plan),
         args.format,
     );
+    super::machine::result(&Scheduled {
+        link_tests: plan.schedule.tests,
+        rounds: plan.schedule.rounds,
+        max_degree: plan.schedule.max_degree,
+        nccl_tests: plan.nccl.tests.len(),
+    });
     eprintln!(
         "{} link tests in {} rounds (maximum degree {}), {} NCCL tests",
         plan.schedule.tests,

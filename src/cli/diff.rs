@@ -13,8 +13,10 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::stdout::{out, outln};
+use super::machine;
+use super::stdout::out;
 use railyard::change::{self, ChangeSet, Files, Verdict};
+use railyard::diag::{Diagnostic, codes};
 use railyard::output::bounded::{Kind, MIB};
 use railyard::output::build_dir::{BuildDir, OpenError};
 use railyard::output::{OutputFile, OutputGroup, Selection, terminal};
@@ -58,69 +60,66 @@ pub struct DiffArgs {
     pub missing_is_empty: bool,
 }
 
-/// What `--format json` prints.
+/// The comparison's answer: in `--format json`'s document (`railyard/diff/v1`, beside its
+/// exit code and diagnostics) and, with what it was made from, in the plan `--out` writes.
 #[derive(Serialize)]
-struct JsonReport<'a> {
+struct Answer<'a> {
     verdict: Verdict,
-    exit_code: u8,
     #[serde(flatten)]
     changes: &'a ChangeSet,
 }
 
+/// The plan `--out FILE` writes: the whole answer, versioned, with the exit code `diff` returned.
+#[derive(Serialize)]
+struct PlanFile<'a> {
+    format: &'static str,
+    railyard: &'static str,
+    exit_code: u8,
+    #[serde(flatten)]
+    answer: Answer<'a>,
+}
+
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
-    let side = |p: &Path| {
-        if args.missing_is_empty && std::fs::symlink_metadata(p).is_err() {
-            return Ok(Side::Empty);
-        }
-        side(p)
-    };
-    if args.missing_is_empty
-        && std::fs::symlink_metadata(&args.old).is_err()
-        && std::fs::symlink_metadata(&args.new).is_err()
-    {
-        eprintln!("error: neither side exists: nothing to compare");
-        return Ok(ExitCode::from(CANNOT_COMPARE));
+    if matches!(args.format, DiffFormat::Json) {
+        machine::begin("diff", Some(machine::Form::Json));
     }
-    let (old, new) = match (side(&args.old), side(&args.new)) {
-        (Ok(o), Ok(n)) => o.against(n),
-        (o, n) => {
-            for e in [o.err(), n.err()].into_iter().flatten() {
-                eprintln!("error: {}", terminal::escape_inline(&e));
-            }
-            return Ok(ExitCode::from(CANNOT_COMPARE));
-        }
+    let (old, new) = match sides(&args) {
+        Ok(sides) => sides,
+        Err(problems) => return Ok(cannot_compare(problems)),
     };
     let cs = match change::compare(&old, &new) {
         Ok(cs) => cs,
         Err(errors) => {
-            for e in errors {
-                eprintln!(
-                    "error: cannot compare: {}",
-                    terminal::escape_inline(&e.to_string())
-                );
-            }
-            return Ok(ExitCode::from(CANNOT_COMPARE));
+            let problems = errors
+                .into_iter()
+                .map(|e| (String::new(), format!("cannot compare: {e}")))
+                .collect();
+            return Ok(cannot_compare(problems));
         }
     };
     let verdict = cs.verdict();
-    let report = JsonReport {
+    let answer = Answer {
         verdict,
-        exit_code: verdict.exit_code(),
         changes: &cs,
     };
-    let json = serde_json::to_string_pretty(&report)?;
-    if let Some(file) = &args.out
-        && let Err(e) = std::fs::write(file, format!("{json}\n"))
-    {
-        eprintln!(
-            "error: writing {}: {e}",
-            terminal::escape_inline(&file.display().to_string())
-        );
-        return Ok(ExitCode::from(CANNOT_COMPARE));
+    if let Some(file) = &args.out {
+        let plan = PlanFile {
+            format: "railyard/plan/v1",
+            railyard: super::VERSION,
+            exit_code: verdict.exit_code(),
+            answer: Answer {
+                verdict,
+                changes: &cs,
+            },
+        };
+        let json = serde_json::to_string_pretty(&plan)?;
+        if let Err(e) = std::fs::write(file, format!("{json}\n")) {
+            return Ok(cannot_write(file, &e));
+        }
     }
     match args.format {
         DiffFormat::Text => out!("{}", change::text::render(&cs)),
-        DiffFormat::Json => outln!("{}", terminal::json(&json)),
+        DiffFormat::Json => machine::result(&answer),
         DiffFormat::Markdown => {
             let full = match &args.out {
                 Some(f) => format!("{} (JSON)", f.display()),
@@ -135,13 +134,49 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     if let Some(file) = &args.html
         && let Err(e) = std::fs::write(file, change::page::render(&cs))
     {
-        eprintln!(
-            "error: writing {}: {e}",
-            terminal::escape_inline(&file.display().to_string())
-        );
-        return Ok(ExitCode::from(CANNOT_COMPARE));
+        return Ok(cannot_write(file, &e));
     }
     Ok(ExitCode::from(verdict.exit_code()))
+}
+
+/// Both sides' files, or what kept each from being read: (the path, the problem).
+fn sides(args: &DiffArgs) -> Result<(Files, Files), Vec<(String, String)>> {
+    let missing = |p: &Path| args.missing_is_empty && std::fs::symlink_metadata(p).is_err();
+    if missing(&args.old) && missing(&args.new) {
+        let both = format!("{} and {}", args.old.display(), args.new.display());
+        return Err(vec![(
+            both,
+            "neither side exists: nothing to compare".to_string(),
+        )]);
+    }
+    let side = |p: &Path| {
+        if missing(p) {
+            return Ok(Side::Empty);
+        }
+        side(p).map_err(|e| (p.display().to_string(), e))
+    };
+    match (side(&args.old), side(&args.new)) {
+        (Ok(o), Ok(n)) => Ok(o.against(n)),
+        (o, n) => Err([o.err(), n.err()].into_iter().flatten().collect()),
+    }
+}
+
+/// Exit 3: each problem on standard error, and as an RY1201 error in the machine document.
+fn cannot_compare(problems: Vec<(String, String)>) -> ExitCode {
+    for (path, problem) in problems {
+        eprintln!("error: {}", terminal::escape_inline(&problem));
+        let what = Diagnostic::error(codes::DIFF_CANNOT_COMPARE, problem)
+            .help("`railyard explain RY1201`");
+        machine::problem(what, &path);
+    }
+    ExitCode::from(CANNOT_COMPARE)
+}
+
+fn cannot_write(file: &Path, e: &std::io::Error) -> ExitCode {
+    cannot_compare(vec![(
+        file.display().to_string(),
+        format!("writing {}: {e}", file.display()),
+    )])
 }
 
 /// One side of the comparison: a build directory's files, or a spec's rendered in memory

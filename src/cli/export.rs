@@ -83,6 +83,7 @@ fn images(args: &[String]) -> anyhow::Result<Images> {
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    super::machine::begin("export", super::machine::Form::of(args.format));
     let images = images(&args.images)?;
     if args.scale_down && !args.target.simulates() {
         bail!(

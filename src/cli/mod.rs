@@ -12,6 +12,7 @@ mod ib;
 mod impact;
 mod input;
 mod lab;
+mod machine;
 mod outdir;
 mod progress;
 mod push;
@@ -52,8 +53,8 @@ struct Cli {
     command: Command,
 }
 
-/// How diagnostics are printed. `--format json` writes them to standard output (a machine
-/// reads them); the other forms go to standard error beside the command's own output.
+/// How diagnostics are printed. `human` and `short` go to standard error beside the command's
+/// own output; the machine forms are one document on standard output (`machine`, docs/ci.md).
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Format {
     /// Source snippets with labels (miette); `text` is the same.
@@ -61,8 +62,13 @@ pub enum Format {
     Human,
     /// One line per diagnostic: `file:line:col: severity[code]: message`.
     Short,
-    /// A JSON array, for CI annotations.
+    /// One JSON document (`"format": "railyard/<command>/v1"`): every diagnostic with its place
+    /// and fingerprint, the exit code and the command's result.
     Json,
+    /// GitHub Actions workflow commands: one annotation per diagnostic.
+    Github,
+    /// A SARIF 2.1.0 log, for code scanning.
+    Sarif,
 }
 
 #[derive(Subcommand)]
@@ -226,7 +232,9 @@ pub enum OutputFormat {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     globals::set(cli.globals);
-    match dispatch(cli.command) {
+    let outcome = dispatch(cli.command);
+    machine::finish(&outcome);
+    match outcome {
         Ok(code) => code,
         Err(e) => {
             // Errors quote file names and data: shown through the terminal escape.
@@ -264,7 +272,25 @@ fn write(
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `build` (and every command writing an output directory) wrote, in its machine document.
+#[derive(serde::Serialize)]
+struct Written<'a> {
+    output: &'a Path,
+    files: usize,
+    written: usize,
+    unchanged: usize,
+    /// Files of the groups `--only` left out, kept as they were.
+    carried: usize,
+}
+
 fn written(dir: &Path, stats: outdir::WriteStats) {
+    machine::result(&Written {
+        output: dir,
+        files: stats.written + stats.unchanged,
+        written: stats.written,
+        unchanged: stats.unchanged,
+        carried: stats.carried,
+    });
     if globals::get().quiet {
         return;
     }
@@ -294,25 +320,34 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             port_guids,
             identities,
             only,
-        } => build(
-            spec.as_deref(),
-            &output,
-            move_aside,
-            format,
-            templates.as_deref(),
-            Imports {
-                port_guids: port_guids.as_ref(),
-                identities: identities.as_ref(),
-            },
-            &only,
-        ),
+        } => {
+            machine::begin("build", machine::Form::of(format));
+            build(
+                spec.as_deref(),
+                &output,
+                move_aside,
+                format,
+                templates.as_deref(),
+                Imports {
+                    port_guids: port_guids.as_ref(),
+                    identities: identities.as_ref(),
+                },
+                &only,
+            )
+        }
         Command::Report {
             spec,
             output,
             move_aside,
             format,
-        } => report_only(spec.as_deref(), &output, move_aside, format),
-        Command::Validate { spec, format } => validate(spec.as_deref(), format),
+        } => {
+            machine::begin("report", machine::Form::of(format));
+            report_only(spec.as_deref(), &output, move_aside, format)
+        }
+        Command::Validate { spec, format } => {
+            machine::begin("validate", machine::Form::of(format));
+            validate(spec.as_deref(), format)
+        }
         Command::Summary { spec, format, json } => {
             let format = if json { OutputFormat::Json } else { format };
             summary(spec.as_deref(), format)
@@ -484,15 +519,25 @@ fn report_only(
     write(output, move_aside, &files?)
 }
 
+/// `validate`'s result in its machine document: whether the spec compiles (under `--strict`,
+/// without warnings).
+#[derive(serde::Serialize)]
+struct Validity {
+    valid: bool,
+}
+
 /// `railyard validate`.
 fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
     let compiled = compile(&src);
     report::print(&src, &compiled.diagnostics, format);
+    machine::result(&Validity {
+        valid: compiled.design.is_some(),
+    });
     if compiled.design.is_none() {
         return Ok(ExitCode::from(1));
     }
-    if matches!(format, Format::Human | Format::Short) && !globals::get().quiet {
+    if machine::Form::of(format).is_none() && !globals::get().quiet {
         let allowed = compiled.diagnostics.allowed_count();
         let accepted = if allowed > 0 {
             format!(", {allowed} accepted by `diagnostics.allow`")

@@ -440,4 +440,10 @@ codes! {
          DHCP reservations with the same MAC or client id would hand one switch another's address \
          (Kea refuses such a configuration, railyard refuses it first). The message names the \
          first row; keep the right one.";
+    DIFF_CANNOT_COMPARE = "RY1201", "the two sides of a diff cannot be compared",
+        "`railyard diff OLD NEW` exits 3 when a side is not a design it can read: a spec with \
+         errors (they are listed too), a path that is neither a spec nor a build directory, a build \
+         directory whose files do not match its manifest.json, or a side that does not exist \
+         (a spec added or deleted in a pull request: pass `--missing-is-empty` to plan it as \
+         created or deleted). A CI gate should treat exit 3 as a failed check, not a safe change.";
 }

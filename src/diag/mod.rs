@@ -4,6 +4,7 @@
 //! stage at once. Rendering (miette, colours, JSON) happens only at the CLI edge.
 
 pub mod codes;
+pub mod fingerprint;
 mod source;
 
 pub use codes::{ALL_CODES, Code};

@@ -79,12 +79,13 @@ fn machine_output_is_on_standard_output() {
     let spec = inv("lab-small.yaml");
     let v = railyard(dir.path(), &["validate", &spec, "--format", "json"]);
     assert!(v.status.success(), "{}", text(&v.stderr));
-    let diags: serde_json::Value = serde_json::from_slice(&v.stdout).expect("JSON on stdout");
+    let doc: serde_json::Value = serde_json::from_slice(&v.stdout).expect("JSON on stdout");
+    assert_eq!(doc["format"], "railyard/validate/v1", "{doc}");
     assert!(
-        diags
+        doc["diagnostics"]
             .as_array()
-            .is_some_and(|d| d.iter().all(|d| d["code"].is_string())),
-        "{diags}"
+            .is_some_and(|d| !d.is_empty() && d.iter().all(|d| d["code"].is_string())),
+        "{doc}"
     );
     assert!(!text(&v.stderr).contains('['), "{}", text(&v.stderr));
 
@@ -93,7 +94,8 @@ fn machine_output_is_on_standard_output() {
         &["build", &spec, "-o", "out", "--format", "json"],
     );
     assert!(b.status.success(), "{}", text(&b.stderr));
-    let _: serde_json::Value = serde_json::from_slice(&b.stdout).expect("only JSON on stdout");
+    let doc: serde_json::Value = serde_json::from_slice(&b.stdout).expect("only JSON on stdout");
+    assert_eq!(doc["format"], "railyard/build/v1", "{doc}");
     assert!(text(&b.stderr).contains("wrote "), "{}", text(&b.stderr));
 
     // One spelling of the option, everywhere; the old `summary --json` still works.

@@ -23,12 +23,15 @@ mod fuzz_corpora;
 mod hostile;
 mod hostile_bounds;
 mod hostile_templates;
+mod machine_output;
 mod output_dir;
 mod physical;
 mod physical_catalog;
 #[path = "../prereq/mod.rs"]
 mod prereq;
 mod properties;
+#[path = "../pyenv/mod.rs"]
+mod pyenv;
 mod rack_scale;
 mod readme;
 mod sink_escapes;
