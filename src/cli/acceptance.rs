@@ -106,7 +106,7 @@ struct Scheduled {
 
 fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let src = load(args.spec.as_deref())?;
-    let compiled = super::compile(&src);
+    let compiled = super::compile(&src)?;
     report::print(&src, &compiled.diagnostics, args.format);
     let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(1));

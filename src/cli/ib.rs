@@ -115,7 +115,7 @@ pub fn run(cmd: IbCommand) -> anyhow::Result<ExitCode> {
         bail!("give at least one capture: --ibnetdiscover FILE, --ibstat NODE=FILE or --csv FILE");
     }
     let src = load(spec.as_deref())?;
-    let compiled = super::compile(&src);
+    let compiled = super::compile(&src)?;
     report::print(&src, &compiled.diagnostics, format);
     let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(1));

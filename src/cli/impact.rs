@@ -36,7 +36,7 @@ pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
         super::machine::begin("impact", Some(super::machine::Form::Json));
     }
     let src = load(args.spec.as_deref())?;
-    let compiled = super::compile(&src);
+    let compiled = super::compile(&src)?;
     if compiled.design.is_none() {
         report::print(&src, &compiled.diagnostics, Format::Short);
         return Ok(ExitCode::from(1));

@@ -12,6 +12,7 @@ mod ib;
 mod impact;
 mod input;
 mod lab;
+mod levels;
 mod machine;
 mod outdir;
 mod progress;
@@ -247,14 +248,9 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// Compile a spec; under `--strict` a warning the spec does not accept fails like an error.
-fn compile(src: &SourceFile) -> railyard::Compiled {
-    let compiled = railyard::compile(src);
-    if globals::get().strict {
-        compiled.strict()
-    } else {
-        compiled
-    }
+/// Compile a spec, with the command line's warning levels applied (`levels`).
+fn compile(src: &SourceFile) -> anyhow::Result<railyard::Compiled> {
+    levels::apply(src, railyard::compile(src))
 }
 
 /// Write `files` atomically into `dir`, with a progress bar on a terminal.
@@ -407,7 +403,7 @@ fn build(
         let output = output.to_path_buf();
         std::thread::spawn(move || outdir::target(&output, move_aside))
     };
-    let mut compiled = compile(&src);
+    let mut compiled = compile(&src)?;
     if let Some(csv) = imports.port_guids {
         let Some(guids) = port_guids_of(&src, &compiled, csv, format, &progress)? else {
             return Ok(ExitCode::from(1));
@@ -508,7 +504,7 @@ fn report_only(
     let src = load(spec)?;
     let progress = progress::Progress::new();
     progress.stage("compiling");
-    let compiled = compile(&src);
+    let compiled = compile(&src)?;
     progress.stage("drawing the report, workbook and labels");
     let files = compiled.report_outputs();
     progress.clear();
@@ -529,7 +525,7 @@ struct Validity {
 /// `railyard validate`.
 fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
-    let compiled = compile(&src);
+    let compiled = compile(&src)?;
     report::print(&src, &compiled.diagnostics, format);
     machine::result(&Validity {
         valid: compiled.design.is_some(),
@@ -538,16 +534,27 @@ fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     if machine::Form::of(format).is_none() && !globals::get().quiet {
-        let allowed = compiled.diagnostics.allowed_count();
-        let accepted = if allowed > 0 {
-            format!(", {allowed} accepted by `diagnostics.allow`")
-        } else {
-            String::new()
-        };
+        let d = &compiled.diagnostics;
+        let mut counts = vec![format!("{} warning(s)", d.warning_count())];
+        if d.info_count() > 0 {
+            counts.push(format!("{} info", d.info_count()));
+        }
+        if d.allowed_count() > 0 {
+            counts.push(format!(
+                "{} accepted by `diagnostics.allow`",
+                d.allowed_count()
+            ));
+        }
+        if d.accepted_count() > 0 {
+            counts.push(format!(
+                "{} accepted by --allow or --baseline",
+                d.accepted_count()
+            ));
+        }
         eprintln!(
-            "{}: valid ({} warning(s){accepted})",
+            "{}: valid ({})",
             railyard::output::terminal::escape(&src.name),
-            compiled.diagnostics.warning_count()
+            counts.join(", ")
         );
     }
     exiting(compiled);
@@ -557,7 +564,7 @@ fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
 /// `railyard summary`.
 fn summary(spec: Option<&Path>, format: OutputFormat) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
-    let compiled = compile(&src);
+    let compiled = compile(&src)?;
     let Some(design) = &compiled.design else {
         report::print(&src, &compiled.diagnostics, Format::Human);
         return Ok(ExitCode::from(1));

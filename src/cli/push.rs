@@ -153,7 +153,7 @@ fn rendered_files(
     }
     let templates = super::templates::load(None)?;
     let src = super::load(args.spec.as_deref())?;
-    let compiled = super::compile(&src);
+    let compiled = super::compile(&src)?;
     super::report::print(&src, &compiled.diagnostics, super::Format::Short);
     // Push moves switch configs only: nothing else is rendered.
     let configs = railyard::output::Selection::of(&[railyard::output::OutputGroup::Configs]);

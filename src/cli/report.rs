@@ -22,7 +22,8 @@ use railyard::output::terminal::{self, Mapped, escape_inline as esc};
 /// the terminal's forms; the document holds every finding).
 pub fn print(src: &SourceFile, diags: &Diagnostics, format: Format) {
     if super::machine::active() {
-        super::machine::collect(src, &diags.sorted());
+        let accepted = diags.allowed_count() + diags.accepted_count();
+        super::machine::collect(src, &diags.sorted(), accepted);
         return;
     }
     let shown;
@@ -83,6 +84,7 @@ fn severity(d: &Diagnostic) -> &'static str {
     match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Info => "info",
     }
 }
 
@@ -164,6 +166,7 @@ fn to_miette(src: &Source, d: &Diagnostic) -> Report {
         .with_severity(match d.severity {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
         });
     if let Some(h) = &d.help {
         m = m.with_help(esc(h));

@@ -232,8 +232,9 @@ codes! {
         "Each management subnet is one VLAN on the OOB switches: central roles take VLANs 101-115, \
          SU s takes VLAN 1000 + s. More than 3,094 SUs leave no valid VLAN id (2-4094).";
     UNUSED_PORTS = "RY0501", "unused switch ports",
-        "Some switch ports carry no cable. That is often deliberate (room to grow), so this is a \
-         warning; the message says how many ports of which role are free.";
+        "Some switch ports carry no cable. That is often deliberate (room to grow), so this is \
+         advisory (severity `info`: shown, never failing, not even under `--strict`; `--deny \
+         RY0501` makes it fail); the message says how many ports of which role are free.";
     BAD_POOL = "RY0601", "invalid address pool",
         "An address pool is not a prefix in CIDR form (`10.0.0.0/16`), has host bits set, is the wrong \
          address family for its key, or a management subnet length does not fit the pool.";
@@ -339,7 +340,8 @@ codes! {
         "The compute fabric is InfiniBand and has tenants, but no port GUIDs were supplied, so the \
          OpenSM partitions are written as `tenants/partitions.conf.template` with `@node:port@` \
          placeholders that OpenSM refuses. Capture the fabric with `ibnetdiscover` (or `ibstat` per \
-         node), import it with `railyard ib import`, and build with `--port-guids`.";
+         node), import it with `railyard ib import`, and build with `--port-guids`. Advisory \
+         (severity `info`): before the fabric is installed there are no GUIDs to give.";
     NODES_WITHOUT_PARTITION = "RY0901", "GPU nodes in no InfiniBand partition",
         "With tenants on InfiniBand the default partition is limited for every node, so limited \
          members cannot talk to each other there. A node in no tenant therefore has no InfiniBand \

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 
 /// The fingerprint of a finding (module documentation).
 pub fn fingerprint(code: &str, file: &str, place: &str, message: &str) -> String {
-    let file = file.strip_prefix("./").unwrap_or(file).replace('\\', "/");
+    let file = file_name(file);
     let mut hash = Sha256::new();
     for (i, part) in [code, &file, &stable(place), &stable(message)]
         .iter()
@@ -39,6 +39,11 @@ pub fn fingerprint(code: &str, file: &str, place: &str, message: &str) -> String
         .take(8)
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// A file as a fingerprint (and a baseline) names it: `./` removed, `\` as `/`.
+pub fn file_name(file: &str) -> String {
+    file.strip_prefix("./").unwrap_or(file).replace('\\', "/")
 }
 
 /// `text` with each free-standing number (module documentation) replaced by `#`.

@@ -38,4 +38,5 @@ mod sink_escapes;
 mod spec_generator;
 mod spec_reference;
 mod tenancy;
+mod warning_levels;
 mod yaml_mistakes;

@@ -1,6 +1,6 @@
 //! `--format github`: one workflow command per diagnostic, which a GitHub Actions runner turns
 //! into an annotation on the file and line ("Workflow commands for GitHub Actions", `error`,
-//! `warning`, `notice`: `::error file={name},line={line},col={col},title={title}::{message}`).
+//! `warning`, `notice` (railyard's `info`): `::error file={name},line={line},col={col},title={title}::{message}`).
 //! Values through `output::workflow`, the one escape of this sink.
 
 use railyard::diag::Severity;
@@ -15,6 +15,7 @@ pub fn render(findings: &[Finding], error: Option<&str>) -> String {
         let command = match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Info => "notice",
         };
         let mut props = vec![format!("file={}", property(&f.file))];
         if let (Some(line), Some(col)) = (f.line, f.column) {

@@ -68,11 +68,14 @@ pub struct Finding {
     pub fingerprint: String,
 }
 
-/// How many findings of each severity the document holds.
+/// How many findings of each severity the document holds, and how many were accepted (by the
+/// spec's `diagnostics.allow`, `--allow` or `--baseline`: counted, not listed).
 #[derive(Default, Serialize)]
 pub struct Counts {
     pub errors: usize,
     pub warnings: usize,
+    pub info: usize,
+    pub accepted: usize,
 }
 
 #[derive(Serialize)]
@@ -94,6 +97,7 @@ struct Assembly {
     command: &'static str,
     form: Form,
     findings: Vec<Finding>,
+    accepted: usize,
     result: Map<String, Value>,
 }
 
@@ -114,6 +118,7 @@ pub fn begin(command: &'static str, form: Option<Form>) {
                 command,
                 form,
                 findings: Vec::new(),
+                accepted: 0,
                 result: Map::new(),
             });
         });
@@ -125,8 +130,14 @@ pub fn active() -> bool {
     with(|d| d.is_some())
 }
 
-/// Add `diagnostics` of `src` (already in the order they are listed).
-pub fn collect(src: &SourceFile, diagnostics: &[&Diagnostic]) {
+/// Add `diagnostics` of `src` (already in the order they are listed), and the number of others
+/// accepted.
+pub fn collect(src: &SourceFile, diagnostics: &[&Diagnostic], accepted: usize) {
+    with(|d| {
+        if let Some(a) = d {
+            a.accepted += accepted;
+        }
+    });
     if diagnostics.is_empty() || !active() {
         return;
     }
@@ -146,29 +157,43 @@ pub fn collect(src: &SourceFile, diagnostics: &[&Diagnostic]) {
     });
 }
 
-fn finding(src: &SourceFile, paths: Option<&KeyPaths>, d: &Diagnostic) -> Finding {
-    let place = d.span.map(|s| src.line_col(s.start));
+/// A finding's key path (in a spec) and fingerprint (`diag::fingerprint`): what the document
+/// prints and what a baseline records.
+pub fn identify(
+    src: &SourceFile,
+    paths: Option<&KeyPaths>,
+    d: &Diagnostic,
+) -> (Option<String>, String) {
     let key = match (d.span, paths) {
         (Some(s), Some(p)) => Some(p.at(s.start)).filter(|k| !k.is_empty()),
         _ => None,
     };
     // Not a spec (a CSV): the line's own text names the place.
-    let at = match (&key, place) {
+    let at = match (&key, d.span) {
         (Some(k), _) => k.clone(),
-        (None, Some((line, _))) => src
-            .text
-            .lines()
-            .nth(line - 1)
-            .unwrap_or("")
-            .trim()
-            .to_string(),
+        (None, Some(s)) => {
+            let line = src.line_col(s.start).0;
+            src.text
+                .lines()
+                .nth(line - 1)
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        }
         (None, None) => String::new(),
     };
+    let print = fingerprint(d.code.id, &src.name, &at, &d.message);
+    (key, print)
+}
+
+fn finding(src: &SourceFile, paths: Option<&KeyPaths>, d: &Diagnostic) -> Finding {
+    let place = d.span.map(|s| src.line_col(s.start));
+    let (key, fingerprint) = identify(src, paths, d);
     Finding {
         code: d.code.id,
         title: d.code.title,
         severity: d.severity,
-        fingerprint: fingerprint(d.code.id, &src.name, &at, &d.message),
+        fingerprint,
         message: d.message.clone(),
         help: d.help.clone(),
         label: d.label.clone(),
@@ -182,7 +207,7 @@ fn finding(src: &SourceFile, paths: Option<&KeyPaths>, d: &Diagnostic) -> Findin
 /// A problem that is not a diagnostic of a file the command read but decides its outcome (`diff`
 /// cannot compare a side): `file` is the path it is about.
 pub fn problem(d: Diagnostic, file: &str) {
-    collect(&SourceFile::new(file, ""), &[&d]);
+    collect(&SourceFile::new(file, ""), &[&d], 0);
 }
 
 /// Set the command's result: its fields join the document's (`json` only).
@@ -228,11 +253,15 @@ fn number(code: ExitCode) -> u8 {
 }
 
 fn json(a: &Assembly, exit_code: u8, error: Option<String>) -> String {
-    let mut counts = Counts::default();
+    let mut counts = Counts {
+        accepted: a.accepted,
+        ..Counts::default()
+    };
     for f in &a.findings {
         match f.severity {
             Severity::Error => counts.errors += 1,
             Severity::Warning => counts.warnings += 1,
+            Severity::Info => counts.info += 1,
         }
     }
     let doc = Document {

@@ -1,7 +1,7 @@
 //! `--format sarif`: the diagnostics as one SARIF 2.1.0 log (OASIS, "Static Analysis Results
 //! Interchange Format Version 2.1.0", errata01), what GitHub code scanning uploads. One run; the
 //! tool's rules are the codes found, each with its `railyard explain` text; a result's level is
-//! `error` or `warning`; its place is the file (a relative URI reference, `output::uri`), line and
+//! `error`, `warning` or `note` (railyard's `info`); its place is the file (a relative URI reference, `output::uri`), line and
 //! column, and the spec key path as a logical location; `partialFingerprints` carries railyard's
 //! fingerprint (`diag::fingerprint`) so code scanning follows a finding across edits. The
 //! invocation says whether the command succeeded and, when it stopped without an answer, why.
@@ -195,6 +195,7 @@ fn result(f: &Finding, rule_index: usize) -> SarifResult<'_> {
         level: match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Info => "note",
         },
         message: Text { text },
         locations: [Location {
