@@ -34,12 +34,7 @@ use spec_file::load;
 use stdout::{out, outln};
 
 /// `railyard --version`: the release and the commit it was built from.
-const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (",
-    env!("RAILYARD_COMMIT"),
-    ")"
-);
+const VERSION: &str = railyard::output::manifest::RAILYARD;
 
 #[derive(Parser)]
 #[command(
@@ -432,7 +427,8 @@ fn build(
             target.carrying_over()
         } else {
             target
-        };
+        }
+        .built_from(railyard::output::digest::sha256_hex(src.text.as_bytes()));
         outdir::write_over(
             target,
             |sink, memo| match compiled.emit(&templates, &only, sink, memo) {

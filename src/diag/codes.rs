@@ -448,4 +448,11 @@ codes! {
          directory whose files do not match its manifest.json, or a side that does not exist \
          (a spec added or deleted in a pull request: pass `--missing-is-empty` to plan it as \
          created or deleted). A CI gate should treat exit 3 as a failed check, not a safe change.";
+    DIFF_DIFFERENT_RAILYARDS = "RY1202", "the two sides of a diff were made by different railyards",
+        "A build directory's manifest.json records the railyard that wrote it (release and \
+         commit; a spec compared is rendered by the railyard running). When the two sides of \
+         `railyard diff` come from different ones, a difference may be railyard's own (a template \
+         or a default that changed between releases), not the design's. Build both sides with \
+         the same railyard to see the design's change alone. Manifests written before the commit \
+         was recorded are compared by release only.";
 }

@@ -14,6 +14,7 @@ mod cabling_verify;
 mod diff;
 mod diff_markdown;
 mod diff_nothing;
+mod diff_railyards;
 mod diff_tenants;
 mod diff_truth;
 mod impact;

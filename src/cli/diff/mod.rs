@@ -6,7 +6,8 @@
 //! Exit codes (README, "diff"): 0 no change, 1 additions only, 2 disruptive changes or any
 //! renumbering, 3 could not compare.
 
-use std::collections::BTreeSet;
+mod side;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -14,21 +15,14 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::machine;
-use super::stdout::out;
-use railyard::change::{self, ChangeSet, Files, Verdict};
+use super::stdout::{out, outln};
+use railyard::change::{self, ChangeSet, Verdict};
 use railyard::diag::{Diagnostic, codes};
-use railyard::output::bounded::{Kind, MIB};
-use railyard::output::build_dir::{BuildDir, OpenError};
-use railyard::output::{OutputFile, OutputGroup, Selection, terminal};
+use railyard::output::terminal;
+use side::{Origin, Side};
 
 /// Exit code when the two sides could not be compared.
 const CANNOT_COMPARE: u8 = 3;
-
-/// One file of a build directory: as large as push accepts a rendered config.
-const BUILT_FILE: Kind = Kind {
-    what: "built file",
-    limit: 256 * MIB,
-};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum DiffFormat {
@@ -65,18 +59,23 @@ pub struct DiffArgs {
 #[derive(Serialize)]
 struct Answer<'a> {
     verdict: Verdict,
+    /// Where each side came from: the railyard that made it and its digests.
+    old: &'a Origin,
+    new: &'a Origin,
     #[serde(flatten)]
     changes: &'a ChangeSet,
 }
 
-/// The plan `--out FILE` writes: the whole answer, versioned, with the exit code `diff` returned.
+/// The plan `--out FILE` writes (`railyard/plan/v1`): the whole answer with the exit code
+/// `diff` returned. `push --plan FILE` pushes only the build `new` names (its manifest's
+/// SHA-256, or a build of the spec `new` names by this railyard).
 #[derive(Serialize)]
 struct PlanFile<'a> {
     format: &'static str,
     railyard: &'static str,
     exit_code: u8,
     #[serde(flatten)]
-    answer: Answer<'a>,
+    answer: &'a Answer<'a>,
 }
 
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
@@ -87,6 +86,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         Ok(sides) => sides,
         Err(problems) => return Ok(cannot_compare(problems)),
     };
+    let (old_origin, new_origin) = (old.origin().clone(), new.origin().clone());
+    let (old, new) = old.against(new);
     let cs = match change::compare(&old, &new) {
         Ok(cs) => cs,
         Err(errors) => {
@@ -97,9 +98,12 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
             return Ok(cannot_compare(problems));
         }
     };
+    let warnings = railyards_warning(&old_origin, &new_origin);
     let verdict = cs.verdict();
     let answer = Answer {
         verdict,
+        old: &old_origin,
+        new: &new_origin,
         changes: &cs,
     };
     if let Some(file) = &args.out {
@@ -107,30 +111,14 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
             format: "railyard/plan/v1",
             railyard: super::VERSION,
             exit_code: verdict.exit_code(),
-            answer: Answer {
-                verdict,
-                changes: &cs,
-            },
+            answer: &answer,
         };
         let json = serde_json::to_string_pretty(&plan)?;
         if let Err(e) = std::fs::write(file, format!("{json}\n")) {
             return Ok(cannot_write(file, &e));
         }
     }
-    match args.format {
-        DiffFormat::Text => out!("{}", change::text::render(&cs)),
-        DiffFormat::Json => machine::result(&answer),
-        DiffFormat::Markdown => {
-            let full = match &args.out {
-                Some(f) => format!("{} (JSON)", f.display()),
-                None => "railyard diff OLD NEW --format json".to_string(),
-            };
-            out!(
-                "{}",
-                terminal::escape(&change::markdown::render(&cs, &full))
-            );
-        }
-    }
+    print(&args, &answer, &warnings);
     if let Some(file) = &args.html
         && let Err(e) = std::fs::write(file, change::page::render(&cs))
     {
@@ -139,8 +127,48 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(verdict.exit_code()))
 }
 
-/// Both sides' files, or what kept each from being read: (the path, the problem).
-fn sides(args: &DiffArgs) -> Result<(Files, Files), Vec<(String, String)>> {
+/// The answer on standard output in the format asked for; `warnings` about the comparison
+/// itself in every format (the JSON document has them among its diagnostics).
+fn print(args: &DiffArgs, answer: &Answer<'_>, warnings: &[String]) {
+    match args.format {
+        DiffFormat::Text => {
+            for w in warnings {
+                outln!("warning[RY1202]: {}\n", terminal::escape_inline(w));
+            }
+            out!("{}", change::text::render(answer.changes));
+        }
+        DiffFormat::Json => machine::result(answer),
+        DiffFormat::Markdown => {
+            let full = match &args.out {
+                Some(f) => format!("{} (JSON)", f.display()),
+                None => "railyard diff OLD NEW --format json".to_string(),
+            };
+            let text = change::markdown::render(answer.changes, &full, warnings);
+            out!("{}", terminal::escape(&text));
+        }
+    }
+}
+
+/// RY1202 when the sides were made by different railyards: the message, also recorded in the
+/// machine document.
+fn railyards_warning(old: &Origin, new: &Origin) -> Vec<String> {
+    let Some((a, b)) = side::different_railyards(old, new) else {
+        return Vec::new();
+    };
+    let message = format!(
+        "the two sides were made by different railyards (old: {a}, new: {b}): some differences \
+         may be railyard's, not the design's"
+    );
+    let warning = Diagnostic::warning(codes::DIFF_DIFFERENT_RAILYARDS, message.clone()).help(
+        "build both sides with one railyard (`railyard build` the old spec again) to see the \
+         design's change alone",
+    );
+    machine::problem(warning, &old.path);
+    vec![message]
+}
+
+/// Both sides, or what kept each from being read: (the path, the problem).
+fn sides(args: &DiffArgs) -> Result<(Side, Side), Vec<(String, String)>> {
     let missing = |p: &Path| args.missing_is_empty && std::fs::symlink_metadata(p).is_err();
     if missing(&args.old) && missing(&args.new) {
         let both = format!("{} and {}", args.old.display(), args.new.display());
@@ -151,12 +179,12 @@ fn sides(args: &DiffArgs) -> Result<(Files, Files), Vec<(String, String)>> {
     }
     let side = |p: &Path| {
         if missing(p) {
-            return Ok(Side::Empty);
+            return Ok(side::empty(p));
         }
-        side(p).map_err(|e| (p.display().to_string(), e))
+        side::side(p).map_err(|e| (p.display().to_string(), e))
     };
     match (side(&args.old), side(&args.new)) {
-        (Ok(o), Ok(n)) => Ok(o.against(n)),
+        (Ok(o), Ok(n)) => Ok((o, n)),
         (o, n) => Err([o.err(), n.err()].into_iter().flatten().collect()),
     }
 }
@@ -177,93 +205,4 @@ fn cannot_write(file: &Path, e: &std::io::Error) -> ExitCode {
         file.display().to_string(),
         format!("writing {}: {e}", file.display()),
     )])
-}
-
-/// One side of the comparison: a build directory's files, or a spec's rendered in memory
-/// with the output group of each.
-enum Side {
-    Dir(Files),
-    Spec(Vec<OutputFile>),
-    /// No design (`--missing-is-empty`): every file of the other side is new, or gone.
-    Empty,
-}
-
-impl Side {
-    /// Both sides' files. A build directory holds the groups it was built with (`--only`): a
-    /// spec compared with one keeps only the groups the directory has a file of, so a group the
-    /// build left out is not a difference of design.
-    fn against(self, other: Side) -> (Files, Files) {
-        match (self, other) {
-            (Side::Spec(s), Side::Dir(d)) => (kept(s, &d), d),
-            (Side::Dir(d), Side::Spec(s)) => {
-                let s = kept(s, &d);
-                (d, s)
-            }
-            (a, b) => (a.files(), b.files()),
-        }
-    }
-
-    fn files(self) -> Files {
-        match self {
-            Side::Dir(d) => d,
-            Side::Spec(s) => s.into_iter().map(|f| (f.path, f.bytes)).collect(),
-            Side::Empty => Files::new(),
-        }
-    }
-}
-
-/// The spec's files of the groups `dir` has at least one file of.
-fn kept(spec: Vec<OutputFile>, dir: &Files) -> Files {
-    let built: BTreeSet<Option<OutputGroup>> = spec
-        .iter()
-        .filter(|f| dir.contains_key(&f.path))
-        .map(|f| f.group)
-        .collect();
-    spec.into_iter()
-        .filter(|f| built.contains(&f.group))
-        .map(|f| (f.path, f.bytes))
-        .collect()
-}
-
-/// One side's files: a build directory's, or a spec's rendered in memory.
-fn side(path: &Path) -> Result<Side, String> {
-    if path.is_dir() {
-        return build_dir(path).map(Side::Dir);
-    }
-    let src = super::load(Some(path)).map_err(|e| format!("{e:#}"))?;
-    let compiled = railyard::compile(&src);
-    super::report::print(&src, &compiled.diagnostics, super::Format::Short);
-    let templates = super::templates::load(None).map_err(|e| format!("{e:#}"))?;
-    let only = Selection::of(&[
-        OutputGroup::Configs,
-        OutputGroup::Cabling,
-        OutputGroup::Addresses,
-        OutputGroup::Hosts,
-        OutputGroup::Plan,
-    ]);
-    match compiled.outputs_only(&templates, &only) {
-        None => Err(format!(
-            "the spec {} has errors: nothing to compare",
-            src.name
-        )),
-        Some(Err(e)) => Err(format!("{}: {e}", src.name)),
-        Some(Ok(files)) => Ok(Side::Spec(
-            files
-                .into_iter()
-                .filter(|f| change::reads(&f.path))
-                .collect(),
-        )),
-    }
-}
-
-/// The files of a build directory the comparison reads: every one its manifest lists, each read
-/// bounded and checked against the manifest's SHA-256 (an edited build is not the design).
-fn build_dir(dir: &Path) -> Result<Files, String> {
-    let build = BuildDir::open(dir).map_err(|e| match e {
-        OpenError::Unreadable(e) => {
-            format!("{e} — a build directory is recognised by its manifest.json")
-        }
-        OpenError::Malformed(e) => e,
-    })?;
-    build.listed(change::reads, BUILT_FILE)
 }
