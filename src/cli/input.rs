@@ -49,6 +49,13 @@ pub const BASELINE: Kind = Kind {
     limit: 64 * MIB,
 };
 
+/// A reviewed plan (`diff --out`, read by `push --plan`): the whole change as JSON, tens of MB
+/// for the largest fabric's growth.
+pub const PLAN: Kind = Kind {
+    what: "plan",
+    limit: 256 * MIB,
+};
+
 /// Push's targets file: one entry of ~100 bytes per switch, about 1 MB for the largest fabric.
 pub const TARGETS: Kind = Kind {
     what: "targets file",

@@ -18,6 +18,7 @@ mod outdir;
 mod progress;
 mod push;
 mod report;
+mod reviewed;
 mod shell;
 mod spec_file;
 mod stdout;
