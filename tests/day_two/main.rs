@@ -11,6 +11,7 @@ mod acceptance_rack;
 mod acceptance_runners;
 mod acceptance_trust;
 mod cabling_verify;
+mod ci_gate;
 mod diff;
 mod diff_markdown;
 mod diff_nothing;
