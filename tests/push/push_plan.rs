@@ -12,7 +12,10 @@ use crate::push_support;
 use std::path::Path;
 use std::process::Command;
 
-use push_support::{Fabric, build, devices_with, lab_small_on, require_root, run_push, running_is};
+use push_support::{
+    Fabric, build, confirmed_as_rendered, devices_with, lab_small_on, require_root, run_push,
+    running_is,
+};
 
 const PASSPHRASE: &str = "reviewed-plan-passphrase-2718";
 const STARTUP: &str = "<config/>";
@@ -123,19 +126,7 @@ fn push_applies_a_plan_only_to_the_build_it_was_made_from() {
         Some(PASSPHRASE),
     );
     assert_eq!(r.code, 0, "the reviewed build was not pushed: {}", r.stderr);
-    for d in &devices {
-        assert!(
-            r.stdout.contains(&format!("== {d} (netconf): Confirmed")),
-            "{d}: {}",
-            r.stdout
-        );
-        let payload = std::fs::read_to_string(out.join(format!("configs/{d}/openconfig.xml")))
-            .expect("payload");
-        assert!(
-            running_is(fabric.lab(d), &payload),
-            "{d} does not read back"
-        );
-    }
+    confirmed_as_rendered(&r, &fabric, &out, &devices);
 }
 
 #[test]
@@ -153,16 +144,15 @@ fn a_spec_push_is_held_to_the_plan_too() {
     let reviewed = std::fs::read_to_string(&spec).expect("spec");
     let edited = format!("{reviewed}\n# edited after review\n");
     std::fs::write(&spec, edited).expect("spec");
-    let r = run_push(
-        s,
-        &[
+    let push_spec = || {
+        let args = [
             spec.to_str().expect("utf-8"),
             "--plan",
             plan.to_str().expect("utf-8"),
-        ],
-        &[],
-        None,
-    );
+        ];
+        run_push(s, &args, &[], None)
+    };
+    let r = push_spec();
     assert_eq!(r.code, 3);
     assert!(
         r.stderr.contains("refusing to push the spec"),
@@ -173,16 +163,7 @@ fn a_spec_push_is_held_to_the_plan_too() {
 
     // The reviewed spec passes the plan (and then fails to reach the device nobody serves).
     std::fs::write(&spec, &reviewed).expect("spec");
-    let r = run_push(
-        s,
-        &[
-            spec.to_str().expect("utf-8"),
-            "--plan",
-            plan.to_str().expect("utf-8"),
-        ],
-        &[],
-        None,
-    );
+    let r = push_spec();
     assert!(!r.stderr.contains("refusing to push"), "{}", r.stderr);
     assert!(
         r.stderr.contains("spine01"),
