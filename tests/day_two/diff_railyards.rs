@@ -1,7 +1,8 @@
 //! Which railyard made a build (#47 item 6): `manifest.json` records the railyard (release and
 //! commit, as `railyard --version` prints them) and the SHA-256 of the spec (checked here with
 //! coreutils' `sha256sum`, not railyard's own digest); `diff` warns (RY1202) in every format
-//! when the two sides come from different railyards, and says nothing when they do not.
+//! (text, JSON, markdown, the HTML page) when the two sides come from different railyards, and
+//! says nothing when they do not.
 
 use std::path::Path;
 use std::process::Command;
@@ -97,7 +98,24 @@ fn diff_warns_when_the_sides_come_from_different_railyards() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.starts_with("warning[RY1202]: "), "{text}");
 
-    let md = railyard_in(d, &["diff", "out", "now", "--format", "markdown"]);
+    let page = d.join("change.html");
+    let md = railyard_in(
+        d,
+        &[
+            "diff",
+            "out",
+            "now",
+            "--format",
+            "markdown",
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<strong>Warning:</strong> the two sides were made by different railyards"),
+        "{html}"
+    );
     let md = String::from_utf8_lossy(&md.stdout);
     let mut lines = md.lines();
     assert!(

@@ -120,7 +120,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     }
     print(&args, &answer, &warnings);
     if let Some(file) = &args.html
-        && let Err(e) = std::fs::write(file, change::page::render(&cs))
+        && let Err(e) = std::fs::write(file, change::page::render(&cs, &warnings))
     {
         return Ok(cannot_write(file, &e));
     }
