@@ -2,8 +2,9 @@
 //! `info` and never fail, not even under `--strict`; `--deny CODE` fails on a code, `--allow CODE`
 //! accepts it (counted in the machine document, not listed); a baseline written by
 //! `--write-baseline` accepts the findings it lists by fingerprint, so the same findings after
-//! the design grows still pass and a new one fails. Outcomes read from the exit code and the JSON
-//! document only, as a CI job would.
+//! the design grows still pass and a new one fails (and the report of such a build says findings
+//! were accepted). Outcomes read from the exit code and the JSON document only, as a CI job
+//! would.
 
 use std::path::Path;
 
@@ -107,6 +108,15 @@ fn a_baseline_passes_known_findings_after_growth_and_fails_new_ones() {
     assert_eq!(code, Some(0), "{doc}");
     assert!(with_code(&doc, "RY0501").is_empty(), "{doc}");
     assert!(doc["counts"]["accepted"].as_u64() >= Some(3), "{doc}");
+    // The report of such a build says findings were accepted, never "passed every check".
+    let mut args = with_baseline.to_vec();
+    args.extend_from_slice(&["-o", "out", "-q"]);
+    args.insert(0, "build");
+    let b = railyard_in(d, &args);
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    let page = std::fs::read_to_string(d.join("out/report.html")).unwrap();
+    assert!(page.contains("accepted on the command line of this build"));
+    assert!(!page.contains("passed every check"));
 
     // A new finding: larger spines (another model in the message) are not in the baseline.
     let bigger = grown.replace(
