@@ -177,11 +177,12 @@ fn sides(args: &DiffArgs) -> Result<(Side, Side), Vec<(String, String)>> {
             "neither side exists: nothing to compare".to_string(),
         )]);
     }
+    let beside_build = args.old.is_dir() || args.new.is_dir();
     let side = |p: &Path| {
         if missing(p) {
             return Ok(side::empty(p));
         }
-        side::side(p).map_err(|e| (p.display().to_string(), e))
+        side::side(p, beside_build).map_err(|e| (p.display().to_string(), e))
     };
     match (side(&args.old), side(&args.new)) {
         (Ok(o), Ok(n)) => Ok((o, n)),

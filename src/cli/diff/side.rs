@@ -102,8 +102,11 @@ fn kept(spec: Vec<OutputFile>, dir: &Files) -> Files {
         .collect()
 }
 
-/// One side's files: a build directory's, or a spec's rendered in memory.
-pub fn side(path: &Path) -> Result<Side, String> {
+/// One side's files: a build directory's, or a spec's rendered in memory. Compared with
+/// another spec, a spec renders only the groups the comparison needs; compared with a build
+/// directory (`beside_build`), every group a build writes (but the on-request label sheets), so
+/// that the directory's report and workbook are compared, not taken for removed files.
+pub fn side(path: &Path, beside_build: bool) -> Result<Side, String> {
     if path.is_dir() {
         return build_dir(path);
     }
@@ -111,13 +114,17 @@ pub fn side(path: &Path) -> Result<Side, String> {
     let compiled = railyard::compile(&src);
     super::super::report::print(&src, &compiled.diagnostics, super::super::Format::Short);
     let templates = super::super::templates::load(None).map_err(|e| format!("{e:#}"))?;
-    let only = Selection::of(&[
-        OutputGroup::Configs,
-        OutputGroup::Cabling,
-        OutputGroup::Addresses,
-        OutputGroup::Hosts,
-        OutputGroup::Plan,
-    ]);
+    let only = if beside_build {
+        Selection::all()
+    } else {
+        Selection::of(&[
+            OutputGroup::Configs,
+            OutputGroup::Cabling,
+            OutputGroup::Addresses,
+            OutputGroup::Hosts,
+            OutputGroup::Plan,
+        ])
+    };
     let origin = Origin {
         kind: "spec",
         path: path.display().to_string(),
