@@ -102,11 +102,11 @@ pub fn compile_with_guids(src: &SourceFile, guids: &model::PortGuids) -> Compile
 }
 
 impl Compiled {
-    /// Warnings as errors (`--strict`): a design with a warning the spec does not accept
-    /// (`diagnostics.allow`) is not a design.
+    /// The command line's warning levels applied (`--strict`, `--deny`, `--allow`,
+    /// `--baseline`): a design with a finding they make an error is not a design.
     #[must_use]
-    pub fn strict(mut self) -> Compiled {
-        if self.diagnostics.promote_warnings() > 0 {
+    pub fn leveled(mut self, level: impl FnMut(&diag::Diagnostic) -> diag::Level) -> Compiled {
+        if self.diagnostics.relevel(level) > 0 {
             self.design = None;
         }
         self

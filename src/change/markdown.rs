@@ -61,14 +61,20 @@ fn push(out: &mut String, line: &str) -> bool {
     true
 }
 
-/// The comment. `full`: where the whole plan is, said when rows are left out.
-pub fn render(cs: &ChangeSet, full: &str) -> String {
+/// The comment. `full`: where the whole plan is, said when rows are left out; `warnings`: what
+/// the reader must know about the comparison itself (the sides made by different railyards),
+/// each a quoted line under the verdict.
+pub fn render(cs: &ChangeSet, full: &str, warnings: &[String]) -> String {
     let v = cs.verdict();
     let mut out = format!(
-        "**railyard diff: {} (exit {})**\n\n| change | count |\n|---|---:|\n",
+        "**railyard diff: {} (exit {})**\n\n",
         md(v.words()),
         v.exit_code()
     );
+    for w in warnings {
+        out.push_str(&format!("> **Warning:** {}\n\n", md(w)));
+    }
+    out.push_str("| change | count |\n|---|---:|\n");
     for (what, n) in counts(cs) {
         out.push_str(&format!("| {} | {n} |\n", md(what)));
     }

@@ -19,14 +19,20 @@ fn escape(text: &str, out: &mut String) {
     markup::escape(&terminal::escape_inline(text), out);
 }
 
-/// The page's HTML.
-pub fn render(cs: &ChangeSet) -> String {
+/// The page's HTML; `warnings` about the comparison itself, each a paragraph under the headline.
+pub fn render(cs: &ChangeSet, warnings: &[String]) -> String {
     let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
     out.push_str("<title>railyard diff</title><style>");
     out.push_str(STYLE);
     out.push_str("</style></head><body>\n<h1>");
     escape(&headline(cs), &mut out);
     out.push_str("</h1>\n");
+    // What the reader must know about the comparison itself (sides made by different railyards).
+    for w in warnings {
+        out.push_str("<p class=\"warning\"><strong>Warning:</strong> ");
+        escape(w, &mut out);
+        out.push_str("</p>\n");
+    }
     for s in std::iter::once(order::summary(cs)).chain(sections(cs)) {
         out.push_str("<h2>");
         escape(&s.title, &mut out);

@@ -83,7 +83,10 @@ const RESULT: Kind = Kind {
 
 pub fn run(cmd: AcceptanceCommand) -> anyhow::Result<ExitCode> {
     match cmd {
-        AcceptanceCommand::Plan(args) => plan(&args),
+        AcceptanceCommand::Plan(args) => {
+            super::machine::begin("acceptance-plan", super::machine::Form::of(args.format));
+            plan(&args)
+        }
         AcceptanceCommand::Check {
             results,
             plan,
@@ -92,9 +95,18 @@ pub fn run(cmd: AcceptanceCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `acceptance plan`'s result in its machine document (`plan.json` has the tests themselves).
+#[derive(serde::Serialize)]
+struct Scheduled {
+    link_tests: usize,
+    rounds: usize,
+    max_degree: usize,
+    nccl_tests: usize,
+}
+
 fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let src = load(args.spec.as_deref())?;
-    let compiled = super::compile(&src);
+    let compiled = super::compile(&src)?;
     report::print(&src, &compiled.diagnostics, args.format);
     let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(1));
@@ -108,6 +120,12 @@ fn plan(args: &PlanArgs) -> anyhow::Result<ExitCode> {
         &acceptance::devices::diagnostics(design, &plan),
         args.format,
     );
+    super::machine::result(&Scheduled {
+        link_tests: plan.schedule.tests,
+        rounds: plan.schedule.rounds,
+        max_degree: plan.schedule.max_degree,
+        nccl_tests: plan.nccl.tests.len(),
+    });
     eprintln!(
         "{} link tests in {} rounds (maximum degree {}), {} NCCL tests",
         plan.schedule.tests,

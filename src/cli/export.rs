@@ -83,6 +83,7 @@ fn images(args: &[String]) -> anyhow::Result<Images> {
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    super::machine::begin("export", super::machine::Form::of(args.format));
     let images = images(&args.images)?;
     if args.scale_down && !args.target.simulates() {
         bail!(
@@ -94,7 +95,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let src = load(args.spec.as_deref())?;
     let compiled = match args.platform {
         Some(p) => railyard::compile_for_platform(&src, p),
-        None => super::compile(&src),
+        None => super::compile(&src)?,
     };
     report::print(&src, &compiled.diagnostics, args.format);
     let Some(design) = &compiled.design else {

@@ -1,6 +1,8 @@
-//! The options every command takes (`--quiet`, `--color`, `--strict`, `--example`), set once
-//! from the command line before the command runs.
+//! The options every command takes (`--quiet`, `--color`, the warning levels `--strict`,
+//! `--deny`, `--allow`, `--baseline`, `--write-baseline` (`levels`), `--example`), set once from
+//! the command line before the command runs.
 
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use clap::{Args, ValueEnum};
@@ -20,10 +22,25 @@ pub struct GlobalArgs {
         value_name = "WHEN"
     )]
     pub color: ColorChoice,
-    /// Warnings fail the command (exit 1), as errors do: for CI. A spec accepts a known warning
-    /// with `diagnostics: {allow: [RY0501]}`.
+    /// Warnings fail the command (exit 1), as errors do: for CI. Advisory findings (`info`, such
+    /// as spare ports) do not. A spec accepts a known warning with
+    /// `diagnostics: {allow: [RY0902]}`.
     #[arg(long, global = true)]
     pub strict: bool,
+    /// Findings of this code fail the command, as errors do (repeatable).
+    #[arg(long, global = true, value_name = "CODE")]
+    pub deny: Vec<String>,
+    /// Accept findings of this code: counted, not listed (repeatable; an error stays one).
+    #[arg(long, global = true, value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// Accept the findings whose fingerprints this file lists (`--write-baseline` writes it):
+    /// known warnings pass, new ones are judged by the other levels (docs/ci.md).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write every warning and info finding of the spec into FILE as accepted (entries of other
+    /// specs already in FILE are kept), and accept them in this run.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
     /// Use a built-in example spec instead of a file (`railyard catalog` lists them).
     #[arg(long, global = true, value_name = "NAME", value_parser = example_names())]
     pub example: Option<String>,

@@ -102,6 +102,15 @@ pub fn resolve(
     Ok((!failed).then_some(imported))
 }
 
+/// `ib import`'s result in its machine document.
+#[derive(serde::Serialize)]
+struct Imported<'a> {
+    output: &'a Path,
+    port_guids: usize,
+    compute_ports: usize,
+    skipped: usize,
+}
+
 pub fn run(cmd: IbCommand) -> anyhow::Result<ExitCode> {
     let IbCommand::Import {
         spec,
@@ -111,11 +120,12 @@ pub fn run(cmd: IbCommand) -> anyhow::Result<ExitCode> {
         output: out,
         format,
     } = cmd;
+    super::machine::begin("ib-import", super::machine::Form::of(format));
     if ibnetdiscover.is_empty() && ibstat.is_empty() && csv.is_empty() {
         bail!("give at least one capture: --ibnetdiscover FILE, --ibstat NODE=FILE or --csv FILE");
     }
     let src = load(spec.as_deref())?;
-    let compiled = super::compile(&src);
+    let compiled = super::compile(&src)?;
     report::print(&src, &compiled.diagnostics, format);
     let Some(design) = &compiled.design else {
         return Ok(ExitCode::from(1));
@@ -135,6 +145,12 @@ pub fn run(cmd: IbCommand) -> anyhow::Result<ExitCode> {
         .values()
         .map(|n| n.ports.len())
         .sum();
+    super::machine::result(&Imported {
+        output: &out,
+        port_guids: rows.len(),
+        compute_ports: wanted,
+        skipped: imported.skipped,
+    });
     eprintln!(
         "wrote {} port GUID(s) of {wanted} compute port(s) to {} ({} captured port(s) of appliances or other networks skipped)",
         rows.len(),

@@ -32,8 +32,11 @@ pub struct ImpactArgs {
 }
 
 pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
+    if matches!(args.format, ImpactFormat::Json) {
+        super::machine::begin("impact", Some(super::machine::Form::Json));
+    }
     let src = load(args.spec.as_deref())?;
-    let compiled = super::compile(&src);
+    let compiled = super::compile(&src)?;
     if compiled.design.is_none() {
         report::print(&src, &compiled.diagnostics, Format::Short);
         return Ok(ExitCode::from(1));
@@ -46,12 +49,18 @@ pub fn run(args: ImpactArgs) -> anyhow::Result<ExitCode> {
             railyard::output::terminal::escape(&railyard::impact::to_text(&analysis)).into_owned()
         }
         ImpactFormat::Json => {
-            let json = serde_json::to_string_pretty(&analysis)?;
-            format!("{}\n", railyard::output::terminal::json(&json))
+            super::machine::result(&analysis);
+            return Ok(ExitCode::SUCCESS);
         }
     };
     super::stdout::out!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `--fail` names not in the fabric (exit 2), in the machine document.
+#[derive(serde::Serialize)]
+struct Unknown {
+    unknown: Vec<String>,
 }
 
 /// The impact analysis of a compiled spec (`scope`: only those devices); `None` after printing
@@ -66,6 +75,9 @@ pub(super) fn analyse(
     let failures = match railyard::impact::failures(&design.fabric, names, links) {
         Ok(f) => f,
         Err(unknown) => {
+            super::machine::result(&Unknown {
+                unknown: unknown.iter().map(ToString::to_string).collect(),
+            });
             for u in unknown {
                 eprintln!(
                     "error: {}",

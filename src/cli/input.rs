@@ -42,6 +42,20 @@ pub const IDENTITIES: Kind = Kind {
     limit: IB_CAPTURE.limit,
 };
 
+/// A baseline of accepted findings (`--baseline`): one ~250-byte entry per finding; the
+/// shipped specs have a few each, a repository of hundreds of specs some thousands.
+pub const BASELINE: Kind = Kind {
+    what: "baseline",
+    limit: 64 * MIB,
+};
+
+/// A reviewed plan (`diff --out`, read by `push --plan`): the whole change as JSON, tens of MB
+/// for the largest fabric's growth.
+pub const PLAN: Kind = Kind {
+    what: "plan",
+    limit: 256 * MIB,
+};
+
 /// Push's targets file: one entry of ~100 bytes per switch, about 1 MB for the largest fabric.
 pub const TARGETS: Kind = Kind {
     what: "targets file",

@@ -12,10 +12,13 @@ mod ib;
 mod impact;
 mod input;
 mod lab;
+mod levels;
+mod machine;
 mod outdir;
 mod progress;
 mod push;
 mod report;
+mod reviewed;
 mod shell;
 mod spec_file;
 mod stdout;
@@ -32,12 +35,7 @@ use spec_file::load;
 use stdout::{out, outln};
 
 /// `railyard --version`: the release and the commit it was built from.
-const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (",
-    env!("RAILYARD_COMMIT"),
-    ")"
-);
+const VERSION: &str = railyard::output::manifest::RAILYARD;
 
 #[derive(Parser)]
 #[command(
@@ -52,8 +50,8 @@ struct Cli {
     command: Command,
 }
 
-/// How diagnostics are printed. `--format json` writes them to standard output (a machine
-/// reads them); the other forms go to standard error beside the command's own output.
+/// How diagnostics are printed. `human` and `short` go to standard error beside the command's
+/// own output; the machine forms are one document on standard output (`machine`, docs/ci.md).
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Format {
     /// Source snippets with labels (miette); `text` is the same.
@@ -61,8 +59,13 @@ pub enum Format {
     Human,
     /// One line per diagnostic: `file:line:col: severity[code]: message`.
     Short,
-    /// A JSON array, for CI annotations.
+    /// One JSON document (`"format": "railyard/<command>/v1"`): every diagnostic with its place
+    /// and fingerprint, the exit code and the command's result.
     Json,
+    /// GitHub Actions workflow commands: one annotation per diagnostic.
+    Github,
+    /// A SARIF 2.1.0 log, for code scanning.
+    Sarif,
 }
 
 #[derive(Subcommand)]
@@ -231,7 +234,9 @@ pub enum OutputFormat {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     globals::set(cli.globals);
-    match dispatch(cli.command) {
+    let outcome = dispatch(cli.command);
+    machine::finish(&outcome);
+    match outcome {
         Ok(code) => code,
         Err(e) => {
             // Errors quote file names and data: shown through the terminal escape.
@@ -244,14 +249,9 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// Compile a spec; under `--strict` a warning the spec does not accept fails like an error.
-fn compile(src: &SourceFile) -> railyard::Compiled {
-    let compiled = railyard::compile(src);
-    if globals::get().strict {
-        compiled.strict()
-    } else {
-        compiled
-    }
+/// Compile a spec, with the command line's warning levels applied (`levels`).
+fn compile(src: &SourceFile) -> anyhow::Result<railyard::Compiled> {
+    levels::apply(src, railyard::compile(src))
 }
 
 /// Write `files` atomically into `dir`, with a progress bar on a terminal.
@@ -269,7 +269,25 @@ fn write(
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `build` (and every command writing an output directory) wrote, in its machine document.
+#[derive(serde::Serialize)]
+struct Written<'a> {
+    output: &'a Path,
+    files: usize,
+    written: usize,
+    unchanged: usize,
+    /// Files of the groups `--only` left out, kept as they were.
+    carried: usize,
+}
+
 fn written(dir: &Path, stats: outdir::WriteStats) {
+    machine::result(&Written {
+        output: dir,
+        files: stats.written + stats.unchanged,
+        written: stats.written,
+        unchanged: stats.unchanged,
+        carried: stats.carried,
+    });
     if globals::get().quiet {
         return;
     }
@@ -300,26 +318,35 @@ fn dispatch(cmd: Command) -> anyhow::Result<ExitCode> {
             identities,
             provisioning_url,
             only,
-        } => build(
-            spec.as_deref(),
-            &output,
-            move_aside,
-            format,
-            templates.as_deref(),
-            Imports {
-                port_guids: port_guids.as_ref(),
-                identities: identities.as_ref(),
-                provisioning_url: provisioning_url.as_deref(),
-            },
-            &only,
-        ),
+        } => {
+            machine::begin("build", machine::Form::of(format));
+            build(
+                spec.as_deref(),
+                &output,
+                move_aside,
+                format,
+                templates.as_deref(),
+                Imports {
+                    port_guids: port_guids.as_ref(),
+                    identities: identities.as_ref(),
+                    provisioning_url: provisioning_url.as_deref(),
+                },
+                &only,
+            )
+        }
         Command::Report {
             spec,
             output,
             move_aside,
             format,
-        } => report_only(spec.as_deref(), &output, move_aside, format),
-        Command::Validate { spec, format } => validate(spec.as_deref(), format),
+        } => {
+            machine::begin("report", machine::Form::of(format));
+            report_only(spec.as_deref(), &output, move_aside, format)
+        }
+        Command::Validate { spec, format } => {
+            machine::begin("validate", machine::Form::of(format));
+            validate(spec.as_deref(), format)
+        }
         Command::Summary { spec, format, json } => {
             let format = if json { OutputFormat::Json } else { format };
             summary(spec.as_deref(), format)
@@ -379,7 +406,7 @@ fn build(
         let output = output.to_path_buf();
         std::thread::spawn(move || outdir::target(&output, move_aside))
     };
-    let mut compiled = compile(&src);
+    let mut compiled = compile(&src)?;
     if let Some(csv) = imports.port_guids {
         let Some(guids) = port_guids_of(&src, &compiled, csv, format, &progress)? else {
             return Ok(ExitCode::from(1));
@@ -412,7 +439,8 @@ fn build(
             target.carrying_over()
         } else {
             target
-        };
+        }
+        .built_from(railyard::output::digest::sha256_hex(src.text.as_bytes()));
         outdir::write_over(
             target,
             |sink, memo| match compiled.emit(&templates, &only, sink, memo) {
@@ -516,7 +544,7 @@ fn report_only(
     let src = load(spec)?;
     let progress = progress::Progress::new();
     progress.stage("compiling");
-    let compiled = compile(&src);
+    let compiled = compile(&src)?;
     progress.stage("drawing the report, workbook and labels");
     let files = compiled.report_outputs();
     progress.clear();
@@ -527,25 +555,46 @@ fn report_only(
     write(output, move_aside, &files?)
 }
 
+/// `validate`'s result in its machine document: whether the spec compiles (under `--strict`,
+/// without warnings).
+#[derive(serde::Serialize)]
+struct Validity {
+    valid: bool,
+}
+
 /// `railyard validate`.
 fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
-    let compiled = compile(&src);
+    let compiled = compile(&src)?;
     report::print(&src, &compiled.diagnostics, format);
+    machine::result(&Validity {
+        valid: compiled.design.is_some(),
+    });
     if compiled.design.is_none() {
         return Ok(ExitCode::from(1));
     }
-    if matches!(format, Format::Human | Format::Short) && !globals::get().quiet {
-        let allowed = compiled.diagnostics.allowed_count();
-        let accepted = if allowed > 0 {
-            format!(", {allowed} accepted by `diagnostics.allow`")
-        } else {
-            String::new()
-        };
+    if machine::Form::of(format).is_none() && !globals::get().quiet {
+        let d = &compiled.diagnostics;
+        let mut counts = vec![format!("{} warning(s)", d.warning_count())];
+        if d.info_count() > 0 {
+            counts.push(format!("{} info", d.info_count()));
+        }
+        if d.allowed_count() > 0 {
+            counts.push(format!(
+                "{} accepted by `diagnostics.allow`",
+                d.allowed_count()
+            ));
+        }
+        if d.accepted_count() > 0 {
+            counts.push(format!(
+                "{} accepted by --allow or --baseline",
+                d.accepted_count()
+            ));
+        }
         eprintln!(
-            "{}: valid ({} warning(s){accepted})",
+            "{}: valid ({})",
             railyard::output::terminal::escape(&src.name),
-            compiled.diagnostics.warning_count()
+            counts.join(", ")
         );
     }
     exiting(compiled);
@@ -555,7 +604,7 @@ fn validate(spec: Option<&Path>, format: Format) -> anyhow::Result<ExitCode> {
 /// `railyard summary`.
 fn summary(spec: Option<&Path>, format: OutputFormat) -> anyhow::Result<ExitCode> {
     let src = load(spec)?;
-    let compiled = compile(&src);
+    let compiled = compile(&src)?;
     let Some(design) = &compiled.design else {
         report::print(&src, &compiled.diagnostics, Format::Human);
         return Ok(ExitCode::from(1));

@@ -37,6 +37,11 @@ pub struct PushArgs {
     /// With --from: push files edited after the build (their hash differs from manifest.json).
     #[arg(long, requires = "from")]
     allow_edited: bool,
+    /// Push only the build this reviewed plan (`railyard diff OLD NEW --out PLAN`) was made
+    /// from: the `--from` build's manifest (or the spec and this railyard) must be NEW's, as the
+    /// plan records it; anything else is refused before a device is contacted (docs/ci.md).
+    #[arg(long, value_name = "PLAN", conflicts_with_all = ["allow_edited", "resume", "rollback"])]
+    plan: Option<PathBuf>,
     /// Targets file: device → address, port, user, driver, role. No secrets, credentials or
     /// known_hosts (those are the operator's: the flags below).
     #[arg(long, value_name = "FILE", default_value = "targets.yaml")]
@@ -144,6 +149,9 @@ fn rendered_files(
     targets: &[push_lib::Target],
 ) -> anyhow::Result<BTreeMap<String, Vec<u8>>> {
     if let Some(dir) = &args.from {
+        if let Some(plan) = &args.plan {
+            super::reviewed::check(plan, &super::reviewed::Pushed::Build(dir))?;
+        }
         let files = push_lib::read_output_dir(dir).map_err(anyhow::Error::msg)?;
         if !args.allow_edited {
             let paths = push_lib::manifest_paths(targets, &files);
@@ -153,7 +161,10 @@ fn rendered_files(
     }
     let templates = super::templates::load(None)?;
     let src = super::load(args.spec.as_deref())?;
-    let compiled = super::compile(&src);
+    if let Some(plan) = &args.plan {
+        super::reviewed::check(plan, &super::reviewed::Pushed::Spec(&src))?;
+    }
+    let compiled = super::compile(&src)?;
     super::report::print(&src, &compiled.diagnostics, super::Format::Short);
     // Push moves switch configs only: nothing else is rendered.
     let configs = railyard::output::Selection::of(&[railyard::output::OutputGroup::Configs]);

@@ -1,4 +1,6 @@
-//! Rendering diagnostics for people (miette) and machines (short lines, JSON).
+//! Rendering diagnostics for people (miette) and short lines; the machine forms (JSON, GitHub
+//! workflow commands, SARIF) are one document per command (`super::machine`), which `print`
+//! hands them to.
 //!
 //! Messages, labels and help quote spec strings, and the spec itself is outside data: the human
 //! and short forms show all of it through the terminal escape (`output::terminal`). miette writes
@@ -14,10 +16,16 @@ use super::Format;
 use railyard::diag::{Diagnostic, Diagnostics, Severity, SourceFile};
 use railyard::output::terminal::{self, Mapped, escape_inline as esc};
 
-/// Print the diagnostics: JSON on standard output (a machine asked for it, and reads it there
-/// apart from progress and messages), the other forms on standard error. `--quiet` leaves out
-/// the warnings.
+/// Print the diagnostics on standard error. While a machine document is open (`--format json`,
+/// `github`, `sarif`) they all go into it instead, whatever `format` says: the document on
+/// standard output is the one answer a machine reads. `--quiet` leaves out the warnings (of
+/// the terminal's forms; the document holds every finding).
 pub fn print(src: &SourceFile, diags: &Diagnostics, format: Format) {
+    if super::machine::active() {
+        let accepted = diags.allowed_count() + diags.accepted_count();
+        super::machine::collect(src, &diags.sorted(), accepted);
+        return;
+    }
     let shown;
     let diags = if super::globals::get().quiet {
         shown = errors_only(diags);
@@ -29,10 +37,7 @@ pub fn print(src: &SourceFile, diags: &Diagnostics, format: Format) {
     if text.is_empty() {
         return;
     }
-    match format {
-        Format::Json => super::stdout::out!("{text}"),
-        Format::Human | Format::Short => eprint!("{text}"),
-    }
+    eprint!("{text}");
 }
 
 fn errors_only(diags: &Diagnostics) -> Diagnostics {
@@ -46,17 +51,13 @@ fn errors_only(diags: &Diagnostics) -> Diagnostics {
     errors
 }
 
-/// Render all diagnostics, in source order.
-pub fn render(src: &SourceFile, diags: &Diagnostics, format: Format) -> String {
+/// Render all diagnostics, in source order (a machine form without an open document, which no
+/// command does, as short lines).
+fn render(src: &SourceFile, diags: &Diagnostics, format: Format) -> String {
     let sorted = diags.sorted();
     match format {
-        Format::Short => sorted.iter().map(|d| short(src, d)).collect(),
-        Format::Json => {
-            let v: Vec<serde_json::Value> = sorted.iter().map(|d| json(src, d)).collect();
-            let s = serde_json::to_string_pretty(&v).unwrap_or_default();
-            let mut s = terminal::json(&s).into_owned();
-            s.push('\n');
-            s
+        Format::Short | Format::Json | Format::Github | Format::Sarif => {
+            sorted.iter().map(|d| short(src, d)).collect()
         }
         Format::Human => {
             let handler = GraphicalReportHandler::new_themed(theme()).with_width(100);
@@ -83,6 +84,7 @@ fn severity(d: &Diagnostic) -> &'static str {
     match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Info => "info",
     }
 }
 
@@ -104,14 +106,6 @@ fn short(src: &SourceFile, d: &Diagnostic) -> String {
         s.push_str(&format!("  help: {}\n", esc(h)));
     }
     s
-}
-
-fn json(src: &SourceFile, d: &Diagnostic) -> serde_json::Value {
-    let (line, column) = d.span.map(|s| src.line_col(s.start)).unwrap_or((0, 0));
-    serde_json::json!({
-        "code": d.code.id, "severity": severity(d), "message": d.message, "help": d.help,
-        "file": src.name, "line": line, "column": column, "label": d.label,
-    })
 }
 
 struct Report {
@@ -172,6 +166,7 @@ fn to_miette(src: &Source, d: &Diagnostic) -> Report {
         .with_severity(match d.severity {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
         });
     if let Some(h) = &d.help {
         m = m.with_help(esc(h));

@@ -232,8 +232,9 @@ codes! {
         "Each management subnet is one VLAN on the OOB switches: central roles take VLANs 101-115, \
          SU s takes VLAN 1000 + s. More than 3,094 SUs leave no valid VLAN id (2-4094).";
     UNUSED_PORTS = "RY0501", "unused switch ports",
-        "Some switch ports carry no cable. That is often deliberate (room to grow), so this is a \
-         warning; the message says how many ports of which role are free.";
+        "Some switch ports carry no cable. That is often deliberate (room to grow), so this is \
+         advisory (severity `info`: shown, never failing, not even under `--strict`; `--deny \
+         RY0501` makes it fail); the message says how many ports of which role are free.";
     BAD_POOL = "RY0601", "invalid address pool",
         "An address pool is not a prefix in CIDR form (`10.0.0.0/16`), has host bits set, is the wrong \
          address family for its key, or a management subnet length does not fit the pool.";
@@ -339,7 +340,8 @@ codes! {
         "The compute fabric is InfiniBand and has tenants, but no port GUIDs were supplied, so the \
          OpenSM partitions are written as `tenants/partitions.conf.template` with `@node:port@` \
          placeholders that OpenSM refuses. Capture the fabric with `ibnetdiscover` (or `ibstat` per \
-         node), import it with `railyard ib import`, and build with `--port-guids`.";
+         node), import it with `railyard ib import`, and build with `--port-guids`. Advisory \
+         (severity `info`): before the fabric is installed there are no GUIDs to give.";
     NODES_WITHOUT_PARTITION = "RY0901", "GPU nodes in no InfiniBand partition",
         "With tenants on InfiniBand the default partition is limited for every node, so limited \
          members cannot talk to each other there. A node in no tenant therefore has no InfiniBand \
@@ -468,4 +470,17 @@ codes! {
          them would boot with the other's address and configuration. Kea refuses such a \
          configuration when it loads; railyard refuses it before writing it. Correct the \
          identity file (the message names the other switch).";
+    DIFF_CANNOT_COMPARE = "RY1201", "the two sides of a diff cannot be compared",
+        "`railyard diff OLD NEW` exits 3 when a side is not a design it can read: a spec with \
+         errors (they are listed too), a path that is neither a spec nor a build directory, a build \
+         directory whose files do not match its manifest.json, or a side that does not exist \
+         (a spec added or deleted in a pull request: pass `--missing-is-empty` to plan it as \
+         created or deleted). A CI gate should treat exit 3 as a failed check, not a safe change.";
+    DIFF_DIFFERENT_RAILYARDS = "RY1202", "the two sides of a diff were made by different railyards",
+        "A build directory's manifest.json records the railyard that wrote it (release and \
+         commit; a spec compared is rendered by the railyard running). When the two sides of \
+         `railyard diff` come from different ones, a difference may be railyard's own (a template \
+         or a default that changed between releases), not the design's. Build both sides with \
+         the same railyard to see the design's change alone. Manifests written before the commit \
+         was recorded are compared by release only.";
 }

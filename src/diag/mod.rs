@@ -4,6 +4,7 @@
 //! stage at once. Rendering (miette, colours, JSON) happens only at the CLI edge.
 
 pub mod codes;
+pub mod fingerprint;
 mod source;
 
 pub use codes::{ALL_CODES, Code};
@@ -11,12 +12,27 @@ pub use source::{SourceFile, Span};
 
 use serde::Serialize;
 
-/// How bad a finding is. Errors stop the pipeline at the end of the stage; warnings do not.
+/// How bad a finding is. Errors stop the pipeline at the end of the stage; warnings do not, but
+/// `--strict` fails on them; `info` is advisory (spare ports, a template to fill once the
+/// cluster is installed): shown, never failing unless `--deny` names its code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
+    Info,
+}
+
+/// What the command line's warning levels (`--deny`, `--allow`, `--strict`, `--baseline`) make
+/// of one finding that is not an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// As it is.
+    Keep,
+    /// An error: the design fails.
+    Fail,
+    /// Accepted: set aside, counted, not listed (as `diagnostics.allow` does).
+    Accept,
 }
 
 /// One finding, tied to a place in the spec when there is one.
@@ -52,6 +68,14 @@ impl Diagnostic {
         }
     }
 
+    /// An advisory finding (`Severity::Info`).
+    pub fn info(code: Code, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Info,
+            ..Self::error(code, message)
+        }
+    }
+
     #[must_use]
     pub fn at(mut self, span: Option<Span>, label: impl Into<String>) -> Self {
         self.span = span;
@@ -75,11 +99,14 @@ pub struct Diagnostics {
     allowed: Vec<Diagnostic>,
     #[serde(skip)]
     allow: Vec<Code>,
+    /// Findings the command line accepts (`--allow`, `--baseline`): kept aside, counted.
+    #[serde(skip)]
+    accepted: Vec<Diagnostic>,
 }
 
 impl Diagnostics {
     pub fn push(&mut self, diagnostic: Diagnostic) {
-        if diagnostic.severity == Severity::Warning && self.allow.contains(&diagnostic.code) {
+        if diagnostic.severity != Severity::Error && self.allow.contains(&diagnostic.code) {
             self.allowed.push(diagnostic);
         } else {
             self.items.push(diagnostic);
@@ -104,18 +131,28 @@ impl Diagnostics {
         self.allowed.len()
     }
 
-    /// Every warning becomes an error (`--strict`); returns how many did.
-    pub fn promote_warnings(&mut self) -> usize {
-        let mut n = 0;
-        for d in self
-            .items
-            .iter_mut()
-            .filter(|d| d.severity == Severity::Warning)
-        {
-            d.severity = Severity::Error;
-            n += 1;
+    /// How many findings the command line accepted (`--allow`, `--baseline`).
+    pub fn accepted_count(&self) -> usize {
+        self.accepted.len()
+    }
+
+    /// Apply the command line's levels to every finding that is not an error (an error stays
+    /// one); returns how many became errors.
+    pub fn relevel(&mut self, mut level: impl FnMut(&Diagnostic) -> Level) -> usize {
+        let mut failed = 0;
+        let items = std::mem::take(&mut self.items);
+        for mut d in items {
+            match (d.severity, level(&d)) {
+                (Severity::Error, _) | (_, Level::Keep) => self.items.push(d),
+                (_, Level::Fail) => {
+                    d.severity = Severity::Error;
+                    failed += 1;
+                    self.items.push(d);
+                }
+                (_, Level::Accept) => self.accepted.push(d),
+            }
         }
-        n
+        failed
     }
 
     /// Keeps only the diagnostics `keep` accepts (a pass run again replaces its own findings).
@@ -141,6 +178,13 @@ impl Diagnostics {
             .count()
     }
 
+    pub fn info_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Info)
+            .count()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
@@ -149,7 +193,7 @@ impl Diagnostics {
         self.items.iter()
     }
 
-    /// Errors first, then warnings, each in source order (then by code), so output does not
+    /// Errors first, then warnings, then info, each in source order (then by code), so output does not
     /// depend on check order and what must be fixed is read first.
     pub fn sorted(&self) -> Vec<&Diagnostic> {
         let mut v: Vec<&Diagnostic> = self.items.iter().collect();

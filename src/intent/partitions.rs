@@ -160,7 +160,8 @@ fn report(spec: &ClusterSpec, p: &Partitions, diags: &mut Diagnostics) {
     let span = spec.tenants.first().and_then(|t| t.name.span);
     if !p.complete() {
         diags.push(
-            Diagnostic::warning(
+            // Advisory: before the fabric is installed there are no GUIDs to give.
+            Diagnostic::info(
                 codes::PARTITIONS_TEMPLATE,
                 format!(
                     "no port GUIDs for {} tenant port(s): tenants/partitions.conf.template is written \

@@ -22,6 +22,9 @@ pub struct BuildDir {
     dir: PathBuf,
     manifest_path: PathBuf,
     manifest: Manifest,
+    /// The SHA-256 of `manifest.json` as read: the whole build's digest (it lists every
+    /// file's), what a reviewed plan records (`diff --out`, `push --plan`).
+    manifest_sha256: String,
 }
 
 /// Why a directory's manifest could not be had: not read (each caller says what that means for
@@ -42,7 +45,18 @@ impl BuildDir {
             dir: dir.to_path_buf(),
             manifest_path,
             manifest,
+            manifest_sha256: super::digest::sha256_hex(&bytes),
         })
+    }
+
+    /// The manifest read.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The SHA-256 of `manifest.json` as read: the digest of the whole build.
+    pub fn manifest_sha256(&self) -> &str {
+        &self.manifest_sha256
     }
 
     /// The listed files `keep` accepts, each read bounded (`kind`) and checked against its

@@ -10,6 +10,14 @@ use super::digest::sha256_hex;
 /// The manifest's own path in the output directory.
 pub const PATH: &str = "manifest.json";
 
+/// This railyard: its release and the commit it was built from (`railyard --version`).
+pub const RAILYARD: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("RAILYARD_COMMIT"),
+    ")"
+);
+
 /// One manifest entry: a file's path, SHA-256 and size. A writer computes them while writing,
 /// without keeping the bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,11 +38,20 @@ impl ManifestEntry {
     }
 }
 
-/// The manifest of one build: which railyard wrote it, and every file but itself.
+/// The manifest of one build: which railyard wrote it, from which spec, and every file but
+/// itself. `railyard` and `spec_sha256` are absent from manifests written before they were
+/// recorded (and `spec_sha256` from a directory not built from a spec, such as `report`'s).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
     pub files: Vec<ManifestEntry>,
     pub generator: String,
+    /// The railyard that wrote it, with its commit ([`RAILYARD`]): `diff` says when two builds
+    /// come from different ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub railyard: Option<String>,
+    /// The SHA-256 of the spec's text the build was made from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_sha256: Option<String>,
 }
 
 impl Default for Manifest {
@@ -42,6 +59,8 @@ impl Default for Manifest {
         Self {
             generator: concat!("railyard ", env!("CARGO_PKG_VERSION")).to_string(),
             files: Vec::new(),
+            railyard: Some(RAILYARD.to_string()),
+            spec_sha256: None,
         }
     }
 }
@@ -55,6 +74,13 @@ impl Manifest {
             files: entries,
             ..Self::default()
         }
+    }
+
+    /// The same manifest, recording the SHA-256 of the spec it was built from.
+    #[must_use]
+    pub fn built_from(mut self, spec_sha256: Option<String>) -> Self {
+        self.spec_sha256 = spec_sha256;
+        self
     }
 
     /// `manifest.json`: pretty JSON and a final newline.

@@ -3,7 +3,7 @@
 //! build (written and read by one type), the rebuild memo a producer consults, and the one
 //! writer or escape function of each format railyard emits in several places (YAML, XML/HTML
 //! text, POSIX shell words, CSV cells, ZPL field data, terminal text, template values of
-//! line-oriented files),
+//! line-oriented files, GitHub workflow commands, URI references),
 //! the one join of a relative output path to a directory (`path`), the declaration of the
 //! secrets push may fill (`secrets`), plus the natural order of names and lowercase hex digests.
 //!
@@ -29,6 +29,8 @@ pub mod path;
 pub mod secrets;
 pub mod shell;
 pub mod terminal;
+pub mod uri;
+pub mod workflow;
 pub mod yaml;
 pub mod zpl;
 

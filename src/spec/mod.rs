@@ -7,6 +7,7 @@ pub mod bounds;
 pub mod defaults;
 mod grammar;
 mod keys;
+pub mod locate;
 mod mistakes;
 pub mod reference;
 mod schema_fields;

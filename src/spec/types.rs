@@ -103,8 +103,9 @@ pub struct ClusterSpec {
 // Unknown keys are reported by `keys.rs` (all at once), so the typed parse tolerates them.
 #[schemars(deny_unknown_fields)]
 pub struct DiagnosticsSpec {
-    /// Warning codes to accept, e.g. `[RY0501]` (spare switch ports are planned growth);
-    /// `railyard explain` lists the codes. Default: none.
+    /// Warning and advisory (info) codes to accept, e.g. `[RY0902]` once the node model's PCIe
+    /// layout is reviewed: counted, not listed, never failing `--strict`; an error is never
+    /// accepted. `railyard explain` lists the codes. Default: none.
     #[serde(default)]
     #[schemars(example = ["RY0501"])]
     pub allow: Vec<Sp<String>>,

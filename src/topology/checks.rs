@@ -206,7 +206,8 @@ fn unused_ports(spec: &ClusterSpec, f: &Fabric, diags: &mut Diagnostics) {
             };
             let span = Some(span);
             diags.push(
-                Diagnostic::warning(
+                // Advisory: spare ports are most often room to grow (info, not a warning).
+                Diagnostic::info(
                     codes::UNUSED_PORTS,
                     format!(
                         "{} of {total} ports unused on {switches} {} switch(es) (`{model}`)",

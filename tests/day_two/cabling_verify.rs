@@ -1414,7 +1414,9 @@ fn escape_sequences_from_lldp_and_the_spec_never_reach_the_terminal() {
     // spec's grammar refuses it), or as JSON `\u` escapes of the raw characters.
     // (`--format json` diagnostics are the command's answer, on stdout.)
     let diags: Value = serde_json::from_slice(&json.stdout).expect("JSON diagnostics");
-    let quoted = diags[0]["message"].as_str().unwrap_or_default();
+    let quoted = diags["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
     assert!(
         quoted.contains("lab\\u{1b}[31m\\u{9b}6n") || quoted.contains("lab\u{1b}[31m\u{9b}6n"),
         "{diags}"

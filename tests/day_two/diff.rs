@@ -282,7 +282,7 @@ fn hostile_text_cannot_escape_the_page_or_the_terminal() {
         cables: vec![cable(evil)],
         ..ChangeSet::default()
     };
-    let page = change::page::render(&cs);
+    let page = change::page::render(&cs, &[]);
     assert!(!page.contains("<script>") && !page.contains('\u{1b}') && !page.contains('\u{202e}'));
     assert!(
         page.contains("&lt;script&gt;"),

@@ -79,12 +79,13 @@ fn machine_output_is_on_standard_output() {
     let spec = inv("lab-small.yaml");
     let v = railyard(dir.path(), &["validate", &spec, "--format", "json"]);
     assert!(v.status.success(), "{}", text(&v.stderr));
-    let diags: serde_json::Value = serde_json::from_slice(&v.stdout).expect("JSON on stdout");
+    let doc: serde_json::Value = serde_json::from_slice(&v.stdout).expect("JSON on stdout");
+    assert_eq!(doc["format"], "railyard/validate/v1", "{doc}");
     assert!(
-        diags
+        doc["diagnostics"]
             .as_array()
-            .is_some_and(|d| d.iter().all(|d| d["code"].is_string())),
-        "{diags}"
+            .is_some_and(|d| !d.is_empty() && d.iter().all(|d| d["code"].is_string())),
+        "{doc}"
     );
     assert!(!text(&v.stderr).contains('['), "{}", text(&v.stderr));
 
@@ -93,7 +94,8 @@ fn machine_output_is_on_standard_output() {
         &["build", &spec, "-o", "out", "--format", "json"],
     );
     assert!(b.status.success(), "{}", text(&b.stderr));
-    let _: serde_json::Value = serde_json::from_slice(&b.stdout).expect("only JSON on stdout");
+    let doc: serde_json::Value = serde_json::from_slice(&b.stdout).expect("only JSON on stdout");
+    assert_eq!(doc["format"], "railyard/build/v1", "{doc}");
     assert!(text(&b.stderr).contains("wrote "), "{}", text(&b.stderr));
 
     // One spelling of the option, everywhere; the old `summary --json` still works.
@@ -129,7 +131,7 @@ fn a_dash_reads_the_spec_from_standard_input() {
     let out = child.wait_with_output().unwrap();
     let err = text(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("<stdin>:8:17: warning[RY0501]"), "{err}");
+    assert!(err.contains("<stdin>:8:17: info[RY0501]"), "{err}");
 }
 
 /// `--quiet` prints no warning, progress or "wrote" line; errors still reach the user.
@@ -154,21 +156,31 @@ fn quiet_prints_only_errors() {
     );
 }
 
-/// `--strict` fails on any warning the spec has not accepted; `diagnostics.allow` accepts one
-/// by code (counted, not shown), names an unknown code as a located error, and never hides an
-/// error.
+/// `--strict` fails on any warning the spec has not accepted, not on advisory findings (spare
+/// ports are `info`, #47 item 2); `diagnostics.allow` accepts one by code (counted, not shown),
+/// names an unknown code as a located error, and never hides an error.
 #[test]
 fn strict_fails_on_warnings_the_spec_does_not_accept() {
     let dir = tempfile::tempdir().unwrap();
     let spec = std::fs::read_to_string(inv("lab-small.yaml")).unwrap();
-    std::fs::write(dir.path().join("plain.yaml"), &spec).unwrap();
+    std::fs::write(dir.path().join("spare.yaml"), &spec).unwrap();
+    let spare = railyard(
+        dir.path(),
+        &["validate", "spare.yaml", "--strict", "--format", "short"],
+    );
+    assert!(spare.status.success(), "{}", text(&spare.stderr));
+    assert!(text(&spare.stderr).contains("info[RY0501]"));
+    // sonic-rail-cluster: an unverified PCIe layout (RY0902, a warning) and spare ports.
+    let warned = std::fs::read_to_string(inv("sonic-rail-cluster.yaml")).unwrap();
+    std::fs::write(dir.path().join("plain.yaml"), &warned).unwrap();
     let plain = railyard(
         dir.path(),
         &["validate", "plain.yaml", "--strict", "--format", "short"],
     );
     assert_eq!(plain.status.code(), Some(1), "{}", text(&plain.stderr));
     assert!(
-        text(&plain.stderr).contains("error[RY0501]"),
+        text(&plain.stderr).contains("error[RY0902]")
+            && text(&plain.stderr).contains("info[RY0501]"),
         "{}",
         text(&plain.stderr)
     );
@@ -180,13 +192,21 @@ fn strict_fails_on_warnings_the_spec_does_not_accept() {
         "a strict failure wrote outputs"
     );
 
-    let accepted = format!("{spec}\ndiagnostics:\n  allow: [RY0501]\n");
+    let accepted = format!("{warned}\ndiagnostics:\n  allow: [RY0902, RY0501]\n");
     std::fs::write(dir.path().join("accepted.yaml"), &accepted).unwrap();
     let ok = railyard(dir.path(), &["validate", "accepted.yaml", "--strict"]);
     let err = text(&ok.stderr);
     assert!(ok.status.success(), "{err}");
-    assert!(!err.contains("RY0501"), "{err}");
-    assert!(err.contains("3 accepted by `diagnostics.allow`"), "{err}");
+    assert!(!err.contains("RY0501") && !err.contains("RY0902"), "{err}");
+    // Every finding of the two codes the strict run listed, counted.
+    let listed = text(&plain.stderr)
+        .lines()
+        .filter(|l| l.contains("[RY0902]") || l.contains("[RY0501]"))
+        .count();
+    assert!(
+        err.contains(&format!("{listed} accepted by `diagnostics.allow`")),
+        "{err}"
+    );
     // The report a customer reads lists no accepted warning, and says that some were accepted.
     let b = railyard(
         dir.path(),
@@ -199,7 +219,7 @@ fn strict_fails_on_warnings_the_spec_does_not_accept() {
         "an accepted warning is listed"
     );
     assert!(
-        page.contains("diagnostics.allow: [RY0501]"),
+        page.contains("diagnostics.allow: [RY0902, RY0501]"),
         "no word of the accepted warnings"
     );
 
@@ -233,18 +253,18 @@ fn strict_fails_on_warnings_the_spec_does_not_accept() {
     );
 }
 
-/// Errors come before warnings, so what must be fixed is read first.
+/// Errors come before warnings and advisory findings, so what must be fixed is read first.
 #[test]
 fn errors_print_before_warnings() {
     let dir = tempfile::tempdir().unwrap();
     // Leaf-spine runs of 3 km (beyond every module's reach: an error of the physical layer),
-    // on a fabric with spare ports (warnings of an earlier stage).
+    // on a fabric with spare ports (advisory findings of an earlier stage).
     let spec = std::fs::read_to_string(inv("lab-small.yaml")).unwrap()
         + "\ncabling: {leaf_spine_m: 3000}\n";
     std::fs::write(dir.path().join("s.yaml"), &spec).unwrap();
     let out = railyard(dir.path(), &["validate", "s.yaml", "--format", "short"]);
     let err = text(&out.stderr);
-    let first_warning = err.find("warning[").expect("warnings");
+    let first_warning = err.find("info[").expect("advisory findings");
     let last_error = err.rfind("error[").expect("an error");
     assert!(last_error < first_warning, "{err}");
 }

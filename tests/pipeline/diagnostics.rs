@@ -20,6 +20,14 @@ use railyard::diag::{ALL_CODES, Diagnostic, Severity, SourceFile};
 /// once one of them is produced after all (then pin it with a spec and drop it from here).
 const UNTRIGGERABLE: &[(&str, &str)] = &[
     (
+        "RY1202",
+        "about `railyard diff`'s two sides (made by different railyards), not a spec: pinned in tests/day_two/diff_railyards.rs",
+    ),
+    (
+        "RY1201",
+        "about `railyard diff`'s two sides, not a spec: pinned in tests/pipeline/machine_output.rs (a side that does not exist)",
+    ),
+    (
         "RY1101",
         "about a device identity file (`build --identities`), not a spec: pinned with located rows in tests/pipeline/dayzero_identities.rs",
     ),
@@ -139,6 +147,7 @@ fn severity(d: &Diagnostic) -> &'static str {
     match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Info => "info",
     }
 }
 

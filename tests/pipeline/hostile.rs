@@ -137,8 +137,12 @@ fn refused(spec: &str, stderr: &str, code: Option<&String>) -> Result<(), String
     if let Some(c) = stderr.chars().find(|&c| c.is_control() && c != '\n') {
         return Err(format!("raw control character {c:?} in the diagnostics"));
     }
-    let diags: Vec<serde_json::Value> = serde_json::from_str(stderr.trim())
-        .map_err(|e| format!("diagnostics are not a JSON array ({e}):\n{stderr}"))?;
+    let doc: serde_json::Value = serde_json::from_str(stderr.trim())
+        .map_err(|e| format!("the build's document is not JSON ({e}):\n{stderr}"))?;
+    let diags: Vec<serde_json::Value> = doc["diagnostics"]
+        .as_array()
+        .cloned()
+        .ok_or_else(|| format!("no diagnostics in the document:\n{stderr}"))?;
     let located = |d: &serde_json::Value| {
         d["file"] == "spec.yaml" && d["line"].as_u64() >= Some(1) && d["column"].as_u64() >= Some(1)
     };

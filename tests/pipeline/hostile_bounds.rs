@@ -50,7 +50,8 @@ fn build_capped(spec: &str) -> (Option<i32>, Option<i32>, String) {
 /// The JSON diagnostics (one array on stdout, before the NUL) with code `code`.
 fn with_code(printed: &str, code: &str) -> Vec<serde_json::Value> {
     let stdout = printed.split('\0').next().unwrap_or_default();
-    let all: Vec<serde_json::Value> = serde_json::from_str(stdout.trim()).unwrap_or_default();
+    let doc: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_default();
+    let all = doc["diagnostics"].as_array().cloned().unwrap_or_default();
     all.into_iter().filter(|d| d["code"] == code).collect()
 }
 

@@ -28,16 +28,20 @@ mod harness_rows;
 mod hostile;
 mod hostile_bounds;
 mod hostile_templates;
+mod machine_output;
 mod output_dir;
 mod physical;
 mod physical_catalog;
 #[path = "../prereq/mod.rs"]
 mod prereq;
 mod properties;
+#[path = "../pyenv/mod.rs"]
+mod pyenv;
 mod rack_scale;
 mod readme;
 mod sink_escapes;
 mod spec_generator;
 mod spec_reference;
 mod tenancy;
+mod warning_levels;
 mod yaml_mistakes;

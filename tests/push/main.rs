@@ -11,6 +11,7 @@ mod push_fanout;
 mod push_frr;
 mod push_hostile;
 mod push_netconf;
+mod push_plan;
 mod push_rendered;
 mod push_resume;
 mod push_secrets;

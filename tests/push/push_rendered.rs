@@ -9,7 +9,9 @@ use crate::push_support;
 
 use std::path::Path;
 
-use push_support::{Fabric, build, devices_with, lab_small_on, require_root, run_push, running_is};
+use push_support::{
+    Fabric, build, confirmed_as_rendered, devices_with, lab_small_on, require_root, run_push,
+};
 
 const PASSPHRASE: &str = "rendered-payload-passphrase-3141";
 
@@ -57,19 +59,7 @@ fn push_rendered(out: &Path, devices: &[String]) {
         devices.len(),
         r.seconds
     );
-    for d in devices {
-        assert!(
-            r.stdout.contains(&format!("== {d} (netconf): Confirmed")),
-            "{d}: {}",
-            r.stdout
-        );
-        let payload = std::fs::read_to_string(out.join(format!("configs/{d}/openconfig.xml")))
-            .expect("payload");
-        assert!(
-            running_is(fabric.lab(d), &payload),
-            "{d}: running datastore differs from the rendered payload"
-        );
-    }
+    confirmed_as_rendered(&r, &fabric, out, devices);
 
     let r = run_push(w, &["--from", from], &[], Some(PASSPHRASE));
     assert_eq!(r.code, 0);

@@ -651,6 +651,24 @@ pub fn running_is(lab: &NetconfLab, payload: &str) -> bool {
     canon::diff(&data, p.tree()).is_empty()
 }
 
+/// Each of `devices` confirmed by the push `r` over NETCONF, its running datastore reading back
+/// as the `openconfig.xml` the build `out` rendered for it.
+pub fn confirmed_as_rendered(r: &Run, fabric: &Fabric, out: &Path, devices: &[String]) {
+    for d in devices {
+        assert!(
+            r.stdout.contains(&format!("== {d} (netconf): Confirmed")),
+            "{d}: {}",
+            r.stdout
+        );
+        let payload = std::fs::read_to_string(out.join(format!("configs/{d}/openconfig.xml")))
+            .expect("payload");
+        assert!(
+            running_is(fabric.lab(d), &payload),
+            "{d}: running datastore differs from the rendered payload"
+        );
+    }
+}
+
 /// One run of the `railyard` binary.
 pub struct Run {
     pub code: i32,

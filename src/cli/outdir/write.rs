@@ -86,12 +86,20 @@ pub struct Target {
     /// A build of some groups only (`--only`): the previous build's other files stay, listed in
     /// the new manifest as they were, instead of being removed.
     carry_over: bool,
+    /// The SHA-256 of the spec the build is made from, for its manifest.
+    spec_sha256: Option<String>,
 }
 
 impl Target {
     /// Keep the previous build's files this build does not write (it writes some groups only).
     pub fn carrying_over(mut self) -> Self {
         self.carry_over = true;
+        self
+    }
+
+    /// Record in the manifest the SHA-256 of the spec this build is made from.
+    pub fn built_from(mut self, spec_sha256: String) -> Self {
+        self.spec_sha256 = Some(spec_sha256);
         self
     }
 }
@@ -114,6 +122,7 @@ pub fn target(output: &Path, move_aside: bool) -> anyhow::Result<Target> {
         plan,
         before,
         carry_over: false,
+        spec_sha256: None,
     })
 }
 
@@ -148,6 +157,7 @@ pub fn write_over(
         stage: &stage,
         before: &target.before,
         carry_over: target.carry_over,
+        spec_sha256: target.spec_sha256.clone(),
         carried: Mutex::new(BTreeSet::new()),
         memo: Mutex::new(MemoFile::default()),
         dirs: Mutex::new(BTreeSet::new()),
@@ -191,6 +201,8 @@ struct Writer<'a> {
     before: &'a Previous,
     /// Keep the previous build's files this one does not write ([`Target::carrying_over`]).
     carry_over: bool,
+    /// The spec's SHA-256 for the manifest ([`Target::built_from`]).
+    spec_sha256: Option<String>,
     /// Those files, once known.
     carried: Mutex<BTreeSet<String>>,
     /// This build's memo: every unit rendered or carried over, every file's stamp.
@@ -295,7 +307,9 @@ impl Writer<'_> {
         let carried = lock(&self.carried).len();
         let entries = std::mem::take(&mut *lock(&self.entries));
         let files = entries.len() + 1;
-        let manifest = Manifest::of(entries).to_file();
+        let manifest = Manifest::of(entries)
+            .built_from(self.spec_sha256.clone())
+            .to_file();
         lock(&self.memo).manifest = sha256_hex(&manifest.bytes);
         self.accept(&manifest);
         if let Some(e) = lock(&self.error).take() {

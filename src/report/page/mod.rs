@@ -92,6 +92,8 @@ fn fabric(design: &Design, findings: &crate::diag::Diagnostics, summary: &Summar
         diagnostics => overview::diagnostics(findings),
         accepted_warnings => findings.allowed_count(),
         accepted_codes => findings.allowed_codes().iter().map(|c| c.id).collect::<Vec<_>>().join(", "),
+        // Findings the build's command line accepted (`--allow`, `--baseline`): said, not listed.
+        accepted_by_command => findings.accepted_count(),
         tenants => overview::tenants(&summary.tenants),
         failure_domains => domains::section(design),
         rows_per_page => ROWS_PER_PAGE,

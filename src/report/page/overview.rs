@@ -184,6 +184,7 @@ pub fn diagnostics(diagnostics: &Diagnostics) -> Vec<DiagnosticView> {
             severity: match d.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
+                Severity::Info => "info",
             },
             message: d.message.clone(),
             help: d.help.clone(),
