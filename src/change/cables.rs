@@ -44,6 +44,9 @@ pub enum Action {
     Remove,
     /// Same ends, different fitting: the old cable (and modules) out, the new one in.
     Replace,
+    /// Same physical ends and fitting, other port or rack names (a platform change): the cable
+    /// stays; its labels are printed anew.
+    Rename,
     Move,
     Add,
 }
@@ -54,6 +57,10 @@ pub struct End {
     pub device: String,
     pub port: String,
     pub rack: String,
+    /// The port's physical identity on a switch (`slots.rs`), empty where unknown: a cable's
+    /// identity, so a port renamed by a platform change is the same port.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub slot: String,
 }
 
 /// A cable as the cabling plan lists it.
@@ -86,7 +93,12 @@ impl Cable {
 
 impl End {
     fn key(&self) -> (&str, &str) {
-        (&self.device, &self.port)
+        let port = if self.slot.is_empty() {
+            &self.port
+        } else {
+            &self.slot
+        };
+        (&self.device, port)
     }
 }
 
@@ -118,6 +130,8 @@ pub enum CauseKind {
     FromRemovedDevice,
     /// One end stays on its device but on another port.
     PortChanged,
+    /// The same physical ends under new port or rack names (a platform change).
+    Renamed,
 }
 
 /// Why a step is needed, and how the design could have avoided it (`None`: nothing in the
@@ -136,6 +150,7 @@ fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Cable>, ChangeError> {
         device: r.get(&format!("{s}_device")).to_string(),
         port: r.get(&format!("{s}_port")).to_string(),
         rack: r.get(&format!("{s}_rack")).to_string(),
+        slot: String::new(),
     };
     Ok(t.rows()
         .map(|r| Cable {
@@ -153,12 +168,25 @@ fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Cable>, ChangeError> {
         .collect())
 }
 
-/// Both cabling plans (none when neither side has one).
+/// Both cabling plans (none when neither side has one), each end with its physical identity
+/// from its side's port maps.
 pub fn plans(old: &Files, new: &Files) -> Result<(Vec<Cable>, Vec<Cable>), ChangeError> {
     let Some((o, n)) = both(old, new, PATH)? else {
         return Ok((Vec::new(), Vec::new()));
     };
-    Ok((parse(PATH, o)?, parse(PATH, n)?))
+    let placed = |bytes: &[u8], files: &Files, other: &Files| -> Result<Vec<Cable>, ChangeError> {
+        let slots = super::slots::slots(files, other);
+        let mut cables = parse(PATH, bytes)?;
+        for c in &mut cables {
+            for e in [&mut c.a, &mut c.b] {
+                if let Some(s) = slots.get(&(e.device.clone(), e.port.clone())) {
+                    e.slot = s.clone();
+                }
+            }
+        }
+        Ok(cables)
+    };
+    Ok((placed(o, old, new)?, placed(n, new, old)?))
 }
 
 /// The work order between two lists of cables.
@@ -181,6 +209,12 @@ pub fn steps(old: &[Cable], new: &[Cable]) -> Vec<CableStep> {
         .filter(|(o, c)| o.fitted != c.fitted)
         .collect();
     refitted.sort_by(|x, y| x.1.walk_key().cmp(&y.1.walk_key()));
+    let mut renamed: Vec<(&Cable, &Cable)> = new
+        .iter()
+        .filter_map(|c| old_ends.get(&c.ends()).map(|o| (*o, c)))
+        .filter(|(o, c)| o.fitted == c.fitted && o.label != c.label)
+        .collect();
+    renamed.sort_by(|x, y| x.1.walk_key().cmp(&y.1.walk_key()));
     let (moves, gone, came) = pair_moves(gone, came);
     let step = |action, c: &Cable, from: Option<&Cable>| CableStep {
         action,
@@ -193,6 +227,11 @@ pub fn steps(old: &[Cable], new: &[Cable]) -> Vec<CableStep> {
         refitted
             .iter()
             .map(|(f, t)| step(Action::Replace, t, Some(f))),
+    );
+    out.extend(
+        renamed
+            .iter()
+            .map(|(f, t)| step(Action::Rename, t, Some(f))),
     );
     out.extend(moves.iter().map(|(f, t)| step(Action::Move, t, Some(f))));
     out.extend(came.iter().map(|c| step(Action::Add, c, None)));
@@ -268,6 +307,7 @@ mod tests {
             device: d.into(),
             port: p.into(),
             rack: "R1".into(),
+            slot: String::new(),
         };
         Cable {
             cable_id: id.into(),

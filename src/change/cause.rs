@@ -36,6 +36,14 @@ pub fn explain(steps: &mut [CableStep], old: &[Cable], new: &[Cable]) {
         s.cause = match (s.action, &s.from) {
             (Action::Replace, Some(from)) => Some(replaced(from, &s.cable)),
             (Action::Move, Some(from)) => moved(from, &s.cable, &before, &after),
+            (Action::Rename, Some(from)) => Some(Cause {
+                kind: CauseKind::Renamed,
+                why: format!(
+                    "the same cable on the same cage and lane, under new names: {} → {}",
+                    from.label, s.cable.label
+                ),
+                avoid: None,
+            }),
             _ => None,
         };
     }

@@ -21,6 +21,7 @@ fn counts(cs: &ChangeSet) -> Vec<(&'static str, usize)> {
     vec![
         ("cables to remove", steps(Action::Remove)),
         ("cables to replace", steps(Action::Replace)),
+        ("cables renamed", steps(Action::Rename)),
         ("cables to move", steps(Action::Move)),
         ("cables to add", steps(Action::Add)),
         ("devices whose config changes", cs.devices.len()),

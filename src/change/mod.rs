@@ -26,6 +26,7 @@ pub mod order;
 pub mod page;
 pub mod racks;
 pub mod reprint;
+pub mod slots;
 pub mod swaps;
 pub mod table;
 pub mod tenants;
@@ -109,7 +110,10 @@ impl ChangeSet {
 
     /// The verdict: disruptive when anything running is disturbed, safe otherwise.
     pub fn verdict(&self) -> Verdict {
-        let disturbs = self.cables.iter().any(|c| c.action != cables::Action::Add)
+        let disturbs = self
+            .cables
+            .iter()
+            .any(|c| !matches!(c.action, cables::Action::Add | cables::Action::Rename))
             || self.devices.iter().any(configs::DeviceChange::disturbs)
             || self.numbering.disturbs()
             || self.tenants.iter().any(tenants::MembershipChange::disturbs)

@@ -36,9 +36,10 @@ pub fn summary(cs: &ChangeSet) -> Section {
             "cables",
             format!(
                 "{} to remove, {} to replace ({legs} harness legs moved onto new harnesses), \
-                 {} to move, {} to add",
+                 {} renamed (relabel only), {} to move, {} to add",
                 count(s, Action::Remove),
                 count(s, Action::Replace),
+                count(s, Action::Rename),
                 count(s, Action::Move),
                 count(s, Action::Add)
             ),
@@ -107,6 +108,7 @@ fn word(a: Action) -> &'static str {
     match a {
         Action::Remove => "remove",
         Action::Replace => "replace",
+        Action::Rename => "rename",
         Action::Move => "move",
         Action::Add => "add",
     }
@@ -121,6 +123,7 @@ pub fn cables(steps: &[CableStep]) -> Section {
         let why = s.cause.as_ref().map_or("", |c| c.why.as_str());
         let (mark, ends) = match (&s.action, &s.from) {
             (Action::Move, Some(f)) => (Mark::Disruptive, format!("{} (was {})", end(c), end(f))),
+            (Action::Rename, Some(f)) => (Mark::Plain, format!("{} (was {})", end(c), end(f))),
             (Action::Replace, _) => (Mark::Disruptive, end(c)),
             (Action::Remove, _) => (Mark::Remove, end(c)),
             _ => (Mark::Add, end(c)),
@@ -140,9 +143,10 @@ pub fn cables(steps: &[CableStep]) -> Section {
     }
     let mut out = Section::new(
         format!(
-            "Cables: {} to remove, {} to replace, {} to move, {} to add (in this order)",
+            "Cables: {} to remove, {} to replace, {} renamed, {} to move, {} to add (in this order)",
             count(steps, Action::Remove),
             count(steps, Action::Replace),
+            count(steps, Action::Rename),
             count(steps, Action::Move),
             count(steps, Action::Add)
         ),

@@ -37,7 +37,7 @@ pub fn relabels(s: &CableStep) -> bool {
             .cause
             .as_ref()
             .is_none_or(|c| c.kind != CauseKind::HarnessReordered),
-        Action::Move | Action::Add => true,
+        Action::Rename | Action::Move | Action::Add => true,
     }
 }
 
@@ -97,6 +97,7 @@ mod tests {
             device: "d".into(),
             port: "p".into(),
             rack: "r".into(),
+            slot: String::new(),
         };
         CableStep {
             action,

@@ -253,6 +253,7 @@ fn cable(label: &str) -> CableStep {
         device: d.into(),
         port: "p1".into(),
         rack: label.into(),
+        slot: String::new(),
     };
     CableStep {
         action: Action::Add,

@@ -263,3 +263,80 @@ fn labels_and_the_page_cover_exactly_the_steps() {
     );
     assert!(page.find("<h2>Summary</h2>") < page.find("<h2>Cables"));
 }
+
+/// The cage of each switch port, from a build's port maps (`portmaps/<switch>.csv`).
+fn cages(files: &Files) -> BTreeMap<(String, String), String> {
+    let mut out = BTreeMap::new();
+    for (path, bytes) in files {
+        let Some(dev) = path
+            .strip_prefix("portmaps/")
+            .and_then(|p| p.strip_suffix(".csv"))
+        else {
+            continue;
+        };
+        let mut r = csv::Reader::from_reader(&bytes[..]);
+        for row in r.deserialize::<BTreeMap<String, String>>() {
+            let row = row.expect("row");
+            if let (Some(p), Some(c)) = (row.get("port"), row.get("cage")) {
+                out.insert((dev.to_string(), p.clone()), c.clone());
+            }
+        }
+    }
+    out
+}
+
+/// #47 item 4: the leaves moved from NVUE to SONiC rename every leaf port (`swp1s0` →
+/// `Ethernet0`) on the same cage: each such cable is renamed (labels printed anew), none moved.
+/// Expected from the two builds' cabling plans and port maps: every cable whose id is on both
+/// sides with a leaf port renamed on the same cage.
+#[test]
+fn a_platform_change_renames_ports_and_moves_no_cable() {
+    let old = build(&spx("  count: 3\n"));
+    let new = build(&(spx("  count: 3\n") + "platforms: {leaf: sonic}\n"));
+    let (oc, nc) = (cages(&old), cages(&new));
+    let (o, n) = (rows(&old, "cabling.csv"), rows(&new, "cabling.csv"));
+    let by_id: BTreeMap<&String, &BTreeMap<String, String>> =
+        o.iter().map(|r| (&r["cable_id"], r)).collect();
+    let mut expected = BTreeSet::new();
+    for r in &n {
+        let Some(before) = by_id.get(&r["cable_id"]) else {
+            continue;
+        };
+        if before["label"] == r["label"] {
+            continue;
+        }
+        for side in ["a", "b"] {
+            let (d, p0, p1) = (
+                &r[&format!("{side}_device")],
+                &before[&format!("{side}_port")],
+                &r[&format!("{side}_port")],
+            );
+            if p0 != p1 {
+                let (c0, c1) = (
+                    oc.get(&(d.clone(), p0.clone())),
+                    nc.get(&(d.clone(), p1.clone())),
+                );
+                assert!(c0.is_some() && c0 == c1, "{d}: {p0} → {p1} changes cage");
+                expected.insert(r["cable_id"].clone());
+            }
+        }
+    }
+    assert!(expected.len() > 1000, "{}", expected.len());
+    let cs = compare(&old, &new);
+    let renamed: BTreeSet<String> = cs
+        .cables
+        .iter()
+        .filter(|s| s.action == Action::Rename)
+        .map(|s| s.cable.cable_id.clone())
+        .collect();
+    assert_eq!(renamed, expected);
+    assert!(
+        !cs.cables.iter().any(|s| s.action == Action::Move),
+        "no cable moves"
+    );
+    assert!(cs.cables.iter().all(|s| s.action == Action::Rename));
+    assert!(
+        cs.cables.iter().all(change::reprint::relabels),
+        "renamed cables are relabelled"
+    );
+}

@@ -34,11 +34,11 @@ fn build(c: &Cluster) -> Option<Files> {
 
 type Ends = (String, String);
 
-/// The columns that say where a cable is, not what is fitted: every other column of
-/// `cabling.csv` (one added later included) is fitting, and a change in it is a step.
+/// The columns a cable's step does not follow: its identity (id, ends) and what it serves.
+/// Every other column of `cabling.csv` (one added later included) is what is fitted or printed
+/// on its labels, and a change in it is a step (a re-fit, or a rename: new labels).
 const PLACE: &[&str] = &[
-    "cable_id", "label", "a_device", "a_port", "b_device", "b_port", "a_rack", "b_rack", "network",
-    "tier", "plane", "rail",
+    "cable_id", "a_device", "a_port", "b_device", "b_port", "network", "tier", "plane", "rail",
 ];
 
 /// `cabling.csv` rows by their two ends (either order): the row's fitting columns.
@@ -90,7 +90,7 @@ fn check(old: &Files, new: &Files) -> Result<(), TestCaseError> {
         let (o, n) = match s.action {
             Action::Remove => (Some(&s.cable), None),
             Action::Add => (None, Some(&s.cable)),
-            Action::Replace | Action::Move => (s.from.as_ref(), Some(&s.cable)),
+            Action::Replace | Action::Rename | Action::Move => (s.from.as_ref(), Some(&s.cable)),
         };
         prop_assert!(
             s.action == Action::Add || o.is_some(),
