@@ -8,7 +8,7 @@
 //! (`templates/report/installer_sheet.html.j2`, every value auto-escaped); no script, so the
 //! sheets print at any size, unlike the report page's print sheets.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use minijinja::{AutoEscape, Environment, context};
 use serde::Serialize;
@@ -61,7 +61,7 @@ struct Legend {
 }
 
 /// The U positions of every racked device, by device name.
-type Units<'a> = HashMap<&'a str, (u32, u32)>;
+type Units<'a> = BTreeMap<&'a str, (u32, u32)>;
 
 fn units_text(units: &Units<'_>, d: &Device) -> String {
     match units.get(d.name.as_str()) {
@@ -107,7 +107,7 @@ fn cables_by_location(f: &Fabric, racks: bool) -> BTreeMap<String, Vec<(LinkId, 
 pub fn files(f: &Fabric, names: &LinkNames, sink: &Sink<'_>) -> Result<(), FileError> {
     let racks = f.devices().any(|d| d.rack.is_some());
     let rack_list = super::racks::racks(f);
-    let mut units: Units<'_> = HashMap::new();
+    let mut units: Units<'_> = BTreeMap::new();
     for s in rack_list.iter().flat_map(|r| &r.slots) {
         units.insert(s.device.name.as_str(), (s.u, s.height));
     }
@@ -155,7 +155,7 @@ impl Context<'_> {
                 .collect();
         };
         let mut slots: Vec<_> = rack.slots.iter().collect();
-        slots.sort_by(|a, b| b.u.cmp(&a.u));
+        slots.sort_by_key(|s| std::cmp::Reverse(s.u));
         slots
             .iter()
             .map(|s| Shelf {
