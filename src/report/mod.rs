@@ -19,6 +19,7 @@ mod markup;
 mod page;
 mod pods;
 mod racks;
+mod sheets;
 mod split;
 mod xlsx;
 
@@ -40,7 +41,7 @@ fn read_back(files: &[OutputFile], path: &str) -> Result<Option<Csv>, FileError>
         .transpose()
 }
 
-/// `report.html`, `cabling.xlsx` and `labels/*.{zpl,csv}` from the fabric and the CSV artifacts in
+/// `report.html`, `cabling.xlsx`, `labels/*.{zpl,csv}` and `sheets/*.html` from the fabric and the CSV artifacts in
 /// `files` (which must hold `cabling.csv`, `bom.csv`, `addresses.csv` and `portmaps/*.csv`);
 /// above the spec's size, the page and the workbook split per pod.
 pub fn files(
@@ -95,7 +96,8 @@ pub fn files(
                 page::report_html(design, findings, names, &summary, bom.as_ref(), &portmaps)
                     .in_file(PAGE)?;
             sink(OutputFile::new(OutputGroup::Report, PAGE, html));
-            labels::files(f, names, sink, memo)
+            labels::files(f, names, sink, memo)?;
+            sheets::files(f, names, sink)
         },
     );
     page_and_labels?;

@@ -49,7 +49,10 @@ pub fn files(
             .into_iter()
             .collect::<Result<(), FileError>>()
         },
-        || super::labels::files(f, names, sink, memo),
+        || {
+            super::labels::files(f, names, sink, memo)?;
+            super::sheets::files(f, names, sink)
+        },
     );
     pods_done.and(labels)
 }

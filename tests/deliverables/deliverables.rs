@@ -65,6 +65,8 @@ enum Kind {
     RootSwitches,
     Partitions,
     ImexNodes,
+    /// `sheets/<rack>.html`, the installer sheets (tests/deliverables/installer_sheets.rs).
+    InstallerSheet,
 }
 
 fn kind(path: &str) -> Kind {
@@ -73,6 +75,7 @@ fn kind(path: &str) -> Kind {
     match (name, ext) {
         ("report.html", _) => Kind::Report,
         (_, "html") if path.starts_with("labels/") => Kind::Labels,
+        (_, "html") if path.starts_with("sheets/") => Kind::InstallerSheet,
         (_, "zpl") => Kind::Zpl,
         (_, "json") => Kind::Json,
         (_, "yaml") => Kind::Yaml,
@@ -258,7 +261,13 @@ fn read_here(kind: Kind, path: &Path, bytes: &[u8]) -> Result<Option<Kind>, Stri
         Kind::RootSwitches => read_root_switches(text()?).map(|()| None),
         Kind::Partitions => read_partitions(text()?).map(|()| None),
         Kind::ImexNodes => read_imex_nodes(text()?).map(|()| None),
-        Kind::Yaml | Kind::Markdown | Kind::Frr | Kind::Report | Kind::Labels | Kind::Zpl => {
+        Kind::Yaml
+        | Kind::Markdown
+        | Kind::Frr
+        | Kind::Report
+        | Kind::Labels
+        | Kind::InstallerSheet
+        | Kind::Zpl => {
             text()?;
             Ok(Some(kind))
         }
@@ -529,6 +538,7 @@ fn read_in_chromium(b: &mut browser::Browser, out: &Path, files: &[(Kind, String
     let mut failures = Vec::new();
     let mut sheets = Vec::new();
     let mut zpl_labels = 0;
+    let mut installer_sheet_loaded = false;
     for (k, p) in files {
         let path = out.join(p);
         match k {
@@ -553,6 +563,13 @@ fn read_in_chromium(b: &mut browser::Browser, out: &Path, files: &[(Kind, String
                     sheets.push((p.as_str(), path));
                 }
                 continue;
+            }
+            Kind::InstallerSheet => {
+                // One installer sheet loaded as a page: every sheet is the same template.
+                if std::mem::replace(&mut installer_sheet_loaded, true) {
+                    continue;
+                }
+                b.load(&path);
             }
             Kind::Zpl => {
                 match std::fs::read_to_string(&path)

@@ -16,6 +16,7 @@ mod deliverables;
 mod exports;
 mod hosts;
 mod hosts_rack;
+mod installer_sheets;
 mod labels;
 mod nccl_bootstrap;
 mod partitions_opensm;

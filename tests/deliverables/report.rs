@@ -98,7 +98,7 @@ pub(crate) fn decode_base64(s: &str) -> Vec<u8> {
 }
 
 /// Pages of a PDF written by Chromium (Skia writes one `/Type /Page` dictionary per page).
-fn pdf_pages(pdf: &[u8]) -> usize {
+pub(crate) fn pdf_pages(pdf: &[u8]) -> usize {
     let needle = b"/Type /Page";
     pdf.windows(needle.len() + 1)
         .filter(|w| &w[..needle.len()] == needle && w[needle.len()] != b's')

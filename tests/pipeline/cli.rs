@@ -464,7 +464,10 @@ fn only_writes_the_selected_groups() {
         ("addresses", &["addresses.csv"]),
         ("hosts", &["hosts", "scheduler"]),
         ("plan", &["plan.json", "summary.json"]),
-        ("report", &["report.html", "cabling.xlsx", "labels"]),
+        (
+            "report",
+            &["report.html", "cabling.xlsx", "labels", "sheets"],
+        ),
     ];
     for (group, tops) in groups {
         let out = format!("only-{group}");
@@ -486,10 +489,11 @@ fn only_writes_the_selected_groups() {
             assert_eq!(some[p], all[p], "{group}: {p}");
         }
     }
-    // The office-printer label sheets: only on request, and then one per label file.
+    // The office-printer label sheets: only on request, and then one per label file (the
+    // installer sheets, `sheets/*.html`, are the report's).
     assert!(
         all.keys()
-            .all(|p| !p.ends_with(".html") || p == "report.html")
+            .all(|p| !p.ends_with(".html") || p == "report.html" || p.starts_with("sheets/"))
     );
     let o = railyard(
         dir.path(),
