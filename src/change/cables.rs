@@ -85,6 +85,16 @@ impl Cable {
         if x <= y { (x, y) } else { (y, x) }
     }
 
+    /// Its ends by the names the labels print (device, port, rack), in a fixed order: a cable
+    /// listed the other way round is named the same.
+    fn named(&self) -> [(&str, &str, &str); 2] {
+        fn e(x: &End) -> (&str, &str, &str) {
+            (&x.device, &x.port, &x.rack)
+        }
+        let (x, y) = (e(&self.a), e(&self.b));
+        if x <= y { [x, y] } else { [y, x] }
+    }
+
     /// Where a technician starts: the A end's rack, then the label.
     fn walk_key(&self) -> (&str, &str) {
         (&self.a.rack, &self.label)
@@ -212,7 +222,7 @@ pub fn steps(old: &[Cable], new: &[Cable]) -> Vec<CableStep> {
     let mut renamed: Vec<(&Cable, &Cable)> = new
         .iter()
         .filter_map(|c| old_ends.get(&c.ends()).map(|o| (*o, c)))
-        .filter(|(o, c)| o.fitted == c.fitted && o.label != c.label)
+        .filter(|(o, c)| o.fitted == c.fitted && o.named() != c.named())
         .collect();
     renamed.sort_by(|x, y| x.1.walk_key().cmp(&y.1.walk_key()));
     let (moves, gone, came) = pair_moves(gone, came);
