@@ -48,6 +48,8 @@ command -v gvpr >/dev/null || need_apt+=(graphviz)
 [ -x /usr/bin/time ] || need_apt+=(time)
 # The CI gate example (examples/ci/gate.sh, tests/day_two/ci_gate.rs) reads railyard's JSON with jq.
 command -v jq >/dev/null || need_apt+=(jq)
+# The Cumulus ZTP test runs the generated script, which fetches its files with curl.
+command -v curl >/dev/null || need_apt+=(curl)
 # groff renders the manual page railyard writes (tests/pipeline/conventions.rs).
 command -v groff >/dev/null || need_apt+=(groff-base)
 # Day zero: real ISC Kea checks every DHCP server configuration (kea-dhcp4 -t) and hands out the

@@ -217,6 +217,7 @@ pub struct NodeModel {
     /// gives them) or `neutral` (a scheme of the catalog's own, `nic0…`, because the vendor's
     /// slot numbering is not sourced): a technician cannot find a neutral name on the machine.
     #[serde(default)]
+    #[schemars(example = &"neutral")]
     pub port_names: PortNames,
 }
 

@@ -189,7 +189,7 @@ pub fn plans(old: &Files, new: &Files) -> Result<(Vec<Cable>, Vec<Cable>), Chang
         let mut cables = parse(PATH, bytes)?;
         for c in &mut cables {
             for e in [&mut c.a, &mut c.b] {
-                if let Some(s) = slots.get(&(e.device.clone(), e.port.clone())) {
+                if let Some(s) = slots.get(&e.device).and_then(|p| p.get(&e.port)) {
                     e.slot = s.clone();
                 }
             }

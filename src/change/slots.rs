@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use super::Files;
 use super::table::Table;
 
-/// (switch, port name) → the port's physical identity (`#c<cage>.<lane>`, `#m<k>`), which no
-/// port name takes (names are checked identifiers without `#`).
-pub type Slots = BTreeMap<(String, String), String>;
+/// Switch → port name → the port's physical identity (`#c<cage>.<lane>`, `#m<k>`), which no
+/// port name takes (names are checked identifiers without `#`); nested so a cable end is looked
+/// up by reference, without copying its names.
+pub type Slots = BTreeMap<String, BTreeMap<String, String>>;
 
 /// Each device's model, from `plan.json` (empty when the build has none).
 fn models(files: &Files) -> BTreeMap<String, String> {
@@ -66,7 +67,9 @@ pub fn slots(files: &Files, other: &Files) -> Slots {
                 format!("#c{cage}.{n}")
             };
             *n += 1;
-            out.insert((device.to_string(), r.get("port").to_string()), id);
+            out.entry(device.to_string())
+                .or_default()
+                .insert(r.get("port").to_string(), id);
         }
     }
     out
